@@ -1,0 +1,182 @@
+"""Resolving a rules file: parse (JSONC), merge over the defaults, validate.
+
+Groups merge deeply; a leaf value object replaces the default whole, so a partial one is an
+error rather than a shape silently inherited from the default. Every problem names its JSON path.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import dataclass
+from pathlib import Path as FsPath
+
+from pydantic import BaseModel, ValidationError
+
+from . import jsonc
+from .models import Group, Leaf, Rules
+
+JsonPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class RuleProblem:
+    """One thing wrong with a rules file."""
+
+    path: JsonPath
+    message: str
+
+    @property
+    def dotted(self) -> str:
+        return format_path(self.path)
+
+    def __str__(self) -> str:
+        return f"{self.dotted}: {self.message}" if self.path else self.message
+
+
+class RulesError(ValueError):
+    """A rules file that cannot be used; ``problems`` lists every reason with its JSON path."""
+
+    def __init__(self, problems: list[RuleProblem], source: str = "rules") -> None:
+        self.problems = problems
+        self.source = source
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})" if len(problems) > 1 else ""
+        super().__init__(f"{source}: {first}{more}")
+
+
+def format_path(path: JsonPath) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def _model_in(annotation: object) -> type[BaseModel] | None:
+    """The pydantic model a field holds, looking through ``X | None``."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        for arg in typing.get_args(annotation):
+            if (found := _model_in(arg)) is not None:
+                return found
+    return None
+
+
+def _dict_value_model(annotation: object) -> type[BaseModel] | None:
+    if typing.get_origin(annotation) is dict:
+        return _model_in(typing.get_args(annotation)[1])
+    return None
+
+
+def _by_alias(model: type[BaseModel]) -> dict[str, str]:
+    return {(f.alias or name): name for name, f in model.model_fields.items()}
+
+
+def merge(model: type[BaseModel], defaults: dict, override: object, path: JsonPath = ()) -> object:
+    """Deep-merge ``override`` into ``defaults`` (both JSON, by alias) following ``model``'s shape.
+
+    Groups merge key by key; leaves, lists and scalars are replaced whole. Unknown keys are kept so
+    that validation reports them with their path.
+    """
+    if not isinstance(override, dict):
+        return override
+    result = dict(defaults)
+    fields = _by_alias(model)
+    for key, value in override.items():
+        name = fields.get(key)
+        if name is None:
+            result[key] = value
+            continue
+        annotation = model.model_fields[name].annotation
+        sub = _model_in(annotation)
+        if sub is not None and issubclass(sub, Group) and isinstance(value, dict) and isinstance(defaults.get(key), dict):
+            result[key] = merge(sub, defaults[key], value, path + (key,))
+        elif _dict_value_model(annotation) is not None and isinstance(value, dict) and isinstance(defaults.get(key), dict):
+            result[key] = {**defaults[key], **value}  # keyed entries: each entry given whole
+        else:
+            result[key] = value
+    return result
+
+
+def _leaf_at(path: JsonPath) -> type[Leaf] | None:
+    """The leaf model a JSON path points into, if any (for clearer messages)."""
+    model: type[BaseModel] | None = Rules
+    for part in path:
+        if model is None or isinstance(part, int):
+            return None
+        name = _by_alias(model).get(str(part))
+        if name is None:
+            # a key of a dict[..., Model] field
+            return None
+        annotation = model.model_fields[name].annotation
+        model = _model_in(annotation) or _dict_value_model(annotation)
+        if model is not None and issubclass(model, Leaf):
+            return model
+    return None
+
+
+def _problems(error: ValidationError) -> list[RuleProblem]:
+    problems = []
+    for item in error.errors(include_url=False):
+        loc = tuple(item["loc"])
+        kind = item["type"]
+        if kind == "missing":
+            parent, key = loc[:-1], loc[-1]
+            leaf = _leaf_at(parent)
+            what = f"a {leaf.__name__[0].lower() + leaf.__name__[1:]}" if leaf else "this value"
+            message = f"{what} is given whole or not at all: '{key}' is missing"
+            problems.append(RuleProblem(parent, message))
+        elif kind == "extra_forbidden":
+            problems.append(RuleProblem(loc, "unknown key (check the spelling against the rules schema)"))
+        elif kind in ("literal_error", "enum"):
+            problems.append(RuleProblem(loc, item["msg"].replace("Input should be", "expected")))
+        else:
+            message = item["msg"].replace("Input should be", "expected").replace("Value error, ", "")
+            problems.append(RuleProblem(loc, f"{message} (got {item.get('input')!r})" if "input" in item and not isinstance(item.get("input"), (dict, list)) else message))
+    return problems
+
+
+_DEFAULTS_JSON: dict | None = None
+
+
+def default_rules_json() -> dict:
+    global _DEFAULTS_JSON  # cached: the defaults are immutable and dumping them is not free
+    if _DEFAULTS_JSON is None:
+        _DEFAULTS_JSON = Rules().model_dump(by_alias=True, mode="json")
+    return _DEFAULTS_JSON
+
+
+def resolve(override: object, source: str = "rules") -> Rules:
+    """The resolved rules for a parsed rules object (``{}`` is the shipped game)."""
+    if not isinstance(override, dict):
+        raise RulesError([RuleProblem((), f"a rules file holds one JSON object, not {type(override).__name__}")], source)
+    merged = merge(Rules, default_rules_json(), override)
+    try:
+        return Rules.model_validate(merged)
+    except ValidationError as error:
+        raise RulesError(_problems(error), source) from None
+
+
+def parse_text(text: str, source: str = "rules") -> jsonc.Parsed:
+    try:
+        return jsonc.parse(text)
+    except jsonc.JsoncError as error:
+        raise RulesError([RuleProblem((), f"not valid JSON: {error}")], source) from None
+
+
+def loads(text: str, source: str = "rules") -> Rules:
+    """Resolve rules from JSON-with-comments text."""
+    return resolve(parse_text(text, source).value, source)
+
+
+def load(path: str | FsPath) -> Rules:
+    """Resolve rules from a file; any problem raises :class:`RulesError` naming the file and path."""
+    path = FsPath(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesError([RuleProblem((), "no such file")], str(path)) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RulesError([RuleProblem((), f"cannot be read ({error.__class__.__name__})")], str(path)) from None
+    return loads(text, str(path))
