@@ -1,0 +1,49 @@
+"""The game engine: pure, deterministic game logic. No I/O, no sandbox, no clock.
+
+The whole game is a :class:`GameState` changed by a few functions whose phases follow the
+rulebook: :func:`generate` a world, players :func:`join` and :func:`launch`, :func:`play_round`
+asks a ``decide`` callback for each turn, and :func:`replay` rebuilds a state from its log.
+"""
+
+from .actions import REFUSAL_CODES
+from .events import ReplayError, replay
+from .generation import generate
+from .players import active_count, add_script, capacity, join, launch
+from .refusals import Refusal, UnknownPlayer
+from .rounds import Decision, apply_turn, begin_round, end_round, play_round, turn_order, turn_seed
+from .scenario import Scenario
+from .scoring import Contribution, Score, score, scores
+from .state import GameState, from_json, state_hash, to_json
+from .view import REDACTED, world_view
+
+__all__ = [
+    "REDACTED",
+    "REFUSAL_CODES",
+    "Contribution",
+    "Decision",
+    "GameState",
+    "Refusal",
+    "ReplayError",
+    "Scenario",
+    "Score",
+    "UnknownPlayer",
+    "active_count",
+    "add_script",
+    "apply_turn",
+    "begin_round",
+    "capacity",
+    "end_round",
+    "from_json",
+    "generate",
+    "join",
+    "launch",
+    "play_round",
+    "replay",
+    "score",
+    "scores",
+    "state_hash",
+    "to_json",
+    "turn_order",
+    "turn_seed",
+    "world_view",
+]

@@ -1,0 +1,130 @@
+"""Players joining, their android capacity, and launches a player makes between rounds."""
+
+from __future__ import annotations
+
+from .prng import SplitMix64, derive
+from .refusals import Refusal, UnknownPlayer
+from .state import Android, Building, GameState, Player, Script
+from .visibility import recompute
+
+
+def capacity(state: GameState, player: str) -> int:
+    """The android cap: the sum of androidCapacity over the player's completed buildings."""
+    rules = state.rules
+    return sum(
+        rules.building(b.type).android_capacity for b in state.buildings.values() if b.owner == player and b.complete
+    )
+
+
+def active_count(state: GameState, player: str) -> int:
+    return sum(1 for a in state.androids.values() if a.owner == player and a.active)
+
+
+def _initial_charger_tile(state: GameState, seat: int) -> tuple[int, int]:
+    """A free, hazard-free tile as far as possible from the other initial chargers.
+
+    Seat 0 takes a random free tile away from the edge; every later seat takes the free tile that
+    maximises the distance (orthogonal steps) to the nearest existing initial charger, ties broken
+    by a draw from the seat's own stream. So placement depends only on the seed and join order.
+    """
+    taken = [(b.x, b.y) for b in state.buildings.values() if b.initial]
+    margin = 1 if min(state.width, state.height) > 4 else 0
+    candidates = []
+    for y in range(state.height):
+        for x in range(state.width):
+            tile = state.tile(x, y)
+            if (x, y) in state.building_at or tile.composition.get("acid") or tile.composition.get("radiation"):
+                continue
+            inner = margin <= x < state.width - margin and margin <= y < state.height - margin
+            candidates.append((x, y, inner))
+    if not candidates:
+        raise Refusal("no-room", "there is no free, hazard-free tile left for another initial charger")
+    rng = SplitMix64(derive(state.seed, "initial-charger", seat))
+    if not taken:
+        inner = [(x, y) for x, y, ok in candidates if ok] or [(x, y) for x, y, _ in candidates]
+        return inner[rng.below(len(inner))]
+    best = -1
+    best_tiles: list[tuple[int, int]] = []
+    pool = [c for c in candidates if c[2]] or candidates
+    for x, y, _ in pool:
+        distance = min(abs(x - tx) + abs(y - ty) for tx, ty in taken)
+        if distance > best:
+            best, best_tiles = distance, [(x, y)]
+        elif distance == best:
+            best_tiles.append((x, y))
+    return best_tiles[rng.below(len(best_tiles))]
+
+
+def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> dict:
+    """Add a player with their completed, unsalvageable initial charger. Returns the event."""
+    if not player or len(player) > 64 or not all(c.isalnum() or c in "-_." for c in player):
+        raise Refusal("bad-player-id", f"{player!r} is not a valid player id (use 1-64 letters, digits, '-', '_' or '.')")
+    if player in state.players:
+        raise Refusal("player-exists", f"player {player!r} has already joined")
+    seat = len(state.players)
+    x, y = at if at is not None else _initial_charger_tile(state, seat)
+    state.players[player] = Player(player, seat)
+    charger_rules = state.rules.buildings.charger
+    building = Building(
+        id=state.new_id("building"),
+        type="charger",
+        owner=player,
+        x=x,
+        y=y,
+        health=charger_rules.health,
+        complete=True,
+        initial=True,
+    )
+    state.buildings[building.id] = building
+    state.building_at[(x, y)] = building.id
+    recompute(state)
+    return {"type": "player.joined", "player": player, "seat": seat, "charger": building.id, "position": {"x": x, "y": y}}
+
+
+def require_player(state: GameState, player: str) -> None:
+    if player not in state.players:
+        raise UnknownPlayer(player)
+
+
+def add_script(state: GameState, player: str, name: str) -> dict:
+    """Register an uploaded script for a player (its compiled source lives in the game file)."""
+    require_player(state, player)
+    script = Script(state.new_id("script"), player, name)
+    state.scripts[script.id] = script
+    return {"type": "script.uploaded", "player": player, "script": script.id, "name": name}
+
+
+def spawn(state: GameState, owner: str, script: str, x: int, y: int) -> Android:
+    rules = state.rules.android
+    android = Android(state.new_id("android"), owner, script, x, y, rules.battery_capacity, rules.max_health)
+    state.androids[android.id] = android
+    return android
+
+
+def check_launch(state: GameState, player: str, script: str) -> None:
+    known = state.scripts.get(script)
+    if known is None or known.owner != player:
+        raise Refusal("unknown-script", f"{script!r} is not one of {player}'s scripts")
+    cap = capacity(state, player)
+    if active_count(state, player) >= cap:
+        raise Refusal(
+            "at-capacity",
+            f"{player} already has {active_count(state, player)} active android(s) and the chargers allow {cap}; "
+            "build another charger or free capacity first",
+        )
+
+
+def launch(state: GameState, player: str, script: str, charger: str | None = None) -> dict:
+    """A player launches an android between rounds, on their initial charger unless another of
+    their completed chargers is named. Returns the event."""
+    require_player(state, player)
+    check_launch(state, player, script)
+    if charger is None:
+        site = next(b for b in state.buildings.values() if b.owner == player and b.initial)
+    else:
+        site = state.buildings.get(charger)
+        if site is None or site.owner != player or not site.complete or state.rules.building(site.type).android_capacity <= 0:
+            raise Refusal("not-a-charger", f"{charger!r} is not a completed charger of {player}")
+    android = spawn(state, player, script, site.x, site.y)
+    recompute(state)
+    return {"type": "android.launched", "player": player, "script": script, "android": android.id, "charger": site.id}

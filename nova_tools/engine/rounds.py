@@ -1,0 +1,185 @@
+"""A round, phase by phase, in the order of DESIGN section 5:
+
+1. begin: the round counter advances and visibility is recomputed;
+2. turns: every android active at the start of the round takes one turn, players interleaved,
+   the leading player rotating each round, each player's androids in launch order; an action
+   applies at once, so the next script sees its effect;
+3. end: extraction, conversions (in order, each once), decay, hazard damage, destruction into
+   wrecks, and visibility recomputed.
+
+No I/O, no clock: a turn's decision comes from the ``decide`` callback (the sandbox in play,
+the event log in a replay).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from . import materials as mat
+from .actions import HANDLERS, _settle
+from .prng import derive
+from .refusals import Refusal
+from .state import Android, GameState
+from .visibility import recompute
+from .wire import ACTION_ADAPTER
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a turn produced before the engine judged it: the value the turn function returned,
+    or the reason it produced none (a script error or an exhausted budget)."""
+
+    value: object = None
+    error: str | None = None
+    ticks: int = 0
+
+
+def turn_order(state: GameState) -> list[str]:
+    """The ids of the androids that act this round, in order.
+
+    Players take turns one android at a time; the player who leads rotates by seat each round, so
+    over any run of rounds every seat leads equally often.
+    """
+    queues: list[list[str]] = []
+    for player in sorted(state.players.values(), key=lambda p: p.seat):
+        queues.append([a.id for a in state.androids.values() if a.owner == player.id and a.active])
+    if not queues:
+        return []
+    lead = (state.round - 1) % len(queues)
+    queues = queues[lead:] + queues[:lead]
+    order: list[str] = []
+    depth = max((len(q) for q in queues), default=0)
+    for i in range(depth):
+        order.extend(q[i] for q in queues if i < len(q))
+    return order
+
+
+def turn_seed(state: GameState, android_id: str) -> int:
+    """The seed of ``Math.random`` (and friends) for one android's turn in this round."""
+    return derive(state.seed, "turn", android_id, state.round)
+
+
+def begin_round(state: GameState) -> dict:
+    state.round += 1
+    recompute(state)
+    return {"type": "round.started", "round": state.round}
+
+
+def _parse(value: object):
+    if isinstance(value, dict) and "androidId" in value:
+        # the engine adds androidId itself; a script that echoes it back is not wrong
+        value = {k: v for k, v in value.items() if k != "androidId"}
+    return ACTION_ADAPTER.validate_python(value)
+
+
+def _describe_invalid(error: ValidationError) -> str:
+    item = error.errors(include_url=False)[0]
+    loc = ".".join(str(part) for part in item["loc"][1:]) if len(item["loc"]) > 1 else ""
+    message = item["msg"].replace("Input should be", "expected")
+    if item["type"] == "union_tag_invalid":
+        return f"returned an unknown action type {item['input'].get('type')!r}"
+    if item["type"] == "union_tag_not_found":
+        return "returned an object without a 'type' naming an action"
+    if item["type"] in ("model_type", "model_attributes_type", "dict_type"):
+        return f"returned {type(item['input']).__name__} {str(item['input'])[:60]!r} instead of an action object"
+    if item["type"] == "extra_forbidden":
+        return f"returned an action with an unknown field {loc!r}"
+    return f"returned an invalid action: {loc + ': ' if loc else ''}{message}"
+
+
+def _fail(state: GameState, android: Android, event: dict, kind: str, code: str, reason: str) -> dict:
+    android.health = _settle(android.health - state.rules.android.failed_turn_health_penalty)
+    event.update(outcome=kind, code=code, reason=reason)
+    return event
+
+
+def apply_turn(state: GameState, android_id: str, decision: Decision) -> dict:
+    """Judge and apply one android's turn. Returns the turn event; a failed turn costs
+    rules.android.failedTurnHealthPenalty health and leaves memory and recording unchanged."""
+    android = state.androids[android_id]
+    event: dict = {"type": "turn", "round": state.round, "android": android_id, "ticks": decision.ticks}
+    if decision.error is not None:
+        return _fail(state, android, event, "error", "script-error", decision.error)
+    try:
+        action = _parse(decision.value)
+    except ValidationError as error:
+        return _fail(state, android, event, "invalid", "not-an-action", _describe_invalid(error))
+    limits = state.rules.android
+    try:
+        if action.memory is not None and len(action.memory) > limits.memory_limit:
+            raise Refusal("memory-too-long", f"memory holds at most {limits.memory_limit} characters, got {len(action.memory)}")
+        if action.recording is not None and len(action.recording) > limits.recording_limit:
+            raise Refusal(
+                "recording-too-long", f"recording holds at most {limits.recording_limit} characters, got {len(action.recording)}"
+            )
+        details = HANDLERS[action.type](state, android, action)
+    except Refusal as refusal:
+        event["action"] = {"type": action.type}
+        return _fail(state, android, event, "refused", refusal.code, refusal.reason)
+    if action.memory is not None:
+        android.memory = action.memory
+    if action.recording is not None:
+        android.recording = action.recording
+    event.update(outcome="accepted", action=action.model_dump(by_alias=True, exclude_none=True, mode="json"))
+    if details:
+        event["result"] = details
+    return event
+
+
+def _round_end_buildings(state: GameState) -> list[dict]:
+    produced = []
+    rules = state.rules
+    for building in state.buildings.values():
+        if not building.complete:
+            continue
+        building_rules = rules.building(building.type)
+        if building_rules.extraction:
+            ground = state.tile(building.x, building.y).composition
+            for entry in building_rules.extraction:
+                units = min(entry.amount, ground.get(entry.source, 0))
+                if units > 0:
+                    mat.add(building.storage, {entry.material: units})
+        for recipe in building_rules.conversion:
+            needs = mat.bag(recipe.inputs)
+            if needs and mat.covers(building.storage, needs):
+                mat.take(building.storage, needs)
+                mat.add(building.storage, mat.bag(recipe.outputs))
+        if building_rules.extraction or building_rules.conversion:
+            produced.append(building.id)
+    return produced
+
+
+def end_round(state: GameState) -> dict:
+    rules = state.rules.android
+    _round_end_buildings(state)
+    destroyed = []
+    for android in state.androids.values():
+        if not android.active:
+            continue
+        ground = state.tile(android.x, android.y).composition
+        damage = (
+            rules.decay_per_round
+            + ground.get("radiation", 0) * rules.radiation_damage_per_point
+            + ground.get("acid", 0) * rules.acid_damage_per_point
+        )
+        android.health = _settle(android.health - damage)
+        if android.health <= 0 or android.battery <= 0:
+            android.active = False
+            destroyed.append(android.id)
+    recompute(state)
+    return {"type": "round.ended", "round": state.round, "destroyed": destroyed}
+
+
+def play_round(state: GameState, decide: Callable[[GameState, Android], Decision]) -> list[dict]:
+    """Play one whole round, asking ``decide`` for each android's turn. Returns its events."""
+    events = [begin_round(state)]
+    for android_id in turn_order(state):
+        android = state.androids[android_id]
+        if not android.active:  # dismantled by a sibling earlier this round
+            continue
+        events.append(apply_turn(state, android_id, decide(state, android)))
+    events.append(end_round(state))
+    return events

@@ -1,0 +1,209 @@
+"""The complete game state: plain mutable records, owned and changed only by the engine.
+
+Everything here round-trips through JSON (:func:`to_json` / :func:`from_json`), which is how the
+initial world is stored in a game file and how a state hash is computed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from ..rules import Rules
+from .materials import Bag, ordered
+
+
+@dataclass(slots=True)
+class Tile:
+    composition: Bag = field(default_factory=dict)  # ore, water, acid, radiation
+    scattered: Bag = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Building:
+    id: str
+    type: str
+    owner: str
+    x: int
+    y: int
+    health: float
+    complete: bool
+    initial: bool = False
+    remaining_ticks: int = 0
+    invested: Bag = field(default_factory=dict)
+    storage: Bag = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Android:
+    id: str
+    owner: str
+    script: str
+    x: int
+    y: int
+    battery: float
+    health: float
+    active: bool = True
+    cargo: Bag = field(default_factory=dict)
+    memory: str = ""
+    recording: str = ""
+
+
+@dataclass(slots=True)
+class Player:
+    id: str
+    seat: int
+
+
+@dataclass(slots=True)
+class Script:
+    id: str
+    owner: str
+    name: str
+
+
+@dataclass(slots=True)
+class Message:
+    round: int
+    android: str
+    owner: str
+    x: int
+    y: int
+    content: str
+
+
+@dataclass
+class GameState:
+    rules: Rules
+    seed: int
+    width: int
+    height: int
+    tiles: list[Tile]  # row-major: index = y * width + x
+    round: int = 0
+    players: dict[str, Player] = field(default_factory=dict)  # join (seat) order
+    scripts: dict[str, Script] = field(default_factory=dict)
+    androids: dict[str, Android] = field(default_factory=dict)  # launch order
+    buildings: dict[str, Building] = field(default_factory=dict)
+    messages: list[Message] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=lambda: {"android": 0, "building": 0, "script": 0})
+    # derived, rebuilt by the engine; not part of the JSON form
+    building_at: dict[tuple[int, int], str] = field(default_factory=dict)
+    visible: dict[str, frozenset[int]] = field(default_factory=dict)
+
+    def tile(self, x: int, y: int) -> Tile:
+        return self.tiles[y * self.width + x]
+
+    def on_map(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def building_on(self, x: int, y: int) -> Building | None:
+        building_id = self.building_at.get((x, y))
+        return self.buildings[building_id] if building_id else None
+
+    def new_id(self, kind: str) -> str:
+        self.counters[kind] += 1
+        return f"{kind}-{self.counters[kind]}"
+
+
+def to_json(state: GameState) -> dict:
+    """The whole state as canonical JSON data (rules are stored beside it, not inside)."""
+    return {
+        "seed": state.seed,
+        "round": state.round,
+        "width": state.width,
+        "height": state.height,
+        "tiles": [[ordered_dict(t.composition), ordered(t.scattered)] for t in state.tiles],
+        "players": [[p.id, p.seat] for p in state.players.values()],
+        "scripts": [[s.id, s.owner, s.name] for s in state.scripts.values()],
+        "androids": [
+            {
+                "id": a.id,
+                "owner": a.owner,
+                "script": a.script,
+                "x": a.x,
+                "y": a.y,
+                "battery": a.battery,
+                "health": a.health,
+                "active": a.active,
+                "cargo": ordered(a.cargo),
+                "memory": a.memory,
+                "recording": a.recording,
+            }
+            for a in state.androids.values()
+        ],
+        "buildings": [
+            {
+                "id": b.id,
+                "type": b.type,
+                "owner": b.owner,
+                "x": b.x,
+                "y": b.y,
+                "health": b.health,
+                "complete": b.complete,
+                "initial": b.initial,
+                "remainingTicks": b.remaining_ticks,
+                "invested": ordered(b.invested),
+                "storage": ordered(b.storage),
+            }
+            for b in state.buildings.values()
+        ],
+        "messages": [[m.round, m.android, m.owner, m.x, m.y, m.content] for m in state.messages],
+        "counters": dict(state.counters),
+    }
+
+
+_COMPOSITION_ORDER = ("ore", "water", "acid", "radiation")
+
+
+def ordered_dict(composition: Bag) -> Bag:
+    return {k: composition[k] for k in _COMPOSITION_ORDER if composition.get(k)}
+
+
+def from_json(data: dict, rules: Rules) -> GameState:
+    """Rebuild a state from :func:`to_json` output (derived indexes included)."""
+    state = GameState(
+        rules=rules,
+        seed=data["seed"],
+        width=data["width"],
+        height=data["height"],
+        tiles=[Tile(dict(c), dict(s)) for c, s in data["tiles"]],
+        round=data["round"],
+        counters=dict(data["counters"]),
+    )
+    if len(state.tiles) != state.width * state.height:
+        raise ValueError(f"the world has {len(state.tiles)} tiles, expected {state.width} x {state.height}")
+    for pid, seat in data["players"]:
+        state.players[pid] = Player(pid, seat)
+    for sid, owner, name in data["scripts"]:
+        state.scripts[sid] = Script(sid, owner, name)
+    for a in data["androids"]:
+        state.androids[a["id"]] = Android(
+            a["id"], a["owner"], a["script"], a["x"], a["y"], a["battery"], a["health"], a["active"],
+            dict(a["cargo"]), a["memory"], a["recording"],
+        )
+    for b in data["buildings"]:
+        state.buildings[b["id"]] = Building(
+            b["id"], b["type"], b["owner"], b["x"], b["y"], b["health"], b["complete"], b["initial"],
+            b["remainingTicks"], dict(b["invested"]), dict(b["storage"]),
+        )
+    state.messages = [Message(*m) for m in data["messages"]]
+    reindex(state)
+    return state
+
+
+def reindex(state: GameState) -> None:
+    """Rebuild the derived building index and visibility from the records."""
+    from .visibility import recompute  # local: visibility depends on this module
+
+    state.building_at = {(b.x, b.y): b.id for b in state.buildings.values()}
+    recompute(state)
+
+
+def canonical(data: object) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def state_hash(state: GameState) -> str:
+    """sha256 of the canonical JSON form: equal hashes mean equal games."""
+    return hashlib.sha256(canonical(to_json(state))).hexdigest()
