@@ -22,6 +22,12 @@ PINNED = {"typescript": "7.0.2", "esbuild": "0.28.2", "quickjs-wasi": "3.7.0"}
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
+#: The generated typings: committed at typings/nova.d.ts in a source checkout, and shipped inside the
+#: package (next to this file) for installs without one. Both are written by
+#: ``python -m nova_tools.toolchain.typings --write`` and kept identical by a drift test.
+REPO_TYPINGS = REPO_ROOT / "typings" / "nova.d.ts"
+PACKAGED_TYPINGS = Path(__file__).resolve().parent / "nova.d.ts"
+
 
 class ToolchainMissing(RuntimeError):
     """A toolchain file could not be found; the message says how to get it."""
