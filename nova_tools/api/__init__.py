@@ -1,0 +1,34 @@
+"""The service layer every front end calls (CLI, language server, MCP server, lab).
+
+Front ends never reach into the engine or re-implement a rule: if one needs a game fact, this
+layer grows. Everything here is plain Python with typed results; mistakes raise one of
+:data:`USER_ERRORS`, whose message is a sentence the user can act on.
+"""
+
+from .dryrun import DryRun, dry_run
+from .errors import USER_ERRORS, ApiError
+from .games import Created, Launched, RunSummary, Uploaded, compile_upload, create_game, launch_android, resolve_rules, run_rounds, upload_script
+from .reports import android_report, events_page, redact_event, replay_export, status, world_for
+
+__all__ = [
+    "USER_ERRORS",
+    "ApiError",
+    "Created",
+    "DryRun",
+    "Launched",
+    "RunSummary",
+    "Uploaded",
+    "android_report",
+    "compile_upload",
+    "create_game",
+    "dry_run",
+    "events_page",
+    "launch_android",
+    "redact_event",
+    "replay_export",
+    "resolve_rules",
+    "run_rounds",
+    "status",
+    "upload_script",
+    "world_for",
+]

@@ -1,0 +1,114 @@
+"""One turn of a script, judged by the real engine, without touching any game file."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import engine, store
+from ..engine.state import from_json, to_json
+from ..rules import Rules
+from ..toolchain.compile import CompiledScript
+from .errors import ApiError
+from .games import compile_upload
+from .turns import ScriptRunner
+
+DRY_RUN_PLAYER = "you"
+
+
+@dataclass(frozen=True)
+class DryRun:
+    android_id: str
+    round: int
+    action: object  # what the turn function returned (None on a script error)
+    ticks: int
+    accepted: bool
+    outcome: str  # accepted | refused | invalid | error
+    code: str | None
+    reason: str | None
+    penalty: float  # health a failed turn would cost
+    memory_size: int | None
+    recording_size: int | None
+    event: dict
+
+    def to_json(self) -> dict:
+        return {
+            "androidId": self.android_id,
+            "round": self.round,
+            "action": self.action,
+            "ticks": self.ticks,
+            "accepted": self.accepted,
+            "outcome": self.outcome,
+            "code": self.code,
+            "reason": self.reason,
+            "penalty": self.penalty,
+            "memorySize": self.memory_size,
+            "recordingSize": self.recording_size,
+        }
+
+
+def _fresh_world(rules: Rules) -> tuple[engine.GameState, str]:
+    """A fresh default world with one player and one android on its initial charger."""
+    state = engine.generate(rules, 0)
+    engine.join(state, DRY_RUN_PLAYER)
+    script = engine.add_script(state, DRY_RUN_PLAYER, "dry-run")["script"]
+    android = engine.launch(state, DRY_RUN_PLAYER, script)["android"]
+    return state, android
+
+
+def dry_run(
+    entry: str | Path | None = None,
+    *,
+    files: Mapping[str, str] | None = None,
+    entry_name: str | None = None,
+    compiled: CompiledScript | None = None,
+    game: str | Path | None = None,
+    android_id: str | None = None,
+    player: str | None = None,
+    rules: Rules | None = None,
+) -> DryRun:
+    """Run one turn of a script against a game's current state (as ``android_id``, or the
+    player's first active android) or a fresh default world, and say what the engine would do."""
+    compiled = compiled or compile_upload(entry, files, entry_name)
+    if game is not None:
+        loaded = store.load(game)
+        rules = loaded.rules
+        state = from_json(to_json(loaded.state), rules)  # a copy: the game itself is never changed
+        if android_id is None:
+            candidates = [a for a in state.androids.values() if a.active and (player is None or a.owner == player)]
+            if not candidates:
+                raise ApiError(f"{game} has no active android{' of ' + player if player else ''} to dry-run as; pass an android id")
+            android_id = candidates[0].id
+        android = state.androids.get(android_id)
+        if android is None:
+            raise ApiError(f"there is no android {android_id!r} in {game}")
+        if player is not None and android.owner != player:
+            raise ApiError(f"{android_id} belongs to another player")
+        if not android.active:
+            raise ApiError(f"{android_id} is a wreck and takes no more turns")
+    else:
+        rules = rules or Rules()
+        state, android_id = _fresh_world(rules)
+        android = state.androids[android_id]
+    engine.begin_round(state)
+    runner = ScriptRunner(rules, {android.script: compiled.bundle})
+    decision = runner.decide(state, android)
+    event = engine.apply_turn(state, android_id, decision)
+    value = decision.value if decision.error is None else None
+    memory = value.get("memory") if isinstance(value, dict) else None
+    recording = value.get("recording") if isinstance(value, dict) else None
+    return DryRun(
+        android_id=android_id,
+        round=state.round,
+        action=value,
+        ticks=decision.ticks,
+        accepted=event["outcome"] == "accepted",
+        outcome=event["outcome"],
+        code=event.get("code"),
+        reason=event.get("reason"),
+        penalty=rules.android.failed_turn_health_penalty,
+        memory_size=len(memory) if isinstance(memory, str) else None,
+        recording_size=len(recording) if isinstance(recording, str) else None,
+        event=event,
+    )

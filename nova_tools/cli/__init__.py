@@ -1,0 +1,45 @@
+"""`nova`: the command line. One entry point; each sub-command is a thin adapter over `api`.
+
+Errors a user can make are printed to stderr as one sentence with a non-zero exit, never a
+traceback; `--json` output is the stable contract of DESIGN section 6.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import commands, play, tools
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nova",
+        description="Project: Nova from the command line: create games, upload android scripts, launch, run, read scores.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    commands.register(sub)
+    play.register(sub)
+    tools.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ..api import USER_ERRORS
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except USER_ERRORS as error:
+        print(f"nova {args.command}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"nova {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `nova status | head`
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

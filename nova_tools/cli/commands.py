@@ -1,0 +1,255 @@
+"""The game commands: create-game, upload, launch, run, status, android, events, rules, dry-run,
+replay export."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .. import api
+from ..rules import RulesError, load
+from .output import ProgressBar, emit_json, fmt_points, score_table
+
+
+def _game_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--file", "-f", required=True, type=Path, metavar="GAME", help="the game file")
+
+
+def _json_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON (the stable, documented shape)")
+
+
+def cmd_create_game(args: argparse.Namespace) -> int:
+    created = api.create_game(args.file, args.rules, seed=args.seed, force=args.force)
+    if args.json:
+        emit_json({"file": str(created.path), "seed": created.seed, "width": created.width, "height": created.height, "finalTurn": created.final_turn})
+    else:
+        arrival = f", humans land on round {created.final_turn}" if created.final_turn else ""
+        print(f"Created {created.path}: a {created.width}x{created.height} world from seed {created.seed}{arrival}.")
+    return 0
+
+
+def cmd_upload(args: argparse.Namespace) -> int:
+    uploaded = api.upload_script(args.file, args.player, args.script, name=args.name)
+    if args.json:
+        emit_json({"scriptId": uploaded.script_id})
+    else:
+        joined = f" ({uploaded.player} joined the game with an initial charger)" if uploaded.joined else ""
+        print(f"{uploaded.script_id}{joined}")
+    return 0
+
+
+def cmd_launch(args: argparse.Namespace) -> int:
+    launched = api.launch_android(args.file, args.player, args.script)
+    if args.json:
+        emit_json({"androidId": launched.android_id})
+    else:
+        print(f"{launched.android_id} (at {launched.position[0]},{launched.position[1]})")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    summary = api.run_rounds(args.file, args.rounds, progress=None if args.json else ProgressBar(args.rounds))
+    data = {
+        "rounds": summary.rounds,
+        "firstRound": summary.first_round,
+        "lastRound": summary.last_round,
+        "turns": summary.turns,
+        "failedTurns": summary.failed_turns,
+        "destroyed": list(summary.destroyed),
+    }
+    if args.json:
+        emit_json(data)
+    else:
+        rate = summary.rounds / summary.seconds if summary.seconds else 0
+        print(
+            f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, "
+            f"{summary.failed_turns} failed, {len(summary.destroyed)} android(s) destroyed ({rate:.1f} rounds/s)."
+        )
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    status = api.status(args.file)
+    if args.json:
+        emit_json(status)
+    else:
+        print(score_table(status))
+    return 0
+
+
+def cmd_android(args: argparse.Namespace) -> int:
+    report = api.android_report(args.file, args.android_id)
+    if args.json:
+        emit_json(report)
+        return 0
+    state = "active" if report["active"] else "wreck"
+    cargo = ", ".join(f"{u} {m}" for m, u in report["cargo"].items()) or "empty"
+    print(f"{report['id']} of {report['ownerId']} ({state}), script {report['scriptId']}")
+    print(f"  at ({report['position']['x']}, {report['position']['y']})  battery {fmt_points(report['battery'])}  health {fmt_points(report['health'])}")
+    print(f"  cargo: {cargo}")
+    print(f"  memory ({len(report['memory'])} chars):")
+    print("    " + (report["memory"].replace("\n", "\n    ") or "(empty)"))
+    print(f"  recording ({len(report['recording'])} chars):")
+    print("    " + (report["recording"].replace("\n", "\n    ") or "(empty)"))
+    return 0
+
+
+def cmd_events(args: argparse.Namespace) -> int:
+    page = api.events_page(args.file, round=args.round, android=args.android, failed_only=args.failed, offset=args.offset, limit=args.limit)
+    if args.json:
+        emit_json(page)
+        return 0
+    for event in page["events"]:
+        print(describe_event(event))
+    shown = len(page["events"])
+    if page["total"] > page["offset"] + shown:
+        print(f"... {page['total'] - page['offset'] - shown} more (use --offset {page['offset'] + shown})")
+    return 0
+
+
+def describe_event(event: dict) -> str:
+    kind = event["type"]
+    if kind == "turn":
+        action = event.get("action", {}).get("type", "-")
+        if event["outcome"] == "accepted":
+            return f"r{event['round']} {event['android']}: {action}"
+        return f"r{event['round']} {event['android']}: FAILED {action} [{event['code']}] {event['reason']}"
+    if kind == "round.ended":
+        lost = f", destroyed {', '.join(event['destroyed'])}" if event["destroyed"] else ""
+        return f"r{event['round']} round ended{lost}"
+    if kind == "round.started":
+        return f"r{event['round']} round started"
+    return " ".join(f"{k}={v}" for k, v in event.items() if k != "index")
+
+
+def cmd_rules_validate(args: argparse.Namespace) -> int:
+    try:
+        load(args.rules)
+    except RulesError as error:
+        for problem in error.problems or [None]:
+            print(f"{error.source}: {problem}" if problem else str(error), file=sys.stderr)
+        return 1
+    print(f"{args.rules}: valid")
+    return 0
+
+
+def cmd_rules_show(args: argparse.Namespace) -> int:
+    if args.file is not None:
+        from .. import store
+
+        rules = store.load(args.file).rules
+    else:
+        rules = api.resolve_rules(args.rules)
+    emit_json(rules.to_json())
+    return 0
+
+
+def cmd_dry_run(args: argparse.Namespace) -> int:
+    result = api.dry_run(args.script, game=args.file, android_id=args.android)
+    if args.json:
+        emit_json(result.to_json())
+        return 0 if result.accepted else 2
+    print(f"{result.android_id}, round {result.round}: returned {json.dumps(result.action)}")
+    print(f"  ticks spent: {result.ticks}")
+    if result.memory_size is not None or result.recording_size is not None:
+        print(f"  memory {result.memory_size or 0} chars, recording {result.recording_size or 0} chars")
+    if result.accepted:
+        print("  the engine would ACCEPT it")
+        return 0
+    print(f"  the engine would REFUSE it [{result.code}]: {result.reason}")
+    print(f"  a failed turn costs {fmt_points(result.penalty)} health")
+    return 2
+
+
+def cmd_replay_export(args: argparse.Namespace) -> int:
+    replay = api.replay_export(args.file, args.player)
+    text = json.dumps(replay, ensure_ascii=False, separators=(",", ":")) + "\n"
+    if args.output:
+        from ..store import write_atomic
+
+        write_atomic(Path(args.output), text.encode("utf-8"))
+        print(f"Wrote {args.output}: {len(replay['events'])} events as {args.player} sees them.")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("create-game", help="create a new game file")
+    _game_arg(p)
+    p.add_argument("--rules", type=Path, help="a rules file (JSON with comments); omitted: the shipped rules")
+    p.add_argument("--seed", type=int, default=0, help="the world seed (default 0)")
+    p.add_argument("--force", action="store_true", help="replace an existing file")
+    _json_arg(p)
+    p.set_defaults(handler=cmd_create_game)
+
+    p = sub.add_parser("upload", help="type-check, bundle and upload a TypeScript android; prints the script id")
+    _game_arg(p)
+    p.add_argument("--player", "-p", required=True, help="the player id (a new one joins the game)")
+    p.add_argument("--name", help="a name for the script (default: from the file name)")
+    p.add_argument("script", type=Path, metavar="SCRIPT.ts", help="the entry file; its relative imports come along")
+    _json_arg(p)
+    p.set_defaults(handler=cmd_upload)
+
+    p = sub.add_parser("launch", help="launch an android on the player's initial charger; prints its id")
+    _game_arg(p)
+    p.add_argument("--player", "-p", required=True)
+    p.add_argument("--script", "-s", required=True, metavar="SCRIPT_ID")
+    _json_arg(p)
+    p.set_defaults(handler=cmd_launch)
+
+    p = sub.add_parser("run", help="play rounds")
+    _game_arg(p)
+    p.add_argument("--rounds", "-n", type=int, required=True)
+    _json_arg(p)
+    p.set_defaults(handler=cmd_run)
+
+    p = sub.add_parser("status", help="scores with each player's contributors")
+    _game_arg(p)
+    _json_arg(p)
+    p.set_defaults(handler=cmd_status)
+
+    p = sub.add_parser("android", help="one android as its owner sees it: state, cargo, memory, recording")
+    _game_arg(p)
+    p.add_argument("android_id", metavar="ANDROID_ID")
+    _json_arg(p)
+    p.set_defaults(handler=cmd_android)
+
+    p = sub.add_parser("events", help="the event log, filtered")
+    _game_arg(p)
+    p.add_argument("--round", type=int)
+    p.add_argument("--android")
+    p.add_argument("--failed", action="store_true", help="only failed turns")
+    p.add_argument("--offset", type=int, default=0)
+    p.add_argument("--limit", type=int, default=50)
+    _json_arg(p)
+    p.set_defaults(handler=cmd_events)
+
+    rules = sub.add_parser("rules", help="validate or show rules")
+    rules_sub = rules.add_subparsers(dest="rules_command", metavar="ACTION", required=True)
+    p = rules_sub.add_parser("validate", help="exit 0 if a rules file is valid, 1 with the problems otherwise")
+    p.add_argument("rules", type=Path, metavar="RULES")
+    p.set_defaults(handler=cmd_rules_validate)
+    p = rules_sub.add_parser("show", help="the resolved rules as JSON")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--file", "-f", type=Path, metavar="GAME", help="the rules a game was created with")
+    group.add_argument("--rules", type=Path, metavar="RULES", help="a rules file merged over the defaults")
+    p.set_defaults(handler=cmd_rules_show)
+
+    p = sub.add_parser("dry-run", help="one turn of a script, judged by the engine, changing nothing (exit 2 if refused)")
+    p.add_argument("script", type=Path, metavar="SCRIPT.ts")
+    p.add_argument("--file", "-f", type=Path, metavar="GAME", help="run against this game's current state (default: a fresh default world)")
+    p.add_argument("--android", metavar="ID", help="the android to act as (default: the first active one)")
+    _json_arg(p)
+    p.set_defaults(handler=cmd_dry_run)
+
+    replay = sub.add_parser("replay", help="player-facing replays")
+    replay_sub = replay.add_subparsers(dest="replay_command", metavar="ACTION", required=True)
+    p = replay_sub.add_parser("export", help="a replay with other players' scripts, memory and recordings redacted")
+    _game_arg(p)
+    p.add_argument("--player", "-p", required=True)
+    p.add_argument("--output", "-o", help="write to this file instead of stdout")
+    p.set_defaults(handler=cmd_replay_export)

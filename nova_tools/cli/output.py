@@ -1,0 +1,68 @@
+"""Printing for the CLI: JSON for machines, aligned tables and a progress bar for people."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+
+def emit_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def fmt_points(points: float) -> str:
+    return f"{points:g}" if points == int(points) else f"{points:.2f}".rstrip("0")
+
+
+def table(rows: list[list[str]], header: list[str], right: set[int] = frozenset()) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(str(c).rjust(w) if i in right else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])
+
+
+def score_table(status: dict) -> str:
+    """The readable form of `nova status`: scores, contributors, androids."""
+    out = []
+    final = status["finalTurn"]
+    head = f"Round {status['round']}"
+    if final is not None:
+        left = final - status["round"]
+        head += f" of {final} (humans land in {left} round{'s' if left != 1 else ''})" if left > 0 else f" (the humans landed on round {final})"
+    out.append(head)
+    if not status["players"]:
+        out.append("No players yet: `nova upload` a script to join.")
+        return "\n".join(out)
+    ranked = sorted(status["players"], key=lambda p: -p["score"])
+    rows = [[str(i + 1), p["id"], fmt_points(p["score"]), str(p["activeAndroids"]), str(p["wrecks"])] for i, p in enumerate(ranked)]
+    out.append(table(rows, ["#", "player", "score", "androids", "wrecks"], right={0, 2, 3, 4}))
+    for p in ranked:
+        if p["breakdown"]:
+            parts = ", ".join(f"{b['source']} {fmt_points(b['points'])}" for b in p["breakdown"])
+            out.append(f"  {p['id']}: {parts}")
+    return "\n".join(out)
+
+
+class ProgressBar:
+    """A one-line progress bar with rounds/s, drawn only on a terminal (quiet in a pipe)."""
+
+    def __init__(self, total: int, stream=None) -> None:
+        self.total = total
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty()
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        width = 30
+        filled = int(width * done / total)
+        rate = done / elapsed
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} rounds  {rate:.1f} rounds/s")
+        self.stream.flush()
+        if done == total:
+            self.stream.write("\n")

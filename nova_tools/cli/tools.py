@@ -1,0 +1,121 @@
+"""Set-up and helper commands: demo, new-android, generate, setup, doctor, and the servers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from .. import api
+from .output import score_table
+
+
+def starter_entry() -> Path:
+    from .. import starter
+
+    return Path(starter.__file__).resolve().parent / "main.ts"
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """A demo game between two starter androids, ending with the score table."""
+    folder = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="nova-demo-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    game = folder / "demo.json"
+    api.create_game(game, seed=args.seed, force=True)
+    print(f"Demo game: {game} (seed {args.seed}), two players running the starter android for {args.rounds} rounds.")
+    entry = starter_entry()
+    for player in ("alice", "bob"):
+        uploaded = api.upload_script(game, player, entry, name="starter")
+        launched = api.launch_android(game, player, uploaded.script_id)
+        print(f"  {player}: uploaded {uploaded.script_id}, launched {launched.android_id} at {launched.position}")
+    from .output import ProgressBar
+
+    summary = api.run_rounds(game, args.rounds, progress=ProgressBar(args.rounds))
+    print(f"Played {summary.rounds} rounds: {summary.turns} turns, {summary.failed_turns} failed, {len(summary.destroyed)} androids destroyed.\n")
+    print(score_table(api.status(game)))
+    print(f"\nLook closer: nova play --file {game}    nova android --file {game} android-1")
+    return 0
+
+
+def cmd_new_android(args: argparse.Namespace) -> int:
+    from ..starter import scaffold
+
+    target = Path(args.dir)
+    scaffold(target)
+    print(f"Created an android project in {target}: edit src/main.ts, then `nova upload --file GAME --player YOU {target / 'src' / 'main.ts'}`.")
+    return 0
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    """Regenerate the committed generated files (schemas/, typings/)."""
+    from ..rules.schema import SCHEMA_PATH, render_schema
+    from ..toolchain import typings
+
+    SCHEMA_PATH.write_text(render_schema(), encoding="utf-8")
+    print(f"wrote {SCHEMA_PATH}")
+    written = typings.write_typings()
+    print(f"wrote {written}")
+    return 0
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    from ..toolchain.setup import setup
+
+    result = setup(args.target)
+    print(result.message if hasattr(result, "message") else result)
+    return 0 if getattr(result, "ok", True) else 1
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from ..toolchain.doctor import doctor, format_report, healthy
+
+    checks = doctor()
+    print(format_report(checks))
+    return 0 if healthy(checks) else 1
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    from ..lsp import serve
+
+    serve()
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from ..mcp import serve
+
+    serve(root=Path(args.root), http=args.http, port=args.port)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("demo", help="play a demo game between two starter androids and show the scores")
+    p.add_argument("--rounds", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--dir", help="where to keep the demo game (default: a new temporary folder)")
+    p.set_defaults(handler=cmd_demo)
+
+    p = sub.add_parser("new-android", help="scaffold a TypeScript android project from the starter")
+    p.add_argument("dir", metavar="DIR")
+    p.set_defaults(handler=cmd_new_android)
+
+    p = sub.add_parser("generate", help="regenerate schemas/rules.schema.json and typings/nova.d.ts")
+    p.set_defaults(handler=cmd_generate)
+
+    p = sub.add_parser("setup", help="install the pinned TypeScript/esbuild/QuickJS toolchain into a per-user folder")
+    p.add_argument("--target", type=Path, default=None, help="install here instead of the per-user folder")
+    p.set_defaults(handler=cmd_setup)
+
+    p = sub.add_parser("doctor", help="say which toolchain parts were found, and what to do about missing ones")
+    p.set_defaults(handler=cmd_doctor)
+
+    p = sub.add_parser("lsp", help="the Nova language server (stdio)")
+    p.add_argument("--stdio", action="store_true", help="talk over stdio (the default and only transport)")
+    p.set_defaults(handler=cmd_lsp)
+
+    p = sub.add_parser("mcp", help="the Nova MCP server for AI coding agents (stdio, or --http)")
+    p.add_argument("--root", default=".", help="the folder games live in (default: the current folder)")
+    p.add_argument("--http", action="store_true", help="serve streamable HTTP on 127.0.0.1 instead of stdio")
+    p.add_argument("--port", type=int, default=8765)
+    p.set_defaults(handler=cmd_mcp)

@@ -1,0 +1,191 @@
+"""The game file: rules, seed, sandbox build, initial world, compiled scripts and the event log.
+
+One JSON file per game. Loading rebuilds the current state by replaying the log, without running
+any script. Writes are atomic (a temporary file in the same folder, flushed, then renamed over the
+old one), and every read-modify-write holds an exclusive lock on a sidecar ``.lock`` file, so two
+writers are serialised and a reader never sees half a file. A file that is truncated, corrupt, or
+written by a newer format is reported in one sentence and left untouched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import engine
+from .engine.state import GameState, canonical
+from .rules import Rules, RulesError, resolve
+
+FORMAT = "nova-game"
+VERSION = 1
+
+
+class GameFileError(Exception):
+    """A game file that cannot be used; the message says what and where."""
+
+
+@dataclass
+class StoredScript:
+    player: str
+    name: str
+    sha256: str
+    bundle: str
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "name": self.name, "sha256": self.sha256, "bundle": self.bundle}
+
+
+@dataclass
+class Game:
+    """A loaded game: what the file holds plus the replayed current state."""
+
+    path: Path
+    rules: Rules
+    seed: int
+    sandbox: dict[str, str]
+    initial: dict
+    scripts: dict[str, StoredScript]
+    events: list[dict]
+    state: GameState = field(repr=False)
+
+    def record(self, new_events: list[dict]) -> None:
+        self.events.extend(new_events)
+
+    def to_json(self) -> dict:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": self.rules.to_json(),
+            "seed": self.seed,
+            "sandbox": self.sandbox,
+            "initial": self.initial,
+            "scripts": {sid: s.to_json() for sid, s in self.scripts.items()},
+            "events": self.events,
+        }
+
+
+def new_game(path: Path, rules: Rules, seed: int, sandbox: dict[str, str], initial: GameState | None = None) -> Game:
+    state = initial if initial is not None else engine.generate(rules, seed)
+    return Game(path, rules, seed, dict(sandbox), engine.to_json(state), {}, [], state)
+
+
+def serialize(game: Game) -> bytes:
+    """Canonical bytes: the same game always gives the same file, byte for byte.
+
+    One event per line keeps the file readable and diff-friendly."""
+    data = game.to_json()
+    events = data.pop("events")
+    head = canonical(data).decode("utf-8")[:-1]  # drop the closing brace
+    lines = [head + ',"events":[']
+    lines += [canonical(e).decode("utf-8") + ("," if i < len(events) - 1 else "") for i, e in enumerate(events)]
+    lines.append("]}")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _describe(path: Path) -> str:
+    return str(path)
+
+
+def parse(path: Path, raw: bytes) -> Game:
+    """Turn file bytes into a :class:`Game`, replaying the log; any problem is a GameFileError."""
+    where = _describe(path)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise GameFileError(f"{where} is not a Nova game file (it is not UTF-8 text)") from None
+    except json.JSONDecodeError as error:
+        hint = "it looks truncated" if error.pos >= len(raw.rstrip()) - 1 else "it is corrupt"
+        raise GameFileError(f"{where} is not a readable Nova game file ({hint}: {error.msg} at line {error.lineno}, column {error.colno})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise GameFileError(f"{where} is not a Nova game file (no \"format\": \"{FORMAT}\" marker)")
+    version = data.get("version")
+    if not isinstance(version, int) or version > VERSION:
+        raise GameFileError(f"{where} was written by a newer Nova (game format {version}); upgrade nova-tools to open it")
+    try:
+        rules = resolve(data["rules"], f"{where} (stored rules)")
+        seed = int(data["seed"])
+        initial = data["initial"]
+        scripts = {sid: StoredScript(s["player"], s["name"], s["sha256"], s["bundle"]) for sid, s in data["scripts"].items()}
+        events = data["events"]
+        state = engine.from_json(initial, rules)
+        engine.replay(state, events)
+    except RulesError as error:
+        raise GameFileError(str(error)) from None
+    except engine.ReplayError as error:
+        raise GameFileError(f"{where} has an event log that does not replay: {error}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise GameFileError(f"{where} is damaged: a required part is missing or malformed ({error.__class__.__name__}: {error})") from None
+    return Game(path, rules, seed, dict(data.get("sandbox", {})), initial, scripts, events, state)
+
+
+def load(path: str | Path) -> Game:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise GameFileError(f"there is no game file at {path} (create one with `nova create-game --file {path}`)") from None
+    except IsADirectoryError:
+        raise GameFileError(f"{path} is a folder, not a game file") from None
+    except OSError as error:
+        raise GameFileError(f"{path} cannot be read: {error.strerror}") from None
+    return parse(path, raw)
+
+
+def save(game: Game) -> None:
+    """Write atomically: the old file stays whole until the new one is complete on disk."""
+    write_atomic(game.path, serialize(game))
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write a temporary file beside ``path``, flush it to disk, then rename it over ``path``."""
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+@contextlib.contextmanager
+def locked(path: str | Path) -> Iterator[None]:
+    """Hold the game's exclusive lock (blocking) for a read-modify-write."""
+    path = Path(path)
+    lock = _lock_path(path)
+    try:
+        handle = open(lock, "a+b")
+    except OSError as error:
+        raise GameFileError(f"cannot lock {path}: {error.strerror}") from None
+    with handle:
+        try:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        except ImportError:  # pragma: no cover - Windows: msvcrt locks the first byte
+            import msvcrt
+
+            msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
+        yield
+
+
+@contextlib.contextmanager
+def editing(path: str | Path) -> Iterator[Game]:
+    """Load under the lock, let the caller change the game, save only if the block succeeds."""
+    with locked(path):
+        game = load(path)
+        yield game
+        save(game)
