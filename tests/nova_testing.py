@@ -1,0 +1,58 @@
+"""Shared test helpers: running the real `nova` command, and small TypeScript androids."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+def nova(*args: object, cwd: Path | None = None, input: str | None = None, env: dict | None = None) -> Run:
+    """Run the real CLI in a separate process, as a user would."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "nova_tools.cli", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        input=input,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
+    return Run(proc.returncode, proc.stdout, proc.stderr)
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def wanderer(folder: Path, name: str = "bot", memory: str = "", recording: str = "") -> Path:
+    """A one-file android that walks about without ever leaving the map, writing the given
+    memory and recording every turn."""
+    path = folder / f"{name}.ts"
+    path.write_text(
+        f"""
+const dirs = ['north', 'east', 'south', 'west'] as const;
+const wander: AndroidTurn = () => {{
+  const me = world.androids.find((a) => a.id === androidId)!;
+  const x = me.position.x, y = me.position.y;
+  const ok = dirs.filter((d) =>
+    d === 'north' ? y > 0 : d === 'south' ? y < rules.world.height - 1 : d === 'west' ? x > 0 : x < rules.world.width - 1);
+  return {{ type: 'android.move', direction: ok[turn % ok.length], memory: {memory!r}, recording: {recording!r} + ' round ' + turn }};
+}};
+export default wander;
+""",
+        encoding="utf-8",
+    )
+    return path
