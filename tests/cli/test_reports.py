@@ -1,0 +1,143 @@
+"""What a player reads back: status in the documented shape, one android's window, a replay that
+keeps other players' secrets, and the board in an 80-column terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import struct
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from nova_testing import REPO, nova, wanderer
+
+ALICE_SECRET = "alice-secret-memory-7731"
+BOB_SECRET = "bob-secret-memory-4242"
+BOB_LOG = "bob-private-log-9001"
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("reports")
+    path = folder / "game.json"
+    rules = folder / "rules.json"
+    rules.write_text('{ "match": { "finalRound": 30 } }')
+    assert nova("create-game", "--file", path, "--rules", rules, "--seed", 11).code == 0
+    nova("upload", "--file", path, "--player", "alice", wanderer(folder, "alice", ALICE_SECRET, "alice log"))
+    nova("upload", "--file", path, "--player", "bob", wanderer(folder, "bob", BOB_SECRET, BOB_LOG))
+    for player, script in (("alice", "script-1"), ("bob", "script-2")):
+        assert nova("launch", "--file", path, "--player", player, "--script", script).code == 0
+    assert nova("run", "--file", path, "--rounds", 12).code == 0
+    return path
+
+
+def test_status_json_is_exactly_the_documented_shape(game):
+    result = nova("status", "--file", game, "--json")
+    assert result.code == 0
+    status = json.loads(result.out)
+    assert set(status) == {"round", "finalTurn", "players"}
+    assert status["round"] == 12 and status["finalTurn"] == 30
+    assert [p["id"] for p in status["players"]] == ["alice", "bob"]
+    for player in status["players"]:
+        assert set(player) == {"id", "score", "breakdown", "activeAndroids", "wrecks"}
+        assert isinstance(player["score"], (int, float))
+        assert player["activeAndroids"] == 1 and player["wrecks"] == 0
+        for line in player["breakdown"]:
+            assert set(line) == {"source", "points"}
+            assert line["points"] != 0  # zero lines are omitted
+        assert player["breakdown"] == [{"source": "buildings.charger", "points": 4}]
+        assert player["score"] == sum(line["points"] for line in player["breakdown"])
+
+
+def test_status_table_shows_rounds_left_before_the_humans_land(game):
+    result = nova("status", "--file", game)
+    assert result.code == 0
+    assert "Round 12 of 30 (humans land in 18 rounds)" in result.out
+    assert "alice: buildings.charger 4" in result.out
+
+
+def test_android_shows_the_owner_memory_and_recording(game):
+    result = nova("android", "--file", game, "android-2", "--json")
+    data = json.loads(result.out)
+    assert set(data) == {"id", "ownerId", "scriptId", "position", "battery", "health", "active", "cargo", "memory", "recording"}
+    assert data["ownerId"] == "bob" and data["memory"] == BOB_SECRET and data["recording"] == f"{BOB_LOG} round 12"
+    text = nova("android", "--file", game, "android-2").out
+    assert BOB_SECRET in text and "battery 88" in text
+
+
+def test_replay_export_redacts_other_players_scripts_memory_and_recordings(game, tmp_path):
+    out = tmp_path / "alice-replay.json"
+    result = nova("replay", "export", "--file", game, "--player", "alice", "--output", out)
+    assert result.code == 0, result.err
+    text = out.read_text()
+    for secret in (BOB_SECRET, BOB_LOG, "bob-private"):
+        assert secret not in text
+    replay = json.loads(text)
+    assert replay["scripts"]["script-2"]["bundle"] == "[Redacted]"
+    assert "wander" in replay["scripts"]["script-1"]["bundle"]  # alice keeps her own source
+    assert ALICE_SECRET in text
+    bob_turns = [e for e in replay["events"] if e["type"] == "turn" and e["android"] == "android-2"]
+    assert bob_turns and all(e["action"]["memory"] == "[Redacted]" for e in bob_turns)
+
+
+def _strip_ansi(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+
+
+def test_play_steps_through_rounds_in_an_80_column_terminal(game):
+    import fcntl
+    import pty
+    import termios
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the real command, in a real terminal
+        os.execv(sys.executable, [sys.executable, "-m", "nova_tools.cli", "play", "--file", str(game)])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 80, 0, 0))
+    screens: list[str] = []
+
+    def read_until(marker: str, timeout: float = 30) -> str:
+        data = b""
+        end = time.monotonic() + timeout
+        while marker.encode() not in data and time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if ready:
+                try:
+                    data += os.read(fd, 65536)
+                except OSError:
+                    break
+        return data.decode("utf-8", "replace")
+
+    try:
+        screens.append(read_until("> "))
+        for keys in ("\n", "\n", "5\n", "p\n"):
+            os.write(fd, keys.encode())
+            screens.append(read_until("> "))
+        os.write(fd, b"q\n")
+        read_until("\x00", timeout=5)
+    finally:
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert "Round 0" in screens[0]
+    assert "Round 2" in screens[2]
+    assert "Round 5" in screens[3]
+    assert "Round 4" in screens[4]
+    for screen in screens:
+        for line in _strip_ansi(screen).replace("\r", "").split("\n"):
+            assert len(line) <= 80, repr(line)
+    board = _strip_ansi(screens[3])
+    assert "C1" in board and "C2" in board  # both initial chargers, with their owner's seat number
+    assert "players: 1=alice  2=bob" in board
+    assert "events (" in board
+
+
+def test_play_in_a_pipe_prints_one_round(game):
+    result = nova("play", "--file", game, "--round", 3)
+    assert result.code == 0
+    assert result.out.startswith("Round 3")
+    assert all(len(line) <= 80 for line in result.out.splitlines())
+    assert nova("play", "--file", game, "--round", 99).code == 1
