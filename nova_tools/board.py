@@ -81,9 +81,10 @@ def legend(state: engine.GameState) -> list[str]:
     players = "  ".join(f"{_seat_mark(p.seat)}={p.id}" for p in state.players.values())
     return [
         f"players: {players}" if players else "players: none yet",
-        "C charger D depot X extractor P processor A acid plant S scanner R radar T relay M module",
-        "(lower case: site; digit after it: owner)  ~ acid  ! radiation  * loose material  o ore  w water",
-        "last column of a tile: androids (owner's number, + for several owners)",
+        "buildings: C charger D depot X extractor P processor A acid plant S scanner",
+        "  R radar T relay M module (lower case: a site; then the owner's number)",
+        "ground: ~ acid  ! radiation  * loose material  o ore  w water (then amount)",
+        "androids: last character of a tile, the owner's number (+ for several)",
     ]
 
 
