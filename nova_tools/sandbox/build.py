@@ -1,0 +1,143 @@
+"""The sandbox build: one wasmtime engine and the compiled ``quickjs.wasm``, shared by the process.
+
+Compiling ``quickjs.wasm`` takes 0.5-1 s, deserializing the compiled artifact ~2 ms, so the
+artifact is cached on disk per user, keyed by the wasm's sha256, the wasmtime version and the
+engine settings below (an artifact only loads into an engine built with the same settings).
+The cache is an optimisation only: an unreadable, unwritable or corrupt cache costs one compile.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import platform
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import wasmtime
+
+from nova_tools.toolchain.paths import PINNED, QUICKJS_WASM, ToolchainMissing
+
+from .errors import SandboxUnavailable
+
+WASMTIME_VERSION = importlib.metadata.version("wasmtime")
+
+# The wasm stack wasmtime lets guest code use. QuickJS needs well under 1 MiB for the 128 KiB JS
+# stack it enforces itself; at 4 MiB or more a guest overflow aborts the whole Python process.
+MAX_WASM_STACK = 1 << 20
+
+# Wasm fuel (wasmtime's instruction counter) a turn may burn, on top of its ticks. Ticks only
+# count interpreter poll points, so a built-in like `Array(1e6).fill(1).join(',')` does ~1G fuel
+# (~0.1 s) of work for 0 ticks; this ceiling stops such work deterministically. Measured with
+# `bench/sandbox_bench.py --fuel` (wasmtime 50.0.1, quickjs-wasi 3.7.0): a tick of ordinary JS
+# costs 2-25M fuel (empty loops 2M, object/closure/Map/string work 12-25M), regex-heavy code
+# ~45M, built-in-heavy loops far more (JSON.stringify per iteration ~75M, indexOf on 1k items
+# ~420M); the starter-like bot uses ~1M fuel and 0 ticks. At 25M per tick a script spending its
+# ticks on ordinary JS meets the tick limit first, a loop of 1M-item joins is cut after ~4 joins,
+# and the default 200 ticks allow ~5G fuel: ~0.5 s on a 2-core machine (~10M fuel/ms), well
+# inside the 2 s default timeout, so the wall-clock watchdog stays a last resort.
+WASM_FUEL_PER_TICK = 25_000_000
+# Plus a fixed allowance, and one proportional to the bundle, so a zero-tick budget still parses
+# and calls a script: parsing costs ~1.1M fuel per KB of source.
+WASM_FUEL_BASE = 50_000_000
+WASM_FUEL_PER_SOURCE_BYTE = 2_000
+
+# Bump when anything that changes how a script behaves changes (prelude, PRNG, clock, limits):
+# it is recorded in every game file so a replay can tell it was played by another sandbox.
+SANDBOX_REVISION = "1"
+
+SANDBOX_BUILD: dict[str, str] = {
+    "wasmtime": WASMTIME_VERSION,
+    "quickjs-wasi": PINNED["quickjs-wasi"],
+    "quickjs": "0.18.0",  # the QuickJS-NG inside quickjs-wasi 3.7.0 (checked by a test)
+    "wasmFuelPerTick": str(WASM_FUEL_PER_TICK),
+    "sandbox": SANDBOX_REVISION,
+}
+
+
+def _engine_config() -> wasmtime.Config:
+    config = wasmtime.Config()
+    config.consume_fuel = True  # the deterministic ceiling on built-in work
+    config.epoch_interruption = True  # the wall-clock watchdog (see watchdog.py)
+    config.max_wasm_stack = MAX_WASM_STACK
+    # Canonical NaN bit patterns keep float results identical on x86 and ARM hosts.
+    config.cranelift_nan_canonicalization = True
+    return config
+
+
+# Part of the cache key: an artifact compiled under other settings must not be loaded.
+_CONFIG_KEY = f"fuel,epoch,stack={MAX_WASM_STACK},nancanon"
+
+
+@dataclass(frozen=True)
+class CompiledQuickJS:
+    engine: wasmtime.Engine
+    module: wasmtime.Module
+    wasm_sha256: str
+
+
+_lock = threading.Lock()
+_compiled: CompiledQuickJS | None = None
+
+
+def compiled_quickjs() -> CompiledQuickJS:
+    """The process-wide engine and compiled module (compiled or loaded from cache on first use)."""
+    global _compiled
+    with _lock:
+        if _compiled is None:
+            _compiled = _load()
+        return _compiled
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "nova-tools" / "sandbox"
+
+
+def _load() -> CompiledQuickJS:
+    try:
+        wasm_path = QUICKJS_WASM.require()
+        wasm = wasm_path.read_bytes()
+    except (ToolchainMissing, OSError) as exc:
+        raise SandboxUnavailable(f"The script sandbox cannot start: {exc}") from exc
+    digest = hashlib.sha256(wasm).hexdigest()
+    engine = wasmtime.Engine(_engine_config())
+    key = hashlib.sha256(
+        f"{digest}|{WASMTIME_VERSION}|{_CONFIG_KEY}|{platform.machine()}".encode()
+    ).hexdigest()[:32]
+    cached = cache_dir() / f"quickjs-{key}.cwasm"
+    module = _read_cache(engine, cached)
+    if module is None:
+        try:
+            module = wasmtime.Module(engine, wasm)
+        except wasmtime.WasmtimeError as exc:
+            raise SandboxUnavailable(f"The script sandbox cannot start: {wasm_path} did not compile ({exc})") from exc
+        _write_cache(module, cached)
+    return CompiledQuickJS(engine, module, digest)
+
+
+def _read_cache(engine: wasmtime.Engine, path: Path) -> wasmtime.Module | None:
+    # The cache is the user's own folder: loading an artifact from it is as trusted as loading
+    # the wasm itself. A stale or damaged file is simply recompiled over.
+    try:
+        return wasmtime.Module.deserialize_file(engine, str(path))
+    except (wasmtime.WasmtimeError, OSError, ValueError):
+        return None
+
+
+def _write_cache(module: wasmtime.Module, path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".cwasm")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(module.serialize())
+            os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new one
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except (OSError, wasmtime.WasmtimeError):
+        pass  # read-only home, full disk...: run uncached

@@ -1,0 +1,7 @@
+"""Errors the sandbox raises to its caller (a failed *turn* is a TurnResult, never an exception)."""
+
+from __future__ import annotations
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot run at all (e.g. ``quickjs.wasm`` is missing); the message says why."""

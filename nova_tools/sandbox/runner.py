@@ -1,0 +1,268 @@
+"""``Sandbox.run_turn``: one android turn of a compiled script, from a fresh QuickJS, under budgets.
+
+A turn:
+
+1. instantiates ``quickjs.wasm`` in a new Store and restores the snapshot taken after the prelude
+   (so the interpreter, its tick-counter phase and its heap layout are identical every turn);
+2. sets the heap limit and calls the prelude's ``setup`` with the globals and the PRNG seed;
+3. gives the store the script's wasm fuel, evaluates the bundle as an ES module and drains its
+   promise jobs (module evaluation is asynchronous in QuickJS);
+4. calls the prelude's ``run`` with the module namespace, which calls ``export default`` and
+   returns a JSON envelope; or, when anything threw, ``describe`` words the exception.
+
+Failures of every kind come back as a TurnResult; only a bad ``globals_json`` (the caller's bug)
+or a missing sandbox raise.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import wasmtime
+
+from . import results as say
+from .build import WASM_FUEL_BASE, WASM_FUEL_PER_SOURCE_BYTE, WASM_FUEL_PER_TICK, compiled_quickjs
+from .determinism import ByteStream, math_random_state
+from .guest import EVAL_MODULE, Guest, Snapshot, restore, take_snapshot
+from .prelude import PRELUDE, SCRIPT_FILENAME
+from .results import Budgets, TurnKind, TurnResult
+from .wasi import TurnState, define_imports
+from .watchdog import watchdog_for
+
+# Module evaluation needs a few promise jobs; a script that queues thousands at top level is
+# looping through promises, which ticks would only catch after ~2M jobs of host round trips.
+MAX_JOBS = 10_000
+# Head-room for describing a failure after the script exhausted its heap or wasm fuel.
+DESCRIBE_MEMORY = 4 * 1024 * 1024
+DESCRIBE_FUEL = 50_000_000
+# Linear memory beyond the snapshot, on top of the JS heap budget: the allocator's own overhead
+# and the copies of the inputs (which are plain malloc, outside the JS heap accounting).
+MEMORY_SLACK = 16 * 1024 * 1024
+
+_PROMISE_PENDING, _PROMISE_FULFILLED, _PROMISE_REJECTED = 0, 1, 2
+
+
+class _Failed(Exception):
+    """Internal: ends a turn early with a ready TurnResult."""
+
+    def __init__(self, result: TurnResult) -> None:
+        self.result = result
+
+
+_snapshot_lock = threading.Lock()
+_snapshot: Snapshot | None = None
+
+
+class Sandbox:
+    """Runs turns one at a time (a lock serialises callers); use one Sandbox per thread for
+    parallel turns. Construction compiles or loads ``quickjs.wasm`` once per process."""
+
+    def __init__(self) -> None:
+        compiled = compiled_quickjs()  # raises SandboxUnavailable
+        self._engine = compiled.engine
+        self._state = TurnState()
+        linker = wasmtime.Linker(self._engine)
+        define_imports(linker, self._state)
+        self._pre = linker.instantiate_pre(compiled.module)
+        self._watchdog = watchdog_for(self._engine)
+        self._lock = threading.Lock()
+        self._snapshot = self._shared_snapshot()
+
+    def _shared_snapshot(self) -> Snapshot:
+        # The snapshot is plain bytes and pointers, valid for any instance of the same module.
+        global _snapshot
+        with _snapshot_lock:
+            if _snapshot is None:
+                self._state.fuel = 1 << 62
+                self._state.random = ByteStream(0)
+                try:
+                    _snapshot = take_snapshot(Guest(self._engine, self._pre, self._state), PRELUDE)
+                finally:
+                    self._state.memory = None
+            return _snapshot
+
+    def run_turn(self, bundle: str, globals_json: str, budgets: Budgets, seed: int) -> TurnResult:
+        with self._lock:
+            state = self._state
+            state.ticks = 0
+            state.fuel = budgets.fuel
+            state.random = ByteStream(seed)
+            cap = self._snapshot.size + budgets.memory + MEMORY_SLACK + 2 * (len(bundle) + len(globals_json))
+            guest = Guest(self._engine, self._pre, state, memory_cap=cap)
+            try:
+                with self._watchdog.armed(guest.store, budgets.timeout_ms):
+                    return _Turn(guest, self._snapshot, state, budgets).run(bundle, globals_json, seed)
+            finally:
+                state.memory = None
+
+
+class _Turn:
+    """The steps of one turn on one guest."""
+
+    def __init__(self, guest: Guest, snapshot: Snapshot, state: TurnState, budgets: Budgets) -> None:
+        self.guest = guest
+        self.snap = snapshot
+        self.state = state
+        self.budgets = budgets
+        self.script_fuel = WASM_FUEL_BASE + WASM_FUEL_PER_TICK * budgets.fuel
+        self.script_started = False
+        # Fixed when the script stops, before describing a failure runs more guest code.
+        self.fuel_spent: int | None = None
+        self.ticks: int | None = None
+
+    def run(self, bundle: str, globals_json: str, seed: int) -> TurnResult:
+        try:
+            return self._steps(bundle, globals_json, seed)
+        except _Failed as failed:
+            return failed.result
+        except wasmtime.Trap as trap:
+            self._script_stopped()
+            return self._trapped(trap)
+
+    def _steps(self, bundle: str, globals_json: str, seed: int) -> TurnResult:
+        g, snap = self.guest, self.snap
+        restore(g, snap)
+        g.call("qjs_set_memory_limit", self.budgets.memory)
+
+        words = ",".join(str(w) for w in math_random_state(seed))
+        payload = f'{{"seed":[{words}],"globals":{globals_json}}}'.encode("utf-8", "surrogatepass")
+        payload_ptr = g.alloc(payload)
+        result = g.call_js(snap.setup, snap.undefined, g.call("qjs_new_string", payload_ptr, len(payload)))
+        if g.is_exception(result):
+            failure = self._failure(phase="setup")
+            if failure.kind is TurnKind.MEMORY:
+                return failure
+            raise ValueError(f"globals_json must be a JSON object: {failure.error}")
+
+        code = bundle.encode("utf-8", "surrogatepass")
+        code_ptr = g.alloc(code + b"\0")  # QuickJS's parser wants a NUL after the source
+        name_ptr = g.alloc(SCRIPT_FILENAME.encode() + b"\0")
+        self.script_fuel += WASM_FUEL_PER_SOURCE_BYTE * len(code)
+        g.store.set_fuel(self.script_fuel)
+        self.script_started = True
+
+        promise = g.call("qjs_eval", code_ptr, len(code), name_ptr, EVAL_MODULE)
+        if g.is_exception(promise):
+            return self._failure(phase="load")
+        self._drain_jobs()
+        status = g.call("qjs_promise_state", promise)
+        if status == _PROMISE_REJECTED:
+            return self._failure(phase="run", exception=g.call("qjs_promise_result", promise))
+        if status != _PROMISE_FULFILLED:
+            return self._result(TurnKind.ERROR, say.pending_message())
+
+        namespace = g.call("qjs_promise_result", promise)
+        envelope_handle = g.call_js(snap.run, snap.undefined, namespace)
+        self._script_stopped()
+        if g.is_exception(envelope_handle):
+            return self._failure(phase="run")
+        envelope = self._envelope(envelope_handle)
+        if envelope.get("ok") is True:
+            return self._result(TurnKind.OK, None, envelope, value=envelope.get("value"))
+        return self._refusal(envelope)
+
+    # -- steps -----------------------------------------------------------------------------------
+
+    def _drain_jobs(self) -> None:
+        g = self.guest
+        for _ in range(MAX_JOBS):
+            status = g.call("qjs_execute_pending_job")
+            if status == 0:
+                return
+            if status < 0:  # a job threw past its promise: only an interrupt does that
+                raise _Failed(self._failure(phase="run"))
+        raise _Failed(self._result(TurnKind.ERROR, say.too_many_jobs_message(MAX_JOBS)))
+
+    def _envelope(self, handle: int) -> dict:
+        text = self.guest.js_string(handle)
+        try:
+            envelope = json.loads(text) if text is not None else None
+        except ValueError:
+            envelope = None
+        if not isinstance(envelope, dict):
+            raise _Failed(self._result(TurnKind.CRASH, say.crash_message("unreadable result")))
+        return envelope
+
+    def _failure(self, phase: str, exception: int | None = None) -> TurnResult:
+        """Word the pending exception (or ``exception``) that ended the turn."""
+        g, snap = self.guest, self.snap
+        self._script_stopped()
+        if exception is None:
+            exception = g.call("qjs_get_exception")
+        out_of_ticks = self.state.ticks > self.state.fuel
+        # Describing runs guest code: give it room even if the script used everything up.
+        g.call("qjs_set_memory_limit", self.budgets.memory + DESCRIBE_MEMORY)
+        g.store.set_fuel(DESCRIBE_FUEL)
+        envelope: dict = {}
+        try:
+            described = g.call_js(snap.describe, snap.undefined, exception)
+            if not g.is_exception(described):
+                envelope = self._envelope(described)
+        except (wasmtime.Trap, _Failed):
+            pass
+        if out_of_ticks:
+            return self._result(TurnKind.FUEL, say.fuel_message(self.budgets.fuel), envelope)
+        kind = envelope.get("kind")
+        what = str(envelope.get("what") or "an unknown error")
+        line = envelope.get("line") if isinstance(envelope.get("line"), int) else None
+        if kind == "memory":
+            return self._result(TurnKind.MEMORY, say.memory_message(self.budgets.memory), envelope)
+        if kind == "stack":
+            return self._result(TurnKind.STACK, say.stack_message(), envelope)
+        if phase == "load" and envelope.get("name") == "SyntaxError":
+            message = str(envelope.get("message") or what)
+            return self._result(TurnKind.SYNTAX, say.syntax_message(message, line), envelope)
+        if phase == "load":
+            return self._result(TurnKind.ERROR, say.load_message(what, line), envelope)
+        return self._result(TurnKind.ERROR, say.thrown_message(what, line), envelope)
+
+    def _refusal(self, envelope: dict) -> TurnResult:
+        kind = envelope.get("kind")
+        if kind == "not-json":
+            return self._result(TurnKind.NO_ACTION, say.not_json_message(str(envelope.get("what"))), envelope)
+        if kind == "too-big":
+            return self._result(TurnKind.NO_ACTION, say.too_big_message(int(envelope.get("size", 0))), envelope)
+        got = str(envelope.get("got"))
+        return self._result(TurnKind.NO_ACTION, say.no_action_message(got, envelope.get("type")), envelope)
+
+    def _trapped(self, trap: wasmtime.Trap) -> TurnResult:
+        code = trap.trap_code
+        if code == wasmtime.TrapCode.OUT_OF_FUEL:
+            return self._result(TurnKind.FUEL, say.fuel_message(self.budgets.fuel, by_builtins=True))
+        if code == wasmtime.TrapCode.INTERRUPT:
+            return self._result(TurnKind.TIMEOUT, say.timeout_message(self.budgets.timeout_ms))
+        if code == wasmtime.TrapCode.STACK_OVERFLOW:
+            return self._result(TurnKind.STACK, say.stack_message())
+        detail = str(trap.message).splitlines()[0] if trap.message else "wasm trap"
+        return self._result(TurnKind.CRASH, say.crash_message(detail))
+
+    def _result(self, kind: TurnKind, error: str | None, envelope: dict | None = None,
+                value: object = None) -> TurnResult:
+        self._script_stopped()
+        envelope = envelope or {}
+        logs = envelope.get("logs")
+        logs = tuple(str(line) for line in logs) if isinstance(logs, list) else ()
+        dropped = envelope.get("droppedLogs")
+        if isinstance(dropped, int) and dropped > 0:
+            logs += (f"... {dropped} more console line(s) not kept",)
+        line, column = envelope.get("line"), envelope.get("column")
+        return TurnResult(
+            value=value if kind is TurnKind.OK else None,
+            error=error,
+            ticks=self.ticks if self.ticks is not None else self.state.ticks,
+            kind=kind,
+            logs=logs,
+            line=line if isinstance(line, int) else None,
+            column=column if isinstance(column, int) else None,
+            wasm_fuel=self.fuel_spent or 0,
+        )
+
+    def _script_stopped(self) -> None:
+        if self.ticks is None and self.script_started:
+            self.ticks = self.state.ticks
+        if self.fuel_spent is None and self.script_started:
+            try:
+                self.fuel_spent = max(0, self.script_fuel - self.guest.store.get_fuel())
+            except wasmtime.WasmtimeError:
+                self.fuel_spent = self.script_fuel
