@@ -69,6 +69,12 @@ def _dict_value_model(annotation: object) -> type[BaseModel] | None:
     return None
 
 
+def _list_item_model(annotation: object) -> type[BaseModel] | None:
+    if typing.get_origin(annotation) is list:
+        return _model_in(typing.get_args(annotation)[0])
+    return None
+
+
 def _by_alias(model: type[BaseModel]) -> dict[str, str]:
     return {(f.alias or name): name for name, f in model.model_fields.items()}
 
@@ -110,7 +116,7 @@ def _leaf_at(path: JsonPath) -> type[Leaf] | None:
             # a key of a dict[..., Model] field
             return None
         annotation = model.model_fields[name].annotation
-        model = _model_in(annotation) or _dict_value_model(annotation)
+        model = _model_in(annotation) or _dict_value_model(annotation) or _list_item_model(annotation)
         if model is not None and issubclass(model, Leaf):
             return model
     return None
@@ -124,7 +130,8 @@ def _problems(error: ValidationError) -> list[RuleProblem]:
         if kind == "missing":
             parent, key = loc[:-1], loc[-1]
             leaf = _leaf_at(parent)
-            what = f"a {leaf.__name__[0].lower() + leaf.__name__[1:]}" if leaf else "this value"
+            name = leaf.__name__[0].lower() + leaf.__name__[1:] if leaf else ""
+            what = f"{'an' if name[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {name}" if leaf else "this value"
             message = f"{what} is given whole or not at all: '{key}' is missing"
             problems.append(RuleProblem(parent, message))
         elif kind == "extra_forbidden":
