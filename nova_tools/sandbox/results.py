@@ -67,8 +67,8 @@ def size_text(n: int) -> str:
 
 def fuel_message(fuel: int, by_builtins: bool = False) -> str:
     if by_builtins:
-        return (f"ran out of fuel ({fuel} ticks): built-in calls such as join, sort or JSON "
-                "did too much work")
+        # Ticks only count interpreter poll points; this is the wasm-fuel ceiling (see build.py).
+        return f"ran out of fuel ({fuel} ticks): built-in calls (join, sort, JSON, errors...) did too much work"
     return f"ran out of fuel ({fuel} ticks)"
 
 

@@ -206,7 +206,7 @@ class _Turn:
         kind = envelope.get("kind")
         what = str(envelope.get("what") or "an unknown error")
         line = envelope.get("line") if isinstance(envelope.get("line"), int) else None
-        if kind == "memory":
+        if kind == "memory" or (what == "null" and self._heap_was_exhausted()):
             return self._result(TurnKind.MEMORY, say.memory_message(self.budgets.memory), envelope)
         if kind == "stack":
             return self._result(TurnKind.STACK, say.stack_message(), envelope)
@@ -216,6 +216,14 @@ class _Turn:
         if phase == "load":
             return self._result(TurnKind.ERROR, say.load_message(what, line), envelope)
         return self._result(TurnKind.ERROR, say.thrown_message(what, line), envelope)
+
+    def _heap_was_exhausted(self) -> bool:
+        # quickjs-wasi 3.7.0 sometimes fails an allocation at the heap limit without raising its
+        # "out of memory" error (growing a large array, for one), and the script sees `null`
+        # thrown. Linear memory never shrinks, so its growth tells whether the heap came close to
+        # the limit during the turn; a deliberate `throw null` after that is worded as memory too.
+        growth = self.guest.memory.data_len(self.guest.store) - self.snap.size
+        return growth >= self.budgets.memory - max(self.budgets.memory // 8, 256 * 1024)
 
     def _refusal(self, envelope: dict) -> TurnResult:
         kind = envelope.get("kind")

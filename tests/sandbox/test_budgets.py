@@ -1,0 +1,117 @@
+"""The three budgets of rulebook 7.1 and the fixed call stack: pinned, exact, and the same on every
+run and in every process, which is what lets two peers replay a match and agree."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from nova_tools.sandbox import Budgets, TurnKind
+
+from sandbox_cases import NORMAL_BOT, body
+
+# A million empty iterations: two poll points each, one tick per 10,000 poll points.
+LOOP = body("for (let i = 0; i < 1e6; i++) {}\nreturn 'done';")
+LOOP_TICKS = 200
+# The recursion depth at which the 128 KiB JS stack overflows, for this function.
+RECURSION = body("let depth = 0;\nconst f = () => { depth++; f(); };\n"
+                 "try { f(); } catch (e) { return [depth, e.name, e.message]; }")
+RECURSION_DEPTH = 543
+
+
+def test_a_simple_turn_spends_zero_ticks(run):
+    assert run(NORMAL_BOT).ticks == 0
+    assert run(body("return { type: 'android.wait' };")).ticks == 0
+
+
+def test_a_fixed_loop_spends_the_pinned_ticks_on_every_run(run):
+    results = [run(LOOP, budgets=Budgets(fuel=1000)) for _ in range(5)]
+
+    assert {(r.value, r.ticks, r.wasm_fuel) for r in results} == {("done", LOOP_TICKS, results[0].wasm_fuel)}
+
+
+def test_a_fixed_loop_spends_the_pinned_ticks_in_other_processes(run):
+    here = run(LOOP, budgets=Budgets(fuel=1000))
+    child = (
+        "import json, sys\n"
+        "from nova_tools.sandbox import Budgets, Sandbox\n"
+        "r = Sandbox().run_turn(sys.argv[1], sys.argv[2], Budgets(fuel=1000), 7)\n"
+        "print(json.dumps([r.value, r.ticks, r.wasm_fuel]))\n"
+    )
+    from sandbox_cases import globals_json
+
+    runs = [
+        json.loads(subprocess.run([sys.executable, "-c", child, LOOP, globals_json()], capture_output=True,
+                                  text=True, check=True, timeout=120).stdout)
+        for _ in range(2)
+    ]
+
+    assert runs == [["done", LOOP_TICKS, here.wasm_fuel]] * 2
+
+
+def test_the_tick_budget_is_exact_a_script_may_spend_all_of_it_but_not_one_more(run):
+    assert run(LOOP, budgets=Budgets(fuel=LOOP_TICKS)).value == "done"
+
+    over = run(LOOP, budgets=Budgets(fuel=LOOP_TICKS - 1))
+
+    assert over.kind is TurnKind.FUEL
+    assert over.error == f"ran out of fuel ({LOOP_TICKS - 1} ticks)"
+    assert over.ticks == LOOP_TICKS
+
+
+@pytest.mark.parametrize("fuel", [0, 1, 50])
+def test_an_endless_loop_is_cut_off_on_the_tick_after_the_budget(run, fuel):
+    result = run(body("while (true) {}"), budgets=Budgets(fuel=fuel))
+
+    assert (result.kind, result.ticks, result.error) == (TurnKind.FUEL, fuel + 1, f"ran out of fuel ({fuel} ticks)")
+
+
+def test_built_in_work_is_bounded_by_wasm_fuel_deterministically(run):
+    joins = body("const a = Array(1e5).fill(1); let n = 0;\nfor (;;) n += a.join(',').length;")
+    first, second = run(joins, budgets=Budgets(fuel=5)), run(joins, budgets=Budgets(fuel=5))
+
+    assert first.kind is TurnKind.FUEL and first.ticks == 0
+    assert "built-in calls" in first.error
+    assert first == second
+
+
+def test_the_memory_budget_is_the_js_heap(run):
+    allocate = body("return new ArrayBuffer(8 * 1024 * 1024).byteLength;")
+
+    assert run(allocate, budgets=Budgets(memory=16 * 1024 * 1024)).value == 8 * 1024 * 1024
+    small = run(allocate, budgets=Budgets(memory=4 * 1024 * 1024))
+    assert (small.kind, small.error) == (TurnKind.MEMORY, "ran out of memory (4 MiB)")
+
+
+def test_running_out_of_memory_cannot_be_caught(run):
+    result = run(body("try { new ArrayBuffer(8 * 1024 * 1024); } catch (e) { return 'caught'; }"),
+                 budgets=Budgets(memory=4 * 1024 * 1024))
+
+    assert result.kind is TurnKind.MEMORY
+
+
+def test_the_memory_cut_off_is_the_same_every_run(run):
+    grow = body("const keep = [];\ntry { for (;;) keep.push({ n: keep.length }); } finally { }")
+    results = [run(grow, budgets=Budgets(memory=2 * 1024 * 1024)) for _ in range(3)]
+
+    assert all(r.kind is TurnKind.MEMORY for r in results)
+    assert len({(r.ticks, r.wasm_fuel, r.line, r.column) for r in results}) == 1
+
+
+def test_the_call_stack_overflows_at_the_same_catchable_depth_every_run(run):
+    results = [run(RECURSION) for _ in range(3)]
+
+    assert {json.dumps(r.value) for r in results} == {
+        json.dumps([RECURSION_DEPTH, "RangeError", "Maximum call stack size exceeded"])
+    }
+
+
+def test_budgets_reject_nonsense():
+    with pytest.raises(ValueError):
+        Budgets(fuel=-1)
+    with pytest.raises(ValueError):
+        Budgets(memory=2**40)
+    assert Budgets() == Budgets(fuel=200, memory=16 * 1024 * 1024, timeout_ms=2000)

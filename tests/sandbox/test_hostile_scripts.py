@@ -1,0 +1,156 @@
+"""Hostile or broken scripts: each is one failed turn with a sentence the player can act on, the
+test process survives, and the next turn in the same Sandbox runs exactly as if nothing happened."""
+
+from __future__ import annotations
+
+import pytest
+
+from nova_tools.sandbox import Budgets, TurnKind
+
+from sandbox_cases import NORMAL_BOT, body
+
+# (name, module source, kind, words the error must contain)
+HOSTILE = [
+    ("infinite loop", body("while (true) {}"), TurnKind.FUEL, "ran out of fuel (200 ticks)"),
+    ("infinite loop caught", body("try { while (true) {} } catch (e) { return { type: 'android.wait' }; }"),
+     TurnKind.FUEL, "ran out of fuel (200 ticks)"),
+    ("loop in finally", body("try { while (true) {} } finally { while (true) {} }"), TurnKind.FUEL, "ran out of fuel"),
+    ("built-in work for zero ticks", body("const a = Array(1e6).fill(1); for (;;) a.join(',');"),
+     TurnKind.FUEL, "built-in calls (join, sort, JSON, errors...) did too much work"),
+    ("memory bomb", body("const keep = []; for (;;) keep.push(new Array(10000).fill(keep.length));"),
+     TurnKind.MEMORY, "ran out of memory (16 MiB)"),
+    ("one huge allocation", body("return new ArrayBuffer(1e9).byteLength;"), TurnKind.MEMORY, "ran out of memory (16 MiB)"),
+    ("huge string", body("return 'x'.repeat(1e9).length;"), TurnKind.MEMORY, "ran out of memory"),
+    ("unbounded recursion", "const f = (n) => f(n + 1) + 1;\nexport default () => f(0);",
+     TurnKind.STACK, "exceeded the call stack (128 KiB)"),
+    ("recursion that catches its overflow", "const f = () => { try { return f(); } catch (e) { return f(); } };\n"
+     "export default () => f();", TurnKind.FUEL, "ran out of fuel"),
+    ("JSON.stringify of a very deep object",
+     body("let o = {}; const root = o; for (let i = 0; i < 1e5; i++) o = o.next = {}; return JSON.stringify(root);"),
+     TurnKind.STACK, "exceeded the call stack"),
+    ("JSON.parse of a very deep array", body("return JSON.parse('['.repeat(1e5) + ']'.repeat(1e5));"),
+     TurnKind.STACK, "exceeded the call stack"),
+    ("catastrophic regex", body("return /(a+)+b/.test('a'.repeat(40));"), TurnKind.FUEL, "ran out of fuel (200 ticks)"),
+    ("throw", "export default () => {\n  const x = 1;\n  throw new Error('boom');\n};",
+     TurnKind.ERROR, "threw Error: boom at line 3"),
+    ("type error", "export default () => {\n  const x = undefined;\n  return x.y;\n};",
+     TurnKind.ERROR, "threw TypeError: cannot read property 'y' of undefined at line 3"),
+    ("throw a string", body("throw 'nope';"), TurnKind.ERROR, 'threw "nope"'),
+    ("throw at top level", "throw new RangeError('bad start');\nexport default () => 1;",
+     TurnKind.ERROR, "threw RangeError: bad start at line 1"),
+    ("syntax error", "export default () => {\n  return {type: 'android.wait'\n};", TurnKind.SYNTAX, "has a syntax error"),
+    ("returns undefined", body("return undefined;"), TurnKind.NO_ACTION, "returned undefined instead of an action"),
+    ("returns nothing", body("const a = 1;"), TurnKind.NO_ACTION, "returned undefined instead of an action"),
+    ("returns a function", body("return () => 1;"), TurnKind.NO_ACTION, "returned a function instead of an action"),
+    ("async turn", "export default async () => ({ type: 'android.wait' });", TurnKind.NO_ACTION, "returned a Promise"),
+    ("circular value", body("const o = {}; o.self = o; return o;"), TurnKind.NO_ACTION, "cannot be sent as JSON"),
+    ("BigInt value", body("return { n: 10n };"), TurnKind.NO_ACTION, "cannot be sent as JSON"),
+    ("no default export", "export const turn = () => 1;", TurnKind.NO_ACTION, "has no default export"),
+    ("default export not a function", "export default 42;", TurnKind.NO_ACTION, "exports a number as default"),
+    ("too big to return", body("return 'x'.repeat(3 * 1024 * 1024);"), TurnKind.NO_ACTION, "at most 2,097,152"),
+    ("require", body("return require('fs').readFileSync('/etc/passwd', 'utf8');"),
+     TurnKind.ERROR, "threw ReferenceError: require is not defined"),
+    ("top-level dynamic import of os", "const os = await import('os');\nexport default () => os.getcwd();",
+     TurnKind.ERROR, "could not load module 'os'"),
+    ("static import of std", "import * as std from 'std';\nexport default () => std.loadFile('/etc/passwd');",
+     TurnKind.ERROR, "could not be loaded"),
+    ("std global", body("return std.loadFile('/etc/passwd');"), TurnKind.ERROR, "std is not defined"),
+    ("os global", body("return os.open('/etc/passwd');"), TurnKind.ERROR, "os is not defined"),
+    ("fetch", body("return fetch('file:///etc/passwd');"), TurnKind.ERROR, "fetch is not defined"),
+    ("process", body("return process.env;"), TurnKind.ERROR, "process is not defined"),
+    ("top-level await that never settles", "await new Promise(() => {});\nexport default () => 1;",
+     TurnKind.ERROR, "never finished its top-level code"),
+    ("microtask flood", "queueMicrotask(function again() { queueMicrotask(again); });\nexport default () => 1;",
+     TurnKind.ERROR, "promise jobs"),
+]
+
+
+@pytest.fixture(scope="module")
+def normal(run):
+    return run(NORMAL_BOT)
+
+
+def test_the_normal_bot_moves_for_zero_ticks(normal):
+    assert normal.ok and normal.kind is TurnKind.OK
+    assert normal.value == {"type": "android.move", "direction": "south", "memory": "turn 3"}
+    assert normal.ticks == 0
+
+
+@pytest.mark.parametrize(("source", "kind", "words"), [case[1:] for case in HOSTILE], ids=[case[0] for case in HOSTILE])
+def test_a_hostile_script_fails_its_turn_and_the_next_turn_is_untouched(run, normal, source, kind, words):
+    result = run(source)
+
+    assert result.value is None
+    assert result.kind is kind, result.error
+    assert words in result.error
+    # The sentence is one line a player can read, not a traceback.
+    assert "\n" not in result.error and "Traceback" not in result.error
+    after = run(NORMAL_BOT)
+    assert (after.value, after.error, after.ticks, after.wasm_fuel) == (normal.value, None, 0, normal.wasm_fuel)
+
+
+PROBE_HOST = r"""
+const found = [];
+const attempt = async (name, f) => {
+  try { const v = await f(); found.push(name + ': ' + String(v).slice(0, 60)); }
+  catch (e) { found.push(name + ' refused: ' + e); }
+};
+await attempt('require', () => require('fs').readFileSync('/etc/passwd', 'utf8'));
+await attempt('import path', () => import('/etc/passwd'));
+await attempt('import file url', () => import('file:///etc/passwd'));
+await attempt('import relative', () => import('../../../../../../etc/passwd'));
+await attempt('import os', () => import('os').then((os) => os.open('/etc/passwd')));
+await attempt('import std', () => import('std').then((std) => std.loadFile('/etc/passwd')));
+await attempt('std', () => std.loadFile('/etc/passwd'));
+await attempt('scriptArgs', () => scriptArgs);
+await attempt('fetch', () => fetch('file:///etc/passwd'));
+await attempt('XMLHttpRequest', () => new XMLHttpRequest());
+await attempt('process', () => process.binding('fs'));
+await attempt('Deno', () => Deno.readTextFileSync('/etc/passwd'));
+await attempt('Function global', () => Function('return this')().std.loadFile('/etc/passwd'));
+await attempt('eval global', () => eval('globalThis').os.open('/etc/passwd'));
+await attempt('WebAssembly', () => WebAssembly.Module);
+await attempt('print', () => print('hello host'));
+export default () => ({ type: 'android.wait', recording: found.join('\n') });
+"""
+
+
+def test_no_way_of_reaching_for_a_host_file_gets_anything(run):
+    result = run(PROBE_HOST)
+
+    assert result.ok, result.error
+    lines = result.value["recording"].split("\n")
+    assert len(lines) == 16
+    assert all(" refused: " in line for line in lines), lines
+    assert "root:" not in result.value["recording"]
+
+
+def test_globals_and_built_ins_changed_by_one_turn_are_back_in_the_next(run):
+    tamper = body(
+        "globalThis.leak = 1; Math.random = () => 0.5; Date.now = () => 1; JSON.stringify = () => 'x';"
+        "Object.prototype.polluted = true; Array.prototype.toJSON = () => 'hacked';"
+        "return { type: 'android.wait' };"
+    )
+    check = body("return [typeof leak, Math.random() === 0.5, Date.now(), JSON.stringify([1]), ({}).polluted];")
+
+    tampered = run(tamper)
+    checked = run(check)
+
+    assert tampered.value == {"type": "android.wait"}  # the sandbox's own JSON did not use the patched one
+    assert checked.value == ["undefined", False, 4102444800000, "[1]", None]
+
+
+def test_a_returned_1_mib_string_comes_back_whole(run):
+    result = run(body("return { type: 'android.wait', recording: 'r'.repeat(1024 * 1024) };"))
+
+    assert result.ok
+    assert result.value["recording"] == "r" * (1024 * 1024)
+
+
+def test_a_wall_clock_timeout_fails_the_turn_when_the_fuel_would_allow_more(run):
+    result = run(body("while (true) {}"), budgets=Budgets(fuel=10**8, timeout_ms=50))
+
+    assert result.kind is TurnKind.TIMEOUT
+    assert result.error == "took longer than 50 ms"
+    after = run(NORMAL_BOT)
+    assert after.ok and after.ticks == 0

@@ -1,0 +1,108 @@
+"""What a script sees during its turn: its globals, a frozen clock, a seeded Math.random, console,
+and nothing that would make two runs of the same turn differ."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from nova_tools.sandbox import TurnKind
+
+from sandbox_cases import RULES, WORLD, body, globals_json
+
+CLOCK_AND_DICE = body(
+    "return { now: Date.now(), iso: new Date().toISOString(), local: new Date().getHours(),"
+    " zone: new Date().getTimezoneOffset(), dice: [Math.random(), Math.random(), Math.random()] };"
+)
+
+
+def test_the_globals_of_rulebook_2_are_installed(run):
+    result = run(body("return { androidId, turn, finalTurn: typeof finalTurn, width: world.width,"
+                      " tiles: world.tiles.length, fuel: rules.script.fuel };"))
+
+    assert result.value == {"androidId": "and-1", "turn": 3, "finalTurn": "undefined", "width": 12,
+                            "tiles": len(WORLD["tiles"]), "fuel": RULES["script"]["fuel"]}
+
+
+def test_final_turn_is_the_arrival_round_when_one_is_scheduled(run):
+    assert run(body("return finalTurn;"), finalTurn=20).value == 20
+    assert run(body("return finalTurn === undefined;"), finalTurn=None).value is True
+
+
+def test_the_clock_is_frozen_at_2100_in_utc(run):
+    value = run(CLOCK_AND_DICE).value
+
+    assert value["now"] == 4102444800000
+    assert value["iso"] == "2100-01-01T00:00:00.000Z"
+    assert (value["local"], value["zone"]) == (0, 0)
+
+
+def test_math_random_repeats_for_a_seed_and_differs_between_seeds(run):
+    first, again = run(CLOCK_AND_DICE, seed=42).value, run(CLOCK_AND_DICE, seed=42).value
+    other = run(CLOCK_AND_DICE, seed=43).value
+
+    assert first == again
+    assert first["dice"] != other["dice"]
+    assert first["now"] == other["now"]
+    assert all(0 <= x < 1 for x in first["dice"] + other["dice"])
+
+
+def test_math_random_is_the_same_in_another_process(run):
+    here = run(CLOCK_AND_DICE, seed=1234).value
+    child = (
+        "import json, sys\n"
+        "from nova_tools.sandbox import Budgets, Sandbox\n"
+        "print(json.dumps(Sandbox().run_turn(sys.argv[1], sys.argv[2], Budgets(), 1234).value))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", child, CLOCK_AND_DICE, globals_json()], capture_output=True,
+                         text=True, check=True, timeout=120).stdout
+
+    assert json.loads(out) == here
+
+
+def test_math_random_looks_uniform(run):
+    stats = run(body("let sum = 0, low = 0; for (let i = 0; i < 10000; i++) { const x = Math.random();"
+                     " sum += x; if (x < 0.1) low++; } return [sum / 10000, low];"), seed=9).value
+
+    assert 0.48 < stats[0] < 0.52
+    assert 900 < stats[1] < 1100
+
+
+def test_timing_and_gc_observing_apis_are_absent(run):
+    result = run(body("return [typeof WeakRef, typeof FinalizationRegistry, typeof performance,"
+                      " typeof require, typeof process];"))
+
+    assert result.value == ["undefined"] * 5
+
+
+def test_console_lines_come_back_with_the_result_and_with_a_failure(run):
+    ok = run(body("console.log('at', { x: 1 }, [2], 3n, undefined); console.warn('careful');"
+                  " return { type: 'android.wait' };"))
+    failed = run(body("console.log('before the loop'); while (true) {}"))
+
+    assert ok.logs == ('at {"x":1} [2] 3n undefined', "careful")
+    assert failed.kind is TurnKind.FUEL and failed.logs == ("before the loop",)
+
+
+def test_console_output_is_bounded(run):
+    result = run(body("for (let i = 0; i < 1000; i++) console.log('line ' + i); return 1;"))
+
+    assert result.value == 1
+    assert len(result.logs) == 201
+    assert result.logs[-1] == "... 800 more console line(s) not kept"
+
+
+def test_an_error_says_where_it_was_thrown_in_the_bundle(run):
+    result = run("const a = 1;\n\nexport default () => {\n  return missing + a;\n};\n")
+
+    assert result.error == "threw ReferenceError: missing is not defined at line 4"
+    assert (result.line, result.column) == (4, 10)
+
+
+def test_a_syntax_error_says_where(run):
+    result = run("export default () => {\n  return 1 +;\n};\n")
+
+    assert result.kind is TurnKind.SYNTAX
+    assert result.error.startswith("has a syntax error: ")
+    assert result.line == 2
