@@ -1,0 +1,30 @@
+"""`nova mcp`: the Nova MCP server, for AI agents that write and play androids.
+
+:func:`build_server` makes the server for a folder of games (tests connect to it in-process);
+:func:`serve` runs it over stdio, or streamable HTTP bound to 127.0.0.1. See docs/mcp.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+from .server import MAX_ROUNDS, build_server
+
+__all__ = ["MAX_ROUNDS", "build_server", "serve"]
+
+LOCALHOST = "127.0.0.1"
+
+
+def serve(root: Path, http: bool = False, port: int = 8765) -> None:
+    """Serve the games in ``root``. stdout carries protocol messages only; logs go to stderr."""
+    root = Path(root)
+    if not root.is_dir():
+        raise SystemExit(f"nova mcp: the games folder {root} does not exist; create it or pass --root DIR")
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="nova mcp: %(levelname)s %(name)s: %(message)s")
+    app = build_server(root)
+    if http:
+        app.run("streamable-http", host=LOCALHOST, port=port)
+    else:
+        app.run("stdio")

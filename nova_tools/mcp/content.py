@@ -1,0 +1,131 @@
+"""What the server offers besides tools: resources to read (the guide, the typings, the rules
+schema, a game's resolved rules, the starter android) and a prompt that sets an agent up to write
+or improve an android."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+from mcp.server.mcpserver.resources import FunctionResource
+
+from .. import api
+from ..api import agent
+from .folder import GameFolder
+
+GUIDE_PATH = Path(__file__).with_name("guide.md")
+GUIDE_URI = "nova://guide"
+TYPINGS_URI = "nova://typings/nova.d.ts"
+SCHEMA_URI = "nova://schemas/rules.schema.json"
+RULES_URI = "nova://games/{name}/rules"
+STARTER_URI = "nova://starter/{file}"
+
+
+def guide() -> str:
+    """The agents' guide to the game (also in docs/mcp.md, checked identical by a test)."""
+    return GUIDE_PATH.read_text(encoding="utf-8")
+
+
+def typings() -> str:
+    from ..toolchain.typecheck import typings_path
+
+    return typings_path().read_text(encoding="utf-8")
+
+
+def rules_schema() -> str:
+    from ..rules.schema import render_schema
+
+    return render_schema()
+
+
+def starter_files() -> dict[str, str]:
+    """The starter android's sources (entry first), or none while the starter is not installed."""
+    try:
+        from .. import starter
+    except ImportError:  # pragma: no cover - every release ships the starter
+        return {}
+    return starter.files()
+
+
+def register(app: MCPServer, folder: GameFolder) -> None:
+    app.resource(GUIDE_URI, name="guide", title="How to play Nova (for agents)", mime_type="text/markdown")(guide)
+    app.resource(
+        TYPINGS_URI,
+        name="typings",
+        title="nova.d.ts: the globals a script sees and the actions it returns",
+        mime_type="text/plain",
+    )(typings)
+    app.resource(SCHEMA_URI, name="rules-schema", title="JSON Schema of a rules file", mime_type="application/json")(rules_schema)
+
+    @app.resource(RULES_URI, name="game-rules", title="A game's resolved rules (every number it is played with)", mime_type="application/json")
+    def game_rules(name: str) -> str:
+        try:
+            path = folder.existing(name)
+            rules = agent.open_game(path).rules
+        except api.USER_ERRORS as error:
+            raise ResourceNotFoundError(folder.tidy(str(error), name)) from None
+        return json.dumps(rules.to_json(), indent=2)
+
+    for file, text in starter_files().items():
+        app.add_resource(
+            FunctionResource.from_function(
+                fn=lambda text=text: text,
+                uri=STARTER_URI.format(file=file),
+                name=f"starter-{file}",
+                title=f"Starter android: {file}" + (" (entry: default export is the turn function)" if file == "main.ts" else ""),
+                mime_type="text/plain",
+            )
+        )
+
+    @app.prompt(name="write_android", title="Write or improve a Nova android")
+    def write_android(game: str | None = None, player: str | None = None) -> str:
+        """Set up an agent to write a new android, or improve the one playing in a game."""
+        return android_brief(folder, game, player)
+
+
+def android_brief(folder: GameFolder, game: str | None, player: str | None) -> str:
+    """The write_android prompt: the task, where to read, how to check, and (for a game) where
+    the player stands now."""
+    files = list(starter_files())
+    lines = [
+        "You are writing an android for Nova, a programming strategy game. Your code plays; you do not.",
+        "",
+        f"1. Read {GUIDE_URI} (how the game works and what failed turns cost) and {TYPINGS_URI} (the globals: "
+        "androidId, world, rules, turn, finalTurn, and the Action union the turn function returns).",
+        f"2. Start from the starter android: {', '.join(STARTER_URI.format(file=f) for f in files) or '(not installed)'}. "
+        "main.ts default-exports the turn function; the other files are its helpers.",
+        "3. Read every number from `rules`, never from memory; check every action is legal before returning it, "
+        "because a refused action costs health. Write a short `recording` so you can see what the android did.",
+        "4. Check one turn with dry_run_turn (files=..., and game/player to run against a real game), then "
+        "upload_script(game, player, files=...). Fix any file:line:col errors it returns.",
+        "5. launch_android with the new script id, run_rounds, then judge it: get_status (the score breakdown), "
+        "get_events(failed_only=true, mine_only=true), get_android (memory and recording), get_world.",
+        "6. Improve and repeat. Each version is a new script id; androids keep the script they were launched with.",
+    ]
+    if game is not None:
+        lines += ["", *_standing(folder, game, player)]
+    return "\n".join(lines)
+
+
+def _standing(folder: GameFolder, game: str, player: str | None) -> list[str]:
+    try:
+        path = folder.existing(game)
+        status = api.status(path)
+    except api.USER_ERRORS as error:
+        return [f"(The game {game!r} could not be read: {folder.tidy(str(error), game)}.)"]
+    lines = [f"The game is {game!r}, at round {status['round']}" + (f" of {status['finalTurn']}." if status["finalTurn"] else ".")]
+    for p in status["players"]:
+        breakdown = ", ".join(f"{b['source']} {b['points']:g}" for b in p["breakdown"]) or "nothing yet"
+        lines.append(f"- {p['id']}: {p['score']:g} points ({breakdown}); {p['activeAndroids']} active androids, {p['wrecks']} wrecks")
+    if player is None:
+        lines.append("Pick the player you write for; pass it as `player` to every tool.")
+    elif player not in [p["id"] for p in status["players"]]:
+        lines.append(f"You play as {player!r}, who has not joined yet: your first upload_script adds you to the game.")
+    else:
+        failed = agent.player_events(path, player, failed_only=True, mine_only=True, limit=5)
+        lines.append(f"You play as {player!r}. Your androids have {failed['total']} failed turns so far" + (":" if failed["total"] else "."))
+        lines += [f"- round {e['round']} {e['android']}: [{e.get('code')}] {e.get('reason')}" for e in failed["events"]]
+        lines.append("Improve on what is there: read your androids with get_android and the events before changing the code.")
+    return lines

@@ -1,0 +1,68 @@
+"""The folder games live in, and the names that address them.
+
+A game is addressed by NAME: ``duel`` is ``ROOT/duel.json``. A name is 1-64 letters, digits,
+``-`` or ``_``, so no argument can name a file outside the root (no separators, no ``..``, no
+absolute paths, no hidden files).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..api import ApiError
+
+NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+NAME_RULE = "1-64 letters, digits, '-' or '_'"
+SUFFIX = ".json"
+
+
+class BadName(ApiError):
+    """A game name that could reach outside the root or is not a name at all."""
+
+
+def check_name(name: str, what: str = "game name") -> str:
+    if isinstance(name, str) and NAME.fullmatch(name):
+        return name
+    if isinstance(name, str) and name.endswith(SUFFIX) and NAME.fullmatch(name[: -len(SUFFIX)]):
+        raise BadName(f"{name!r} is a file name; pass the {what} without {SUFFIX}: {name[: -len(SUFFIX)]!r}")
+    shown = name if isinstance(name, str) and len(name) <= 80 else f"{str(name)[:80]}..."
+    raise BadName(f"{shown!r} is not a valid {what}: use {NAME_RULE} (no folders, no dots)")
+
+
+@dataclass(frozen=True)
+class GameFolder:
+    root: Path
+
+    @classmethod
+    def at(cls, root: str | Path) -> "GameFolder":
+        return cls(Path(root).resolve())
+
+    def path(self, name: str) -> Path:
+        """Where game ``name`` lives, whether or not it exists yet."""
+        path = self.root / (check_name(name) + SUFFIX)
+        assert path.parent == self.root  # guaranteed by the name pattern
+        return path
+
+    def existing(self, name: str) -> Path:
+        """The file of an existing game, or an error naming the games that do exist."""
+        path = self.path(name)
+        if not path.is_file():
+            known = self.names()
+            listing = ", ".join(known[:20]) + (" ..." if len(known) > 20 else "") if known else "none yet"
+            raise ApiError(f"there is no game {name!r} (games: {listing}); create it with create_game or pick one from list_games")
+        return path
+
+    def names(self) -> list[str]:
+        """Names of the ``*.json`` files in the root that a name can address, sorted."""
+        if not self.root.is_dir():
+            return []
+        found = [p.name[: -len(SUFFIX)] for p in self.root.glob("*" + SUFFIX) if p.is_file()]
+        return sorted(n for n in found if NAME.fullmatch(n))
+
+    def tidy(self, message: str, name: str | None = None) -> str:
+        """An api message with this folder's file paths turned back into game names."""
+        if name is not None:
+            message = message.replace(str(self.root / (name + SUFFIX)), repr(name))
+        return message.replace(str(self.root) + "/", "")
