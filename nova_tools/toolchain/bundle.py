@@ -208,6 +208,10 @@ def _is_relative(specifier: str) -> bool:
     return specifier in (".", "..") or specifier.startswith(("./", "../"))
 
 
+def _is_absolute(specifier: str) -> bool:
+    return specifier.startswith("/") or PureWindowsPath(specifier).is_absolute() or specifier.startswith("file:")
+
+
 def _import_problem(root: Path, importer: str, specifier: str, display, *, confine: bool) -> Diagnostic | None:
     """Why ``importer`` (relative to ``root``) may not import ``specifier``, or None if it may."""
     if _is_relative(specifier):
@@ -220,7 +224,7 @@ def _import_problem(root: Path, importer: str, specifier: str, display, *, confi
             f"import of '{specifier}' reaches outside the uploaded sources: an android's files may "
             "only import each other"
         )
-    elif specifier.startswith("/") or PureWindowsPath(specifier).is_absolute() or specifier.startswith("file:"):
+    elif _is_absolute(specifier):
         code, message = "absolute-import", (
             f"import of '{specifier}' by absolute path is not allowed: import the android's own "
             "files by relative path, such as './nav'"
@@ -277,9 +281,11 @@ def prescan_imports(root: Path, display) -> list[Diagnostic]:
     problems = []
     for rel, info in meta.get("inputs", {}).items():
         for imp in info.get("imports", []):
-            problem = _import_problem(root, rel, imp.get("original") or imp.get("path", ""), display, confine=True)
-            if problem is not None:
-                problems.append(problem)
+            spec = imp.get("original") or imp.get("path", "")
+            if _is_relative(spec) or _is_absolute(spec):  # bare imports are judged by the real bundle
+                problem = _import_problem(root, rel, spec, display, confine=True)
+                if problem is not None:
+                    problems.append(problem)
     return problems
 
 
@@ -317,12 +323,15 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
 
     problems: list[Diagnostic] = []
     inputs: list[str] = []
+    # An import esbuild dropped (only used for types) is marked external in the inputs too, but
+    # only the ones still imported by the output reach the sandbox.
+    kept = {imp.get("path") for out in meta.get("outputs", {}).values() for imp in out.get("imports", [])}
     for rel, info in meta.get("inputs", {}).items():
         inputs.append(display(rel))
         if confine and _outside(rel):
             raise BundleError.single("an import reaches outside the uploaded sources", code="outside-import")
         for imp in info.get("imports", []):
-            if imp.get("external"):
+            if imp.get("external") and imp.get("path") in kept:
                 spec = imp.get("original") or imp.get("path", "")
                 problem = _import_problem(root, rel, spec, display, confine=confine)
                 if problem is None:  # a relative import esbuild left external: refuse it anyway
