@@ -1,0 +1,80 @@
+// Material arithmetic and the build plan. Costs, capacities and what a building accepts all come
+// from `rules`: a retuned game changes what this android does, never whether its actions are valid.
+
+export const MATERIALS: Material[] = ['metal', 'electronics', 'polymer', 'ore', 'water', 'acidCanister'];
+
+/** What the android builds near its base, in order. A plan, not a rule: edit it freely. */
+export const BUILD_ORDER: BuildingType[] = ['depot', 'charger'];
+
+export function units(bag: MaterialAmounts | undefined, m: Material): number {
+  return (bag && bag[m]) || 0;
+}
+
+export function total(bag: MaterialAmounts | undefined): number {
+  let n = 0;
+  // Bags are sparse: this loops over the materials present only.
+  for (const m in bag) n += bag[m as Material] || 0;
+  return n;
+}
+
+export function isEmpty(bag: MaterialAmounts | undefined): boolean {
+  return total(bag) === 0;
+}
+
+/** Room left in the android's cargo. */
+export function room(me: Android): number {
+  return Math.max(0, rules.android.cargoCapacity - total(me.cargo));
+}
+
+/** A building type's cost as a sparse bag (zeros left out). */
+export function costOf(type: BuildingType): MaterialAmounts {
+  const cost = rules.buildings[type].cost;
+  const out: MaterialAmounts = {};
+  for (const m of MATERIALS) if (cost[m] > 0) out[m] = cost[m];
+  return out;
+}
+
+/** Each material of `need` that `have` holds, never more than needed; undefined if none. */
+export function payable(have: MaterialAmounts | undefined, need: MaterialAmounts | undefined): MaterialAmounts | undefined {
+  let out: MaterialAmounts | undefined;
+  for (const m of MATERIALS) {
+    const n = Math.min(units(have, m), units(need, m));
+    if (n > 0) (out = out || {})[m] = n;
+  }
+  return out;
+}
+
+/** `need` minus `have`, sparse. */
+export function minus(need: MaterialAmounts | undefined, have: MaterialAmounts | undefined): MaterialAmounts {
+  const out: MaterialAmounts = {};
+  for (const m of MATERIALS) {
+    const n = units(need, m) - units(have, m);
+    if (n > 0) out[m] = n;
+  }
+  return out;
+}
+
+/** What to withdraw from `stored` toward `need`, fitting in `space` cargo units; undefined if nothing. */
+export function withdrawable(stored: MaterialAmounts, need: MaterialAmounts, space: number): MaterialAmounts | undefined {
+  let out: MaterialAmounts | undefined;
+  for (const m of MATERIALS) {
+    const n = Math.min(units(stored, m), units(need, m), space);
+    if (n > 0) {
+      (out = out || {})[m] = n;
+      space -= n;
+    }
+  }
+  return out;
+}
+
+export function describe(bag: MaterialAmounts | undefined): string {
+  const parts: string[] = [];
+  for (const m of MATERIALS) if (units(bag, m) > 0) parts.push(units(bag, m) + ' ' + m);
+  return parts.length ? parts.join(', ') : 'nothing';
+}
+
+// What buildings can do, read from the rules.
+export const canCharge = (b: Building): boolean => rules.buildings[b.type].charge > 0;
+export const holdsAndroids = (b: Building): boolean => rules.buildings[b.type].androidCapacity > 0;
+export const acceptsDeposits = (b: Building): boolean => rules.buildings[b.type].storage.deposit;
+export const allowsWithdrawals = (b: Building): boolean => rules.buildings[b.type].storage.withdraw;

@@ -1,0 +1,305 @@
+// The starter "factory builder" android.
+//
+// Each turn, in order of priority, it:
+//   1. launches a sibling when it stands on its own charger and the chargers have room;
+//   2. charges when it stands on its own charger and a full charge would not be wasted;
+//   3. heads back to a charger when its battery would not last the trip back;
+//   4. collects loose material on its tile;
+//   5. works on the build plan near its base (a depot, then a charger): pays the site from cargo,
+//      fetches material from the depot, and builds the ticks once the site is paid;
+//   6. deposits its cargo into the depot when full or when nothing is left to gather;
+//   7. walks to the nearest loose material it has seen, avoiding acid and radiation;
+//   8. explores, and otherwise waits.
+// Every number comes from `rules`, and every action is checked first, because a refused action
+// costs rules.android.failedTurnHealthPenalty health.
+
+import {
+  acceptsDeposits, allowsWithdrawals, BUILD_ORDER, costOf, describe, holdsAndroids, isEmpty, minus, payable,
+  room, total, withdrawable,
+} from './economy';
+import { load, logLine, Memory, note, remember, save } from './memory';
+import { distance, neighbour, onMap, Paths } from './nav';
+import { at, chargers, indexOf, isHazard, isMine, look, spareCapacity, View, xOf, yOf } from './sense';
+
+/** How far from home the plan's buildings may go (a choice of this script, not a rule). */
+const NEAR_HOME = 2;
+/** Moves of slack kept in the battery beyond the trip back to a charger. */
+const BATTERY_SLACK = 2;
+
+interface Decision {
+  action: Action;
+  /** Logged when it differs from last turn's. */
+  intent: string;
+}
+
+const turnFunction: AndroidTurn = () => {
+  const v = look();
+  if (!v) return { type: 'android.wait' };
+  const m = load(v.me.memory);
+  remember(m, v);
+  const d = decide(v, m);
+  const action = d.action;
+  if (d.intent !== m.intent) action.recording = note(v.me.recording, logLine(v, d.intent));
+  m.intent = d.intent;
+  action.memory = save(m);
+  return action;
+};
+export default turnFunction;
+
+function decide(v: View, m: Memory): Decision {
+  const me = v.me;
+  const here = indexOf(me.position);
+  const building = v.buildingAt.get(here);
+  const mine = isMine(v, building) && building.complete ? building : undefined;
+  const blocked = new Uint8Array(rules.world.width * rules.world.height);
+  for (const i of m.hazards) blocked[i] = 1;
+  const nav = new Navigator(v, here, blocked);
+
+  // Home: the charger this android was launched on, remembered for when it is out of sight.
+  if (m.home === undefined) {
+    const initial = v.own.find((b) => b.initial);
+    m.home = initial ? indexOf(initial.position) : here;
+  }
+
+  // 1. Launch a sibling running this same script.
+  if (mine && holdsAndroids(mine) && spareCapacity(v) > 0 && world.scripts.some((s) => s.id === me.scriptId)) {
+    return { action: { type: 'android.launch', scriptId: me.scriptId }, intent: 'launch a sibling at ' + at(here) };
+  }
+
+  // 2. Charge when a full charge fits (or the battery is low).
+  const capacity = rules.android.batteryCapacity;
+  const nearest = nearestCharger(v, m, nav);
+  const reserve = rules.android.moveBatteryCost * ((nearest ? nearest.steps : 0) + 1 + BATTERY_SLACK);
+  const low = me.battery - rules.android.moveBatteryCost < reserve;
+  if (mine && rules.buildings[mine.type].charge > 0 && me.battery < capacity &&
+      (me.battery + rules.buildings[mine.type].charge <= capacity || low)) {
+    return { action: { type: 'android.charge' }, intent: 'charge' };
+  }
+
+  // 3. Go back to a charger while the battery still covers the trip.
+  if (low && nearest && nearest.tile !== here) {
+    const step = nav.go(nearest.tile);
+    if (step) return { action: step, intent: 'battery low: back to the charger at ' + at(nearest.tile) };
+  }
+
+  // 4. Collect what lies here.
+  const tile = v.tiles.get(here);
+  if (tile && total(tile.scattered) > 0 && room(me) > 0) {
+    return { action: { type: 'android.collect' }, intent: 'collect ' + describe(tile.scattered) };
+  }
+
+  // 5. The build plan.
+  const plan = buildPlan(v, m);
+  if (plan) {
+    const need = plan.site ? plan.site.owed : costOf(plan.type);
+    const pay = payable(me.cargo, need);
+    if (plan.site && isEmpty(need) && plan.site.remainingTicks > 0) {
+      if (here === plan.tile) {
+        return { action: { type: 'android.continue-construction' }, intent: 'build the ' + plan.type + ' at ' + at(here) };
+      }
+      const step = nav.go(plan.tile);
+      if (step) return { action: step, intent: 'go build the ' + plan.type + ' at ' + at(plan.tile) };
+    }
+    if (pay) {
+      if (here === plan.tile) {
+        if (plan.site) {
+          return {
+            action: { type: 'android.continue-construction', resources: pay },
+            intent: 'pay ' + describe(pay) + ' into the ' + plan.type + ' site',
+          };
+        }
+        if (!v.buildingAt.has(here)) {
+          return {
+            action: { type: 'android.start-construction', buildingType: plan.type, resources: pay },
+            intent: 'start a ' + plan.type + ' at ' + at(here) + ' with ' + describe(pay),
+          };
+        }
+      } else {
+        const step = nav.go(plan.tile);
+        if (step) return { action: step, intent: 'carry ' + describe(pay) + ' to the ' + plan.type + ' at ' + at(plan.tile) };
+      }
+    }
+    // Fetch what the site still needs from a depot.
+    const store = ownStore(v, (b) => allowsWithdrawals(b) && !!withdrawable(b.storage, minus(need, me.cargo), room(me)));
+    if (store && !isEmpty(need)) {
+      const take = withdrawable(store.storage, minus(need, me.cargo), room(me));
+      if (take && indexOf(store.position) === here) {
+        return { action: { type: 'android.withdraw', resources: take }, intent: 'take ' + describe(take) + ' for the ' + plan.type };
+      }
+      const step = take && nav.go(indexOf(store.position));
+      if (step) return { action: step, intent: 'fetch ' + describe(take) + ' from the ' + store.type };
+    }
+  }
+
+  // 6. Bank the cargo when full, or when nothing is left to gather.
+  const loot = nearestLoot(v, m, nav);
+  if (total(me.cargo) > 0 && (room(me) === 0 || loot === undefined)) {
+    const store = ownStore(v, acceptsDeposits);
+    if (store) {
+      if (indexOf(store.position) === here) {
+        return { action: { type: 'android.deposit' }, intent: 'deposit ' + describe(me.cargo) };
+      }
+      const step = nav.go(indexOf(store.position));
+      if (step) return { action: step, intent: 'bring ' + describe(me.cargo) + ' to the ' + store.type };
+    }
+  }
+
+  // 7. Gather.
+  if (loot !== undefined && room(me) > 0) {
+    const step = nav.go(loot);
+    if (step) return { action: step, intent: 'gather at ' + at(loot) };
+  }
+
+  // 8. Explore toward waypoints spread over the board; each android starts at a different one.
+  const target = waypoint(m, here);
+  if (target !== undefined) {
+    const step = nav.go(target);
+    if (step) return { action: step, intent: 'explore toward ' + at(target) };
+  }
+  return { action: { type: 'android.wait' }, intent: 'wait: nothing useful to do' };
+}
+
+/** Routes from where the android stands; one search a turn, a second only when hazards wall it in. */
+class Navigator {
+  private readonly paths: Paths;
+  private loose?: Paths;
+
+  constructor(private readonly v: View, readonly here: number, readonly blocked: Uint8Array) {
+    this.paths = new Paths(here, blocked);
+  }
+
+  /** Moves to `tile` (the straight-line distance when there is no known route). */
+  steps(tile: number): number {
+    const n = this.paths.steps(tile);
+    return n === undefined ? distance(this.here, tile) : n;
+  }
+
+  /** A move toward `to`, if the map and the battery allow one. */
+  go(to: number): Action | undefined {
+    let direction = this.paths.toward(to, this.blocked);
+    if (!direction && to !== this.here) {
+      // Walled in by known hazards: cross them rather than stand still.
+      this.loose = this.loose || new Paths(this.here, this.blocked, true);
+      direction = this.loose.toward(to, this.blocked);
+    }
+    if (!direction || this.v.me.battery < rules.android.moveBatteryCost) return undefined;
+    if (neighbour(this.here, direction) === undefined) return undefined;
+    return { type: 'android.move', direction };
+  }
+}
+
+function nearestCharger(v: View, m: Memory, nav: Navigator): { tile: number; steps: number } | undefined {
+  const tiles = chargers(v).map((b) => indexOf(b.position));
+  if (m.home !== undefined && tiles.indexOf(m.home) < 0) tiles.push(m.home);
+  let best: { tile: number; steps: number } | undefined;
+  for (const tile of tiles) {
+    const steps = nav.steps(tile);
+    if (!best || steps < best.steps) best = { tile, steps };
+  }
+  return best;
+}
+
+function nearestLoot(v: View, m: Memory, nav: Navigator): number | undefined {
+  let best: number | undefined;
+  let bestSteps = 0;
+  for (const [tile, n] of m.loot) {
+    if (n <= 0 || (tile !== nav.here && nav.blocked[tile] && !worthTheDamage(v, tile))) continue;
+    const steps = nav.steps(tile);
+    if (best === undefined || steps < bestSteps || (steps === bestSteps && tile < best)) {
+      best = tile;
+      bestSteps = steps;
+    }
+  }
+  return best;
+}
+
+/**
+ * Loose material on a hazardous tile is worth a quick visit (a round to step on, a round to
+ * collect) when that costs no more health than one failed turn, and the android is healthy.
+ */
+function worthTheDamage(v: View, tile: number): boolean {
+  const t = v.tiles.get(tile);
+  if (!t) return false;
+  const perRound = (t.composition.acid || 0) * rules.android.acidDamagePerPoint +
+    (t.composition.radiation || 0) * rules.android.radiationDamagePerPoint;
+  return 2 * perRound <= rules.android.failedTurnHealthPenalty && v.me.health > rules.android.maxHealth / 2;
+}
+
+/** My nearest completed building that passes `accepts`. */
+function ownStore(v: View, accepts: (b: Building) => boolean): Building | undefined {
+  const here = indexOf(v.me.position);
+  let best: Building | undefined;
+  for (const b of v.own) {
+    if (!b.complete || !accepts(b)) continue;
+    if (!best || distance(here, indexOf(b.position)) < distance(here, indexOf(best.position))) best = b;
+  }
+  return best;
+}
+
+interface Plan {
+  type: BuildingType;
+  tile: number;
+  site?: Building;
+}
+
+/** The next building of BUILD_ORDER near home, and where it goes; undefined when all stand. */
+function buildPlan(v: View, m: Memory): Plan | undefined {
+  const home = m.home as number;
+  for (const type of BUILD_ORDER) {
+    if (m.built.indexOf(type) >= 0) continue;
+    // One of mine near home already (the initial charger does not count as the plan's charger)?
+    const existing = v.own.find((b) => b.type === type && !b.initial && distance(indexOf(b.position), home) <= NEAR_HOME);
+    if (existing && existing.complete) {
+      m.built.push(type);
+      m.site = undefined;
+      continue;
+    }
+    if (existing) return { type, tile: indexOf(existing.position), site: existing };
+    // Keep the chosen spot while it is out of sight or still free.
+    if (m.site !== undefined) {
+      const there = v.buildingAt.get(m.site);
+      if (!v.tiles.has(m.site) || (!there && !isHazard(v.tiles.get(m.site)))) return { type, tile: m.site };
+    }
+    m.site = freeSpot(v, home);
+    return m.site === undefined ? undefined : { type, tile: m.site };
+  }
+  return undefined;
+}
+
+/** The closest visible free, hazard-free tile near home (ties: north first, then west). */
+function freeSpot(v: View, home: number): number | undefined {
+  for (let r = 1; r <= NEAR_HOME; r++) {
+    for (let dy = -r; dy <= r; dy++) {
+      for (let dx = -r; dx <= r; dx++) {
+        if (Math.abs(dx) + Math.abs(dy) !== r) continue;
+        const x = xOf(home) + dx;
+        const y = yOf(home) + dy;
+        if (!onMap(x, y)) continue;
+        const i = y * rules.world.width + x;
+        const t = v.tiles.get(i);
+        if (t && !isHazard(t) && !v.buildingAt.has(i)) return i;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The exploration waypoint: four points spread over the board, visited in turn. */
+function waypoint(m: Memory, here: number): number | undefined {
+  const W = rules.world.width;
+  const H = rules.world.height;
+  const points = [
+    [Math.floor(W / 4), Math.floor(H / 4)],
+    [Math.floor((3 * W) / 4), Math.floor(H / 4)],
+    [Math.floor((3 * W) / 4), Math.floor((3 * H) / 4)],
+    [Math.floor(W / 4), Math.floor((3 * H) / 4)],
+  ];
+  if (m.waypoint < 0) m.waypoint = Number(androidId.replace(/\D/g, '')) % points.length || 0;
+  for (let tries = 0; tries < points.length; tries++) {
+    const p = points[m.waypoint % points.length];
+    const i = p[1] * W + p[0];
+    if (distance(here, i) > 1) return i;
+    m.waypoint = (m.waypoint + 1) % points.length;
+  }
+  return undefined;
+}
