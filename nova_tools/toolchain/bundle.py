@@ -323,16 +323,16 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
 
     problems: list[Diagnostic] = []
     inputs: list[str] = []
-    # An import esbuild dropped (only used for types) is marked external in the inputs too, but
-    # only the ones still imported by the output reach the sandbox.
+    # esbuild marks an import it dropped (only used for types) as external too: a relative one is
+    # fine then, but a package is refused whether or not the output still imports it.
     kept = {imp.get("path") for out in meta.get("outputs", {}).values() for imp in out.get("imports", [])}
     for rel, info in meta.get("inputs", {}).items():
         inputs.append(display(rel))
         if confine and _outside(rel):
             raise BundleError.single("an import reaches outside the uploaded sources", code="outside-import")
         for imp in info.get("imports", []):
-            if imp.get("external") and imp.get("path") in kept:
-                spec = imp.get("original") or imp.get("path", "")
+            spec = imp.get("original") or imp.get("path", "")
+            if imp.get("external") and (not _is_relative(spec) or imp.get("path") in kept):
                 problem = _import_problem(root, rel, spec, display, confine=confine)
                 if problem is None:  # a relative import esbuild left external: refuse it anyway
                     line, col = _locate_specifier(root / rel, spec)
