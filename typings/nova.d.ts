@@ -66,6 +66,7 @@ interface WaitAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.wait': Do nothing this round. Always accepted. */
   type: 'android.wait';
 }
 
@@ -75,6 +76,7 @@ interface MoveAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.move': Move one tile for rules.android.moveBatteryCost battery. Refused off the map or without the battery. */
   type: 'android.move';
   /** Which way: north (y - 1), south (y + 1), east (x + 1) or west (x - 1). */
   direction: Direction;
@@ -86,6 +88,7 @@ interface ChargeAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.charge': Recharge on your own completed charger (any building whose rules charge is above zero) on this tile. */
   type: 'android.charge';
 }
 
@@ -95,6 +98,7 @@ interface CollectAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.collect': Pick up scattered material from this tile into cargo; without resources, as much as fits. */
   type: 'android.collect';
   /** Exactly what to pick up; omit to take what fits. */
   resources?: MaterialAmounts;
@@ -106,6 +110,7 @@ interface DepositAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.deposit': Put cargo into your own completed building on this tile that accepts deposits; without resources, all of it. */
   type: 'android.deposit';
   /** Exactly what to deposit; omit to deposit all cargo. */
   resources?: MaterialAmounts;
@@ -117,6 +122,7 @@ interface WithdrawAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.withdraw': Take stored material from your own completed building on this tile that allows withdrawals. */
   type: 'android.withdraw';
   /** Exactly what to take; it must be stored there and fit in cargo. */
   resources: MaterialAmounts;
@@ -128,6 +134,7 @@ interface StartConstructionAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.start-construction': Place a construction site of a building type on this empty tile, paying what you supply from cargo. */
   type: 'android.start-construction';
   /** Which building (a key of rules.buildings). */
   buildingType: BuildingType;
@@ -141,6 +148,7 @@ interface ContinueConstructionAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.continue-construction': Deliver material to your own site on this tile, or, once it is paid for, build one tick. */
   type: 'android.continue-construction';
   /** Material to deliver: only what the site still owes. */
   resources?: MaterialAmounts;
@@ -152,6 +160,7 @@ interface SalvageAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.salvage': Damage the building on this tile; when its health reaches 0 part of what was invested is scattered here. */
   type: 'android.salvage';
 }
 
@@ -161,6 +170,7 @@ interface RepairAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.repair': Restore rules.salvage.repairAmount health to your own damaged completed building on this tile, for rules.salvage.repairCost. */
   type: 'android.repair';
 }
 
@@ -170,6 +180,7 @@ interface BroadcastAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.broadcast': Send a public message from this tile. */
   type: 'android.broadcast';
   /** The text, rules.android.broadcastLimit characters at most. */
   content: string;
@@ -181,6 +192,7 @@ interface CleanAcidAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.clean-acid': Remove rules.android.cleanAcidAmount acid from the adjacent tile in a direction; needs a completed acid processing plant. */
   type: 'android.clean-acid';
   /** Which adjacent tile to clean. */
   direction: Direction;
@@ -192,6 +204,7 @@ interface LaunchAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.launch': Launch a new android of yours on this tile, which must hold your completed charger, if you have spare capacity. */
   type: 'android.launch';
   /** One of your scripts, as listed in world.scripts. */
   scriptId: string;
@@ -203,6 +216,7 @@ interface DismantleAction {
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
+  /** Always 'android.dismantle': Deactivate this android, or with targetAndroidId another of yours while standing on your completed charger. */
   type: 'android.dismantle';
   /** Another of your active androids to dismantle; omit to dismantle yourself. */
   targetAndroidId?: string;

@@ -155,6 +155,11 @@ class _Renderer:
                 annotation = rest[0] if len(rest) == 1 else Union[tuple(rest)]  # type: ignore[valid-type]
             ts = self.type(annotation)
             lines = _paragraphs(field.description or "")
+            if not lines and get_origin(annotation) is Literal and len(get_args(annotation)) == 1:
+                # An action's `type`: say what the action does, from its class doc.
+                lines = [f"Always {_ts_string(get_args(annotation)[0])}: " + " ".join(_paragraphs(cls.__doc__))]
+            if not lines:
+                raise ValueError(f"{cls.__name__}.{name} has no description: give it Field(description=...)")
             if has_default and (resolved or default is not None):
                 lines += _default_lines(field.annotation, default)
             out += _doc(lines, "  ")
