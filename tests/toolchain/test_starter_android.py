@@ -1,0 +1,92 @@
+"""The starter android type-checks, bundles, scaffolds into a project that checks on its own, and
+plays without a refused action or a spent tick."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from nova_tools import starter
+from nova_tools.toolchain import compile_sources, typecheck_project, typings_path
+from nova_tools.toolchain.typecheck import COMPILER_OPTIONS
+
+STARTER = Path(starter.__file__).resolve().parent
+
+
+def test_starter_type_checks_and_bundles():
+    files = starter.files()
+    assert next(iter(files)) == starter.ENTRY and len(files) >= 4
+    script = compile_sources(files, starter.ENTRY)
+    assert script.warnings == ()
+    assert "as default" in script.bundle
+
+
+def test_starter_project_checks_with_its_own_tsconfig():
+    assert typecheck_project(STARTER / "tsconfig.json") == []
+    config = json.loads((STARTER / "tsconfig.json").read_text())
+    assert config["compilerOptions"] == COMPILER_OPTIONS, "keep the starter's tsconfig in step with COMPILER_OPTIONS"
+
+
+def test_starter_reads_rulebook_numbers_from_rules():
+    # Shipped defaults a script must read from `rules`, never write down.
+    forbidden = ["12", "25", "100", "4096", "16384", "0.15", "0.75", "1.5", "256"]
+    for name, text in starter.files().items():
+        code = re.sub(r"//.*|/\*.*?\*/|'[^']*'", "", text, flags=re.S)
+        for number in forbidden:
+            assert not re.search(rf"(?<![\w.]){re.escape(number)}(?![\w.])", code), f"{name} hard-codes {number}"
+
+
+def test_scaffold_makes_a_project_that_checks_on_its_own(tmp_path: Path):
+    target = tmp_path / "my-bot"
+    written = starter.scaffold(target)
+    names = sorted(str(p.relative_to(target)) for p in written)
+    assert names == sorted(["README.md", "nova.d.ts", "tsconfig.json", *(f"src/{n}" for n in starter.files())])
+    assert (target / "nova.d.ts").read_text() == typings_path().read_text()
+    config = json.loads((target / "tsconfig.json").read_text())
+    assert config["files"] == ["nova.d.ts"] and config["include"] == ["src/**/*.ts"]
+    assert typecheck_project(target) == []
+
+
+def test_scaffold_refuses_a_non_empty_folder(tmp_path: Path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(starter.ScaffoldError, match="is not empty"):
+        starter.scaffold(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+    (tmp_path / "file").write_text("")
+    with pytest.raises(starter.ScaffoldError, match="not a folder"):
+        starter.scaffold(tmp_path / "file")
+
+
+def test_scaffold_into_an_empty_folder(tmp_path: Path):
+    assert starter.scaffold(tmp_path)  # exists but empty: fine
+
+
+def test_starter_plays_without_failed_turns_or_ticks():
+    engine = pytest.importorskip("nova_tools.engine")
+    turns = pytest.importorskip("nova_tools.api.turns")
+    from nova_tools.rules import Rules
+
+    rules = Rules()
+    state = engine.generate(rules, 3)
+    bundle = compile_sources(starter.files(), starter.ENTRY).bundle
+    for player in ("ann", "bob"):
+        engine.join(state, player)
+        script = engine.add_script(state, player, "starter")["script"]
+        engine.launch(state, player, script)
+    runner = turns.ScriptRunner(rules, {s: bundle for s in state.scripts})
+    events = []
+    for _ in range(25):
+        events += engine.play_round(state, runner.decide)
+    played = [e for e in events if e["type"] == "turn"]
+    outcomes = Counter(e["outcome"] for e in played)
+    assert outcomes == {"accepted": len(played)}, [e for e in played if e["outcome"] != "accepted"][:3]
+    assert {e["ticks"] for e in played} == {0}
+    kinds = Counter(e["action"]["type"] for e in played)
+    assert kinds["android.launch"] >= 2 and kinds["android.collect"] >= 2 and kinds["android.start-construction"] >= 1
+    for android in state.androids.values():
+        assert android.recording and len(android.recording) <= rules.android.recording_limit
+        assert len(android.memory) <= rules.android.memory_limit
