@@ -31,14 +31,17 @@ MAX_WASM_STACK = 1 << 20
 
 # Wasm fuel (wasmtime's instruction counter) a turn may burn, on top of its ticks. Ticks only
 # count interpreter poll points, so a built-in like `Array(1e6).fill(1).join(',')` does ~1G fuel
-# (~0.1 s) of work for 0 ticks; this ceiling stops such work deterministically. Measured with
-# `bench/sandbox_bench.py --fuel` (wasmtime 50.0.1, quickjs-wasi 3.7.0): a tick of ordinary JS
-# costs 2-25M fuel (empty loops 2M, object/closure/Map/string work 12-25M), regex-heavy code
-# ~45M, built-in-heavy loops far more (JSON.stringify per iteration ~75M, indexOf on 1k items
-# ~420M); the starter-like bot uses ~1M fuel and 0 ticks. At 25M per tick a script spending its
-# ticks on ordinary JS meets the tick limit first, a loop of 1M-item joins is cut after ~4 joins,
-# and the default 200 ticks allow ~5G fuel: ~0.5 s on a 2-core machine (~10M fuel/ms), well
-# inside the 2 s default timeout, so the wall-clock watchdog stays a last resort.
+# (~0.15 s) of work for 0 ticks; this ceiling stops such work deterministically. Measured with
+# `bench/sandbox_bench.py --fuel` (wasmtime 50.0.1, quickjs-wasi 3.7.0, 2-core machine): a tick of
+# ordinary JS costs 2-25M fuel (loops, calls, arrays 2-7M; classes, strings, Map, closures,
+# object allocation, grid BFS 12-25M); regex-heavy code ~45M; built-in-heavy loops far more
+# (JSON.stringify per iteration ~75M, indexOf on 1k items ~420M). A normal bot spends ~1M fuel
+# and 0 ticks. At 25M per tick, a script spending its ticks on ordinary JS meets the tick limit
+# first, while a loop of 1M-item joins is cut after ~4 joins. The default 200 ticks allow ~5G fuel:
+# 0.4-0.7 s here (7-12M fuel per ms; the slowest built-in seen, sorting a huge sparse array, ran
+# at ~5M per ms, ~1 s), inside the 2 s default timeout, so the wall-clock watchdog, the one
+# non-deterministic limit, stays a last resort. A host raising `fuel` should raise `timeoutMs`
+# in step (about 2.5 ms per tick).
 WASM_FUEL_PER_TICK = 25_000_000
 # Plus a fixed allowance, and one proportional to the bundle, so a zero-tick budget still parses
 # and calls a script: parsing costs ~1.1M fuel per KB of source.

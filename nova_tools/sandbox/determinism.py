@@ -5,9 +5,9 @@ A script must make the same decisions on every machine and every replay, so:
 - the clock is frozen: ``Date.now()`` is always 2100-01-01T00:00:00Z and the time zone is UTC
   (a round-based game has no use for wall time, and a fixed date far from "now" makes that
   obvious to a player who prints it);
-- ``Math.random`` is a xorshift128 generator seeded per turn from ``seed``, which the engine
-  derives from the game seed, the android and the round: androids get different streams, and
-  replays get the same ones;
+- ``Math.random`` is QuickJS's own (native, fast) xorshift64* generator, whose 64-bit state is
+  overwritten per turn with a value derived from ``seed`` (the engine derives the seed from the
+  game seed, the android and the round): androids get different streams, replays the same ones;
 - WASI ``random_get`` (which QuickJS itself does not use for ``Math.random``) returns a
   SplitMix64 byte stream from the same seed.
 """
@@ -29,13 +29,20 @@ def splitmix64(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
-def math_random_state(seed: int) -> tuple[int, int, int, int]:
-    """The four 32-bit words of the guest's xorshift128 state for this seed (never all zero)."""
-    state = seed & _MASK64
-    state, a = splitmix64(state)
-    state, b = splitmix64(state)
-    words = (a & 0xFFFFFFFF, a >> 32, b & 0xFFFFFFFF, b >> 32)
-    return words if any(words) else (1, 0, 0, 0)
+def math_random_state(seed: int) -> int:
+    """The 64-bit state of QuickJS's Math.random generator for this seed (never zero)."""
+    return splitmix64(seed & _MASK64)[1] or 1
+
+
+def xorshift64star(state: int) -> tuple[int, float]:
+    """QuickJS's ``js_math_random``: returns (next_state, the Math.random() value it yields)."""
+    x = state
+    x ^= x >> 12
+    x = (x ^ (x << 25)) & _MASK64
+    x ^= x >> 27
+    out = (x * 0x2545F4914F6CDD1D) & _MASK64
+    # The top 52 bits become the mantissa of a double in [1, 2); minus one gives [0, 1).
+    return x, (out >> 12) / float(1 << 52)
 
 
 class ByteStream:

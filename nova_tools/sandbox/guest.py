@@ -23,6 +23,7 @@ from wasmtime import _ffi as ffi
 from wasmtime._extern import wrap_extern
 from wasmtime._func import enter_wasm
 
+from .determinism import xorshift64star
 from .wasi import TurnState
 
 PAGE = 65536
@@ -37,9 +38,10 @@ MAX_STACK_SIZE = 128 * 1024
 _I32, _F64 = ffi.WASMTIME_I32.value, ffi.WASMTIME_F64.value
 # Parameter kinds of the exports called with something other than i32s (default: all i32).
 _F64_PARAMS = {"qjs_new_number": (_F64,)}
+_F64_RESULT = {"qjs_get_float64"}
 # Exports that return nothing.
 _VOID = {"_initialize", "qjs_set_memory_limit", "qjs_set_max_stack_size", "qjs_set_interrupt_handler",
-         "qjs_run_gc", "qjs_set_runtime_and_context", "qjs_free_cstring", "wasm_free"}
+         "qjs_run_gc", "qjs_set_gc_threshold", "qjs_set_runtime_and_context", "qjs_free_cstring", "wasm_free"}
 
 
 class _Export:
@@ -77,7 +79,7 @@ class Guest:
         return wrap_extern(item)  # type: ignore[return-value]
 
     def call(self, name: str, *args: int | float) -> int:
-        """Call an export with i32 arguments (f64 where listed); returns its i32 result (or 0)."""
+        """Call an export with i32 arguments (f64 where listed); returns its result (or 0)."""
         export = self._exports.get(name)
         if export is None:
             func = self.export(name)
@@ -97,7 +99,9 @@ class Guest:
                                            params, len(args), results, export.results, trap)
             if error:
                 raise wasmtime.WasmtimeError._from_ptr(error)
-        return results[0].of.i32 if export.results else 0
+        if not export.results:
+            return 0
+        return results[0].of.f64 if name in _F64_RESULT else results[0].of.i32
 
     # -- memory ----------------------------------------------------------------------------------
 
@@ -154,6 +158,7 @@ class Snapshot:
     stack_pointer: int
     runtime: int
     context: int
+    random_state: int  # address of QuickJS's Math.random state, reseeded every turn
     undefined: int  # handles (pointers into the snapshot) the host uses every turn
     setup: int
     run: int
@@ -168,13 +173,8 @@ def take_snapshot(guest: Guest, prelude: str) -> Snapshot:
         raise RuntimeError("QuickJS failed to initialise")
     guest.call("qjs_set_max_stack_size", MAX_STACK_SIZE)
     guest.call("qjs_set_interrupt_handler", 1)
-    code = prelude.encode()
-    code_ptr = guest.alloc(code + b"\0")
-    name_ptr = guest.alloc(b"<nova prelude>\0")
-    drivers = guest.call("qjs_eval", code_ptr, len(code), name_ptr, 0)
-    if guest.is_exception(drivers):
-        error = guest.js_string(guest.call("qjs_get_exception"))
-        raise RuntimeError(f"the sandbox prelude failed: {error}")
+    random_state = _find_random_state(guest)
+    drivers = _eval(guest, prelude)
     handles = [guest.call("qjs_get_prop_string", drivers, guest.alloc(index + b"\0")) for index in (b"0", b"1", b"2")]
     guest.call("qjs_run_gc")
     memory = guest.read(0, guest.memory.data_len(guest.store))
@@ -184,11 +184,48 @@ def take_snapshot(guest: Guest, prelude: str) -> Snapshot:
         stack_pointer=guest.stack_pointer().value(guest.store),
         runtime=guest.call("qjs_get_runtime_ptr"),
         context=guest.call("qjs_get_context_ptr"),
+        random_state=random_state,
         undefined=guest.call("qjs_get_undefined"),
         setup=handles[0],
         run=handles[1],
         describe=handles[2],
     )
+
+
+def _eval(guest: Guest, code: str) -> int:
+    """Evaluate a global script during snapshot set-up; returns the result handle."""
+    raw = code.encode()
+    result = guest.call("qjs_eval", guest.alloc(raw + b"\0"), len(raw), guest.alloc(b"<nova prelude>\0"), 0)
+    if guest.is_exception(result):
+        raise RuntimeError(f"the sandbox prelude failed: {guest.js_string(guest.call('qjs_get_exception'))}")
+    return result
+
+
+def _find_random_state(guest: Guest) -> int:
+    """The address of the JSContext's ``random_state``, the 64-bit state of the native Math.random.
+
+    quickjs-wasi has no API to seed Math.random, and a JS replacement costs ~6x the fuel per call.
+    The state is found by watching one Math.random() call: the only 8-byte field of the context
+    that moves from s to xorshift64*(s) while returning the matching value. The find is then
+    proven by seeding a known state and predicting the next value, so a different quickjs build
+    fails loudly here instead of leaving Math.random unseeded.
+    """
+    context = guest.call("qjs_get_context_ptr")
+    span = min(4096, guest.memory.data_len(guest.store) - context)
+    before = guest.read(context, span)
+    value = guest.call("qjs_get_float64", _eval(guest, "Math.random()"))
+    after = guest.read(context, span)
+    found = []
+    for offset in range(0, span - 7, 8):
+        old, new = (int.from_bytes(image[offset:offset + 8], "little") for image in (before, after))
+        if old and xorshift64star(old) == (new, value):
+            found.append(context + offset)
+    probe = 0x9E3779B97F4A7C15
+    if len(found) == 1:
+        guest.write(found[0], probe.to_bytes(8, "little"))
+        if guest.call("qjs_get_float64", _eval(guest, "Math.random()")) == xorshift64star(probe)[1]:
+            return found[0]
+    raise RuntimeError("cannot find QuickJS's Math.random state: is quickjs.wasm from quickjs-wasi 3.7.0?")
 
 
 def _diff(fresh: bytes, memory: bytes, chunk: int = 4096) -> tuple[tuple[int, bytes], ...]:
@@ -215,3 +252,7 @@ def restore(guest: Guest, snapshot: Snapshot) -> None:
         guest.write(offset, data)
     guest.stack_pointer().set_value(guest.store, snapshot.stack_pointer)
     guest.call("qjs_set_runtime_and_context", snapshot.runtime, snapshot.context)
+
+
+def seed_math_random(guest: Guest, snapshot: Snapshot, state: int) -> None:
+    guest.write(snapshot.random_state, state.to_bytes(8, "little"))

@@ -1,11 +1,10 @@
-"""The JavaScript the sandbox runs before any script: the turn driver and the deterministic globals.
+"""The JavaScript the sandbox runs before any script: the turn driver, and console.
 
 It is evaluated once, when the QuickJS snapshot is taken, so every turn starts from the state it
 leaves behind. It returns three functions that the host keeps handles to; they are not reachable
 from ``globalThis``, and they captured the built-ins they use before any script could patch them:
 
-``setup(payload)``  parses ``{"seed": [4 words], "globals": {...}}``, installs the turn globals
-                    and seeds ``Math.random``.
+``setup(json)``     parses the globals object and installs the turn globals.
 ``run(ns)``         calls the module's default export and returns a JSON envelope
                     ``{"ok": true, "value": ..., "logs": [...]}`` or, for a turn that ended
                     without an action, ``{"ok": false, "kind": ..., ...}``.
@@ -34,24 +33,9 @@ PRELUDE = r"""
   const stringify = JSON.stringify, parse = JSON.parse, toStr = String;
   const ErrorCtor = Error, isArray = Array.isArray;
   const indexOf = uncurry(String.prototype.indexOf), slice = uncurry(String.prototype.slice);
-  const defineProperty = Object.defineProperty, keys = Object.keys;
+  const keys = Object.keys;
   const MAX_RESULT = %(max_result)d, MAX_LOG = %(max_log)d, MAX_LINES = %(max_lines)d;
   const FILE = %(file)s;
-
-  // Math.random: xorshift128 (Marsaglia), 53 bits from two outputs, seeded by setup().
-  // Inlined so that one call is a single poll point, like the native Math.random it replaces.
-  let s0 = 1, s1 = 0, s2 = 0, s3 = 0;
-  function random() {
-    let t = s3, s = s0;
-    s3 = s2; s2 = s1; s1 = s;
-    t ^= t << 11; t ^= t >>> 8; s0 = t ^ s ^ (s >>> 19);
-    const hi = s0 >>> 5;
-    t = s3; s = s0;
-    s3 = s2; s2 = s1; s1 = s;
-    t ^= t << 11; t ^= t >>> 8; s0 = t ^ s ^ (s >>> 19);
-    return (hi * 67108864 + (s0 >>> 6)) / 9007199254740992;
-  }
-  defineProperty(Math, "random", { value: random, writable: true, configurable: true });
 
   // console: lines are kept (bounded) and handed back with the turn's result.
   let logs = [], logChars = 0, dropped = 0;
@@ -97,14 +81,13 @@ PRELUDE = r"""
     return r;
   };
 
-  function setup(payload) {
-    const p = parse(payload), v = p.globals, seed = p.seed;
+  function setup(globalsJson) {
+    const v = parse(globalsJson);
     g.androidId = v.androidId;
     g.world = v.world;
     g.rules = v.rules;
     g.turn = v.turn;
     g.finalTurn = v.finalTurn === null ? undefined : v.finalTurn;
-    s0 = seed[0] | 0; s1 = seed[1] | 0; s2 = seed[2] | 0; s3 = seed[3] | 0;
   }
 
   function run(ns) {

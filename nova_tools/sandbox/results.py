@@ -68,7 +68,7 @@ def size_text(n: int) -> str:
 def fuel_message(fuel: int, by_builtins: bool = False) -> str:
     if by_builtins:
         # Ticks only count interpreter poll points; this is the wasm-fuel ceiling (see build.py).
-        return f"ran out of fuel ({fuel} ticks): built-in calls (join, sort, JSON, errors...) did too much work"
+        return f"ran out of fuel ({fuel} ticks): built-in calls (join, sort, JSON, Date...) did too much work"
     return f"ran out of fuel ({fuel} ticks)"
 
 

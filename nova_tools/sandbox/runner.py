@@ -4,7 +4,7 @@ A turn:
 
 1. instantiates ``quickjs.wasm`` in a new Store and restores the snapshot taken after the prelude
    (so the interpreter, its tick-counter phase and its heap layout are identical every turn);
-2. sets the heap limit and calls the prelude's ``setup`` with the globals and the PRNG seed;
+2. seeds Math.random, sets the heap limit and calls the prelude's ``setup`` with the globals;
 3. gives the store the script's wasm fuel, evaluates the bundle as an ES module and drains its
    promise jobs (module evaluation is asynchronous in QuickJS);
 4. calls the prelude's ``run`` with the module namespace, which calls ``export default`` and
@@ -24,7 +24,7 @@ import wasmtime
 from . import results as say
 from .build import WASM_FUEL_BASE, WASM_FUEL_PER_SOURCE_BYTE, WASM_FUEL_PER_TICK, compiled_quickjs
 from .determinism import ByteStream, math_random_state
-from .guest import EVAL_MODULE, Guest, Snapshot, restore, take_snapshot
+from .guest import EVAL_MODULE, Guest, Snapshot, restore, seed_math_random, take_snapshot
 from .prelude import PRELUDE, SCRIPT_FILENAME
 from .results import Budgets, TurnKind, TurnResult
 from .wasi import TurnState, define_imports
@@ -123,10 +123,10 @@ class _Turn:
     def _steps(self, bundle: str, globals_json: str, seed: int) -> TurnResult:
         g, snap = self.guest, self.snap
         restore(g, snap)
+        seed_math_random(g, snap, math_random_state(seed))
         g.call("qjs_set_memory_limit", self.budgets.memory)
 
-        words = ",".join(str(w) for w in math_random_state(seed))
-        payload = f'{{"seed":[{words}],"globals":{globals_json}}}'.encode("utf-8", "surrogatepass")
+        payload = globals_json.encode("utf-8", "surrogatepass")
         payload_ptr = g.alloc(payload)
         result = g.call_js(snap.setup, snap.undefined, g.call("qjs_new_string", payload_ptr, len(payload)))
         if g.is_exception(result):

@@ -6,14 +6,22 @@ imports; the calling conventions follow quickjs-wasi's own ``dist/index.js`` and
 real clock: file descriptors answer EBADF, the clock is frozen and randomness comes from the seed.
 A host function must never raise (wasmtime-py would turn it into a trap and keep the exception in
 a process-global slot), so each one only does arithmetic on its ``TurnState``.
+
+A call into Python costs 10-15 µs while the guest's own work runs at ~10M wasm fuel per ms, so a
+loop of ``Date.now()`` or ``getHours()`` would spend seconds for little fuel and meet the
+wall-clock timeout instead of a deterministic limit. Every host call a script can trigger at will
+therefore also burns ``HOST_CALL_FUEL`` of wasm fuel, keeping fuel and time in proportion.
+(``host_interrupt`` needs no charge: it runs once per 10,000 poll points, bounded by the ticks.)
 """
 
 from __future__ import annotations
 
+import ctypes
 import struct
 from dataclasses import dataclass, field
 
 import wasmtime
+from wasmtime import _ffi as ffi
 
 from .determinism import FIXED_EPOCH_NS, ByteStream
 
@@ -23,6 +31,11 @@ ERRNO_INVAL = 28
 ERRNO_NOSYS = 52
 
 _CLOCK_REALTIME, _CLOCK_MONOTONIC = 0, 1
+_FIXED_CLOCK = struct.pack("<Q", FIXED_EPOCH_NS)
+
+# Wasm fuel burnt per host call a script can trigger (clock, time zone, random): a host call
+# takes 10-15 µs, about what the guest does with this much fuel.
+HOST_CALL_FUEL = 150_000
 
 
 @dataclass
@@ -50,9 +63,12 @@ def define_imports(linker: wasmtime.Linker, state: TurnState) -> None:
         state.ticks += 1
         return 1 if state.ticks > state.fuel else 0
 
+    def host_get_timezone_offset(caller: wasmtime.Caller, hi: int, lo: int) -> int:
+        _charge(caller)
+        return 0  # UTC everywhere: local-time Date methods must not depend on the host's zone
+
     func("env", "host_interrupt", [], [i32], host_interrupt)
-    # UTC everywhere: local-time Date methods must not depend on the host's time zone.
-    func("env", "host_get_timezone_offset", [i32, i32], [i32], lambda hi, lo: 0)
+    func("env", "host_get_timezone_offset", [i32, i32], [i32], host_get_timezone_offset, caller=True)
     # Never enabled (qjs_set_promise_rejection_handler is not called), so never called.
     func("env", "host_promise_rejection", [i32, i32, i32], [], lambda promise, reason, handled: None)
     # The module loader is never enabled either: QuickJS then refuses every import by itself
@@ -65,24 +81,16 @@ def define_imports(linker: wasmtime.Linker, state: TurnState) -> None:
     # -- WASI ------------------------------------------------------------------------------------
 
     def clock_time_get(caller: wasmtime.Caller, clock_id: int, precision: int, result_ptr: int) -> int:
-        if clock_id not in (_CLOCK_REALTIME, _CLOCK_MONOTONIC) or state.memory is None:
+        _charge(caller)
+        if clock_id not in (_CLOCK_REALTIME, _CLOCK_MONOTONIC):
             return ERRNO_NOSYS
-        if result_ptr < 0:
-            return ERRNO_INVAL
-        try:
-            state.memory.write(caller, struct.pack("<Q", FIXED_EPOCH_NS), result_ptr)
-        except (IndexError, ValueError, wasmtime.WasmtimeError):
-            return ERRNO_INVAL
-        return ERRNO_SUCCESS
+        return _write(caller, state.memory, result_ptr, _FIXED_CLOCK)
 
     def random_get(caller: wasmtime.Caller, buf_ptr: int, buf_len: int) -> int:
-        if state.memory is None or buf_ptr < 0 or not 0 <= buf_len <= 1 << 20:
+        _charge(caller)
+        if not 0 <= buf_len <= 1 << 20:
             return ERRNO_INVAL
-        try:
-            state.memory.write(caller, state.random.take(buf_len), buf_ptr)
-        except (IndexError, ValueError, wasmtime.WasmtimeError):
-            return ERRNO_INVAL
-        return ERRNO_SUCCESS
+        return _write(caller, state.memory, buf_ptr, state.random.take(buf_len))
 
     wasi = "wasi_snapshot_preview1"
     func(wasi, "clock_time_get", [i32, i64, i32], [i32], clock_time_get, caller=True)
@@ -92,3 +100,18 @@ def define_imports(linker: wasmtime.Linker, state: TurnState) -> None:
     func(wasi, "fd_close", [i32], [i32], lambda fd: ERRNO_BADF)
     func(wasi, "fd_fdstat_get", [i32, i32], [i32], lambda fd, stat: ERRNO_BADF)
     func(wasi, "fd_seek", [i32, i64, i32, i32], [i32], lambda fd, offset, whence, result: ERRNO_BADF)
+
+
+def _charge(caller: wasmtime.Caller) -> None:
+    """Burn HOST_CALL_FUEL of the calling store's fuel (the next wasm instruction traps at 0)."""
+    context = caller._context()
+    remaining = ctypes.c_uint64(0)
+    if not ffi.wasmtime_context_get_fuel(context, ctypes.byref(remaining)):
+        ffi.wasmtime_context_set_fuel(context, max(0, remaining.value - HOST_CALL_FUEL))
+
+
+def _write(caller: wasmtime.Caller, memory: wasmtime.Memory | None, ptr: int, data: bytes) -> int:
+    if memory is None or ptr < 0 or ptr + len(data) > memory.data_len(caller):
+        return ERRNO_INVAL
+    ctypes.memmove(ctypes.addressof(memory.data_ptr(caller).contents) + ptr, data, len(data))
+    return ERRNO_SUCCESS
