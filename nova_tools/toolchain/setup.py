@@ -27,6 +27,13 @@ class SetupResult:
     installed: dict[str, str]  # package -> pinned version
     tools: dict[str, Path]  # tool name -> where it now is
     output: str  # what npm printed
+    ok: bool = True  # setup raises SetupError instead of returning a failure
+
+    @property
+    def message(self) -> str:
+        """One sentence for the player."""
+        pins = ", ".join(f"{name} {version}" for name, version in self.installed.items())
+        return f"Installed {pins} into {self.target}; `nova doctor` should now find them."
 
 
 def package_json() -> dict:
@@ -95,7 +102,7 @@ def main() -> int:  # python -m nova_tools.toolchain.setup [TARGET]
     except SetupError as exc:
         print(f"nova setup: {exc}", file=sys.stderr)
         return 1
-    print(f"Installed {', '.join(f'{k} {v}' for k, v in result.installed.items())} into {result.target}.")
+    print(result.message)
     return 0
 
 
