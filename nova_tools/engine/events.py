@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from . import players
 from .actions import _settle
+from .refusals import Refusal
 from .rounds import Decision, apply_turn, begin_round, end_round, turn_order
 from .state import GameState
 
@@ -84,6 +85,8 @@ def replay(initial: GameState, events: Iterable[dict]) -> GameState:
             replayer.apply(index, event)
         except ReplayError:
             raise
+        except Refusal as refusal:  # e.g. a logged launch the rules refuse: the log does not fit
+            raise ReplayError(f"event {index} ({event.get('type')}) cannot be applied: {refusal.reason}") from None
         except (KeyError, TypeError, ValueError) as error:
             raise ReplayError(f"event {index} ({event.get('type') if isinstance(event, dict) else event!r}) cannot be applied: {error}") from None
     return initial

@@ -1,0 +1,99 @@
+"""Rebuilding a game from its event log, and refusing a log that does not fit the game."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from nova_tools.engine import ReplayError, from_json, replay, state_hash, to_json
+
+import determinism_game
+
+
+@pytest.fixture(scope="module")
+def game():
+    log, digest, initial = determinism_game.play(5, 25)
+    return log, digest, initial
+
+
+def rules():
+    from nova_tools.rules import resolve
+
+    return resolve({"android": {"failedTurnHealthPenalty": 1}})
+
+
+def test_replay_rebuilds_the_same_state(game) -> None:
+    log, digest, initial = game
+    assert state_hash(replay(from_json(initial, rules()), log)) == digest
+
+
+def test_replay_stops_midway_at_the_state_of_that_moment(game) -> None:
+    log, _, initial = game
+    ends = [i for i, e in enumerate(log) if e["type"] == "round.ended"]
+    cut = ends[9] + 1
+    partial = replay(from_json(initial, rules()), log[:cut])
+    assert partial.round == 10
+    again = replay(from_json(copy.deepcopy(to_json(partial)), rules()), log[cut:])
+    assert state_hash(again) == game[1]
+
+
+def _tampered(log: list[dict], index: int, change) -> list[dict]:
+    log = copy.deepcopy(log)
+    change(log[index])
+    return log
+
+
+def _first(log, predicate) -> int:
+    return next(i for i, e in enumerate(log) if predicate(e))
+
+
+@pytest.mark.parametrize(
+    ("what", "find", "change", "says"),
+    [
+        (
+            "an accepted move that went elsewhere",
+            lambda e: e.get("outcome") == "accepted" and e["action"]["type"] == "android.move",
+            lambda e: e["result"].update(to={"x": 99, "y": 99}),
+            "came out differently",
+        ),
+        (
+            "a launch of a script the player does not have",
+            lambda e: e["type"] == "android.launched",
+            lambda e: e.update(script="script-77"),
+            "script-77",
+        ),
+        (
+            "a turn by the wrong android",
+            lambda e: e["type"] == "turn",
+            lambda e: e.update(android="android-4" if e["android"] != "android-4" else "android-1"),
+            "out of turn",
+        ),
+        ("an unknown event", lambda e: e["type"] == "round.started", lambda e: e.update(type="round.begun"), "unknown event type"),
+        ("a wrong round number", lambda e: e["type"] == "round.started", lambda e: e.update(round=7), "round 7 recorded"),
+        (
+            "a round end that destroyed someone else",
+            lambda e: e["type"] == "round.ended",
+            lambda e: e.update(destroyed=["android-1"]),
+            "round end came out differently",
+        ),
+    ],
+    ids=lambda v: v if isinstance(v, str) and " " in v else "",
+)
+def test_a_log_that_does_not_fit_is_refused_with_its_index(game, what, find, change, says) -> None:
+    log, _, initial = game
+    index = _first(log, find)
+    with pytest.raises(ReplayError) as caught:
+        replay(from_json(initial, rules()), _tampered(log, index, change))
+    message = str(caught.value)
+    assert message.startswith(f"event {index}"), message
+    assert says in message, message
+
+
+def test_a_log_cut_inside_a_round_is_refused_at_the_round_end(game) -> None:
+    log, _, initial = game
+    start = _first(log, lambda e: e["type"] == "round.started")
+    first_turn = start + 1
+    with pytest.raises(ReplayError) as caught:
+        replay(from_json(initial, rules()), log[:first_turn] + log[first_turn + 1 :])
+    assert "out of turn" in str(caught.value) or "before every android acted" in str(caught.value)
