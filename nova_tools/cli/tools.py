@@ -14,7 +14,7 @@ from .output import score_table
 def starter_entry() -> Path:
     from .. import starter
 
-    return Path(starter.__file__).resolve().parent / "main.ts"
+    return Path(starter.__file__).resolve().parent / "src" / "main.ts"
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
