@@ -1,11 +1,30 @@
 """Runs one android turn of a compiled script, deterministically, under budgets.
 
-QuickJS-NG (``quickjs.wasm`` from the npm package quickjs-wasi) runs inside wasmtime, a fresh
-interpreter per turn. See DESIGN.md section 3 and rulebook 7.1.
-
-    sandbox = Sandbox()
+    sandbox = Sandbox()   # once per process (or per thread): loads the compiled quickjs.wasm
     result = sandbox.run_turn(bundle, globals_json, Budgets(fuel=200), seed=42)
-    result.value, result.error, result.ticks
+    result.value, result.error, result.ticks, result.kind, result.logs
+
+QuickJS-NG (``quickjs.wasm`` of the npm package quickjs-wasi 3.7.0) runs inside wasmtime 50.0.1,
+from a fresh interpreter every turn (DESIGN.md section 3, rulebook 7.1). What a script sees:
+
+- the globals ``androidId``, ``world``, ``rules``, ``turn`` and ``finalTurn`` (undefined when the
+  game has no arrival round), and ``console.log`` (lines come back in ``TurnResult.logs``);
+- a frozen clock: ``Date.now()`` is always 4102444800000 (2100-01-01T00:00:00Z), time zone UTC;
+- ``Math.random`` seeded per turn from ``seed``: the same values on every replay, different ones
+  for each android and round;
+- no ``WeakRef``, ``FinalizationRegistry``, ``performance``, ``require``, ``process``, ``fetch``,
+  ``std``/``os`` or module loading: no file, network, environment or real clock.
+
+Limits, each ending the turn with a sentence a player can act on (``TurnResult.error``):
+
+- ``fuel`` ticks: one tick per 10,000 interpreter poll points (calls, loop back-edges); the turn
+  fails on tick fuel + 1. A simple turn spends 0 ticks; ``for (let i = 0; i < 1e6; i++) {}``
+  spends 200. Built-in work that polls rarely (join, sort, JSON, Date) is bounded by wasm fuel:
+  ``build.WASM_FUEL_PER_TICK`` (25M) per tick, plus a base and a per-source-byte allowance;
+- ``memory`` bytes of JS heap (the parsed globals count too); running out cannot be caught;
+- a 128 KiB call stack (a catchable RangeError, ~540 plain recursive calls);
+- ``timeout_ms`` of wall-clock time, a last resort that the fuel ceiling normally pre-empts;
+- a returned action of at most 2 MiB of JSON.
 """
 
 from .build import SANDBOX_BUILD

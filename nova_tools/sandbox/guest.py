@@ -35,21 +35,19 @@ INTRINSICS = 0xFFFFFFFF & ~((1 << 9) | (1 << 10))
 # wasm linear-memory stack, so the same recursion depth fails on every host.
 MAX_STACK_SIZE = 128 * 1024
 
-_I32, _F64 = ffi.WASMTIME_I32.value, ffi.WASMTIME_F64.value
-# Parameter kinds of the exports called with something other than i32s (default: all i32).
-_F64_PARAMS = {"qjs_new_number": (_F64,)}
-_F64_RESULT = {"qjs_get_float64"}
-# Exports that return nothing.
-_VOID = {"_initialize", "qjs_set_memory_limit", "qjs_set_max_stack_size", "qjs_set_interrupt_handler",
-         "qjs_run_gc", "qjs_set_gc_threshold", "qjs_set_runtime_and_context", "qjs_free_cstring", "wasm_free"}
+_I32 = ffi.WASMTIME_I32.value
+# Result shape per export name: (number of results, whether the result is an f64). The module is
+# fixed, so this is read from the function type once per process, not on every call.
+_RESULT_SHAPES: dict[str, tuple[int, bool]] = {}
 
 
 class _Export:
-    __slots__ = ("func", "results")
+    __slots__ = ("func", "results", "f64")
 
-    def __init__(self, func: wasmtime.Func, results: int) -> None:
+    def __init__(self, func: wasmtime.Func, results: int, f64: bool) -> None:
         self.func = func
         self.results = results
+        self.f64 = f64
 
 
 class Guest:
@@ -78,21 +76,20 @@ class Guest:
             raise KeyError(f"quickjs.wasm has no export {name!r}")
         return wrap_extern(item)  # type: ignore[return-value]
 
-    def call(self, name: str, *args: int | float) -> int:
-        """Call an export with i32 arguments (f64 where listed); returns its result (or 0)."""
+    def call(self, name: str, *args: int) -> int:
+        """Call an export with i32 arguments; returns its result (0 for a void export)."""
         export = self._exports.get(name)
         if export is None:
-            func = self.export(name)
-            export = self._exports[name] = _Export(func, 0 if name in _VOID else 1)  # type: ignore[arg-type]
-        kinds = _F64_PARAMS.get(name)
+            func: wasmtime.Func = self.export(name)  # type: ignore[assignment]
+            shape = _RESULT_SHAPES.get(name)
+            if shape is None:
+                results = func.type(self.store).results
+                shape = _RESULT_SHAPES[name] = (len(results), bool(results) and results[0] == wasmtime.ValType.f64())
+            export = self._exports[name] = _Export(func, *shape)
         params = (ffi.wasmtime_val_t * len(args))()
         for i, arg in enumerate(args):
-            if kinds is not None and kinds[i] == _F64:
-                params[i].kind = _F64
-                params[i].of.f64 = arg
-            else:
-                params[i].kind = _I32
-                params[i].of.i32 = arg
+            params[i].kind = _I32
+            params[i].of.i32 = arg
         results = (ffi.wasmtime_val_t * export.results)()
         with enter_wasm(self.store) as trap:
             error = ffi.wasmtime_func_call(self.store._context(), ctypes.byref(export.func._func),
@@ -101,7 +98,7 @@ class Guest:
                 raise wasmtime.WasmtimeError._from_ptr(error)
         if not export.results:
             return 0
-        return results[0].of.f64 if name in _F64_RESULT else results[0].of.i32
+        return results[0].of.f64 if export.f64 else results[0].of.i32
 
     # -- memory ----------------------------------------------------------------------------------
 

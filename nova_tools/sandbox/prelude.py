@@ -31,7 +31,7 @@ PRELUDE = r"""
   const g = globalThis;
   const uncurry = (f) => Function.prototype.call.bind(f);
   const stringify = JSON.stringify, parse = JSON.parse, toStr = String;
-  const ErrorCtor = Error, isArray = Array.isArray;
+  const ErrorCtor = Error;
   const indexOf = uncurry(String.prototype.indexOf), slice = uncurry(String.prototype.slice);
   const keys = Object.keys;
   const MAX_RESULT = %(max_result)d, MAX_LOG = %(max_log)d, MAX_LINES = %(max_lines)d;
@@ -130,8 +130,8 @@ PRELUDE = r"""
       if (at >= 0) {
         at += FILE.length + 1;
         let line = 0, column = 0, i = at;
-        while (i < stack.length && stack[i] >= "0" && stack[i] <= "9") line = line * 10 + (stack.charCodeAt(i++) - 48);
-        if (stack[i] === ":") { i++; while (i < stack.length && stack[i] >= "0" && stack[i] <= "9") column = column * 10 + (stack.charCodeAt(i++) - 48); }
+        while (stack[i] >= "0" && stack[i] <= "9") line = line * 10 + +stack[i++];
+        if (stack[i] === ":") { i++; while (stack[i] >= "0" && stack[i] <= "9") column = column * 10 + +stack[i++]; }
         if (i > at) { d.line = line; d.column = column || null; }
       }
     } else {

@@ -62,7 +62,7 @@ def size_text(n: int) -> str:
         if n >= scale:
             amount = n / scale
             return f"{amount:g} {unit}" if amount == int(amount) else f"{amount:.1f} {unit}"
-    return f"{n} bytes"
+    return "1 byte" if n == 1 else f"{n} bytes"
 
 
 def fuel_message(fuel: int, by_builtins: bool = False) -> str:

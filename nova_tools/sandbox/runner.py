@@ -124,7 +124,7 @@ class _Turn:
         g, snap = self.guest, self.snap
         restore(g, snap)
         seed_math_random(g, snap, math_random_state(seed))
-        g.call("qjs_set_memory_limit", self.budgets.memory)
+        g.call("qjs_set_memory_limit", max(1, self.budgets.memory))  # 0 would mean "unlimited"
 
         payload = globals_json.encode("utf-8", "surrogatepass")
         payload_ptr = g.alloc(payload)
