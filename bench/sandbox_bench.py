@@ -122,10 +122,11 @@ def fuel_per_tick() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """``argv`` defaults to no options (not sys.argv): `python -m bench` calls ``main()``."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=200, help="turns per median (default 200)")
     parser.add_argument("--fuel", action="store_true", help="also measure wasm fuel per tick by kind of work")
-    args = parser.parse_args(argv)
+    args = parser.parse_args([] if argv is None else argv)
     print("sandbox build:", ", ".join(f"{k} {v}" for k, v in SANDBOX_BUILD.items()))
     turn_costs(args.runs)
     if args.fuel:
