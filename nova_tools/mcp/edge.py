@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
 import anyio.to_thread
 from mcp.types import CallToolResult, TextContent
+from pydantic import ValidationError
 
 from .. import api, engine
 from ..rules import RulesError
@@ -53,9 +55,9 @@ def _hint(error: BaseException) -> str:
 def describe(error: BaseException, folder: GameFolder, game: str | None) -> str:
     """One clear message for a user error, with a hint at the next step."""
     if isinstance(error, CompileError):
-        listed = [d.format() for d in error.diagnostics[:MAX_PROBLEMS]]
-        more = len(error.diagnostics) - len(listed)
-        body = error.summary + ":\n" + "\n".join(listed) + (f"\n(and {more} more)" if more > 0 else "")
+        lines = str(error).splitlines()  # the summary, then file:line:col message lines
+        more = len(lines) - 1 - MAX_PROBLEMS
+        body = "\n".join(lines[: MAX_PROBLEMS + 1]) + (f"\n(and {more} more lines)" if more > 0 else "")
     elif isinstance(error, RulesError):
         listed = [str(p) for p in error.problems[:MAX_PROBLEMS]]
         more = len(error.problems) - len(listed)
@@ -66,6 +68,19 @@ def describe(error: BaseException, folder: GameFolder, game: str | None) -> str:
     body = folder.tidy(body, game)
     hint = _hint(error)
     return f"{body}\n{hint[0].upper() + hint[1:]}." if hint else body
+
+
+def argument_problems(tool: str, error: ValidationError) -> str:
+    """The SDK's argument validation failure, as one message per wrong argument."""
+    lines = []
+    for item in error.errors(include_url=False):
+        where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        if item["type"] == "missing":
+            lines.append(f"{where} is required")
+        else:
+            got = json.dumps(item.get("input"), default=str)
+            lines.append(f"{where}: {item['msg'][:1].lower() + item['msg'][1:]} (got {got if len(got) <= 60 else got[:60] + '...'})")
+    return f"{tool} was called with wrong arguments: " + "; ".join(lines) + ". The tool's inputSchema (tools/list) lists them."
 
 
 def tool_edge(folder: GameFolder, fn: Callable[..., Any]) -> Callable[..., Any]:

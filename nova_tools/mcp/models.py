@@ -16,8 +16,17 @@ from pydantic.alias_generators import to_camel
 Materials = dict[str, int]
 
 
+def _without_field_titles(schema: dict[str, Any]) -> None:
+    """Drop pydantic's automatic field titles ('Android Id' for androidId): they repeat the name
+    and make every tools/list, which agents hold in their context, longer."""
+    for field in schema.get("properties", {}).values():
+        field.pop("title", None)
+
+
 class _Out(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, serialize_by_alias=True, json_schema_extra=_without_field_titles
+    )
 
     def wire(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -240,7 +249,7 @@ class EventOut(BaseModel):
     """One event of the log; its fields depend on ``type`` (turn, round.started, round.ended,
     player.joined, script.uploaded, android.launched)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", json_schema_extra=_without_field_titles)
 
     index: int = Field(description="Its position in the whole log.")
     type: str

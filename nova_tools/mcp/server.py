@@ -18,8 +18,9 @@ import anyio.from_thread
 import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from .. import api
 from ..api import agent
@@ -27,7 +28,7 @@ from ..api.errors import ApiError
 from ..engine import UnknownPlayer
 from ..rules import RulesError
 from . import content
-from .edge import reply, tool_edge
+from .edge import argument_problems, failure, reply, tool_edge
 from .folder import NAME_RULE, GameFolder, check_name
 from .models import (
     AndroidBrief,
@@ -165,10 +166,22 @@ def _sources(
     raise ApiError("give the android's code: source (one TypeScript file), files ({path: text}, with entry) or, to upload, starter=true")
 
 
+class NovaServer(MCPServer):
+    """MCPServer whose argument validation failures read as sentences about the arguments."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            if isinstance(error.__cause__, ValidationError) and not isinstance(error, UnexpectedToolError):
+                return failure(argument_problems(name, error.__cause__))
+            raise
+
+
 def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per tool, listed in order
     """The Nova MCP server for the games in ``root``."""
     folder = GameFolder.at(root)
-    app = MCPServer("nova", title="Project: Nova", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
+    app = NovaServer("nova", title="Project: Nova", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
 
     def tool(title: str, *, read_only: bool, idempotent: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         hints = ToolAnnotations(

@@ -1,0 +1,88 @@
+"""Helpers for the MCP server tests: calling tools through the SDK's client, and small androids."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mcp import Client
+from mcp.types import CallToolResult
+
+from nova_tools.mcp import build_server
+
+# Secrets the androids of the shared "secrets" game write (see conftest.py).
+ALICE_MEMORY = "alice-memory-5150"
+ALICE_LOG = "alice-recording-8080"
+BOB_MEMORY = "bob-memory-4242"
+BOB_LOG = "bob-recording-9001"
+BOB_SOURCE = "bob-source-marker-3141"
+BOB_THROWN = "bob-thrown-secret-2718"
+
+
+@dataclass
+class Reply:
+    """One tool result, read the way an agent reads it."""
+
+    result: CallToolResult
+
+    @property
+    def error(self) -> bool:
+        return bool(self.result.is_error)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(block.text for block in self.result.content if block.type == "text")
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.result.structured_content or {}
+
+    @property
+    def size(self) -> int:
+        """Characters an agent reads: the text plus the structured content as JSON."""
+        return len(self.text) + len(json.dumps(self.data, ensure_ascii=False))
+
+    def everything(self) -> str:
+        """All of it as one string, to search for things that must not be there."""
+        return self.text + "\n" + json.dumps(self.data, ensure_ascii=False)
+
+
+async def call(client: Client, tool: str, /, **arguments: Any) -> Reply:
+    return Reply(await client.call_tool(tool, arguments))
+
+
+async def ok(client: Client, tool: str, /, **arguments: Any) -> Reply:
+    reply = await call(client, tool, **arguments)
+    assert not reply.error, f"{tool} failed: {reply.text}"
+    return reply
+
+
+def connect(root: Path) -> Client:
+    return Client(build_server(root))
+
+
+def secret_keeper(memory: str, recording: str, marker: str = "") -> str:
+    """An android that never fails a turn: it waits, writing the given memory and recording.
+    ``marker`` is a comment in its source (to prove the source is never shown)."""
+    return f"""// {marker}
+const keep: AndroidTurn = () => ({{ type: 'android.wait', memory: {json.dumps(memory)}, recording: {json.dumps(recording)} + ' ' + turn }});
+export default keep;
+"""
+
+
+def thrower(message: str) -> str:
+    """An android whose every turn throws ``message``: a script error the engine records."""
+    return f"""
+const fail: AndroidTurn = () => {{ throw new Error({json.dumps(message)}); }};
+export default fail;
+"""
+
+
+def wall_walker() -> str:
+    """An android that walks north until the edge, then keeps trying: refused turns (off-map)."""
+    return """
+const walk: AndroidTurn = () => ({ type: 'android.move', direction: 'north', recording: 'north at ' + turn });
+export default walk;
+"""

@@ -1,0 +1,59 @@
+"""The tool list is an interface agents and their configs rely on: names, descriptions, input and
+output schemas and hints are pinned in snapshots/tools.json.
+
+A deliberate change: run `NOVA_UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/mcp/test_tools_snapshot.py`,
+read the diff of snapshots/tools.json, and commit it with the change. Renaming a tool or an
+argument breaks every agent that uses it (DESIGN section 6): add, don't rename.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from nova_mcp_testing import connect
+
+SNAPSHOT = Path(__file__).resolve().parent / "snapshots" / "tools.json"
+DESIGN_TOOLS = {
+    "create_game": ["name", "rules", "seed"],
+    "validate_rules": ["rules"],
+    "upload_script": ["game", "player", "source", "files", "entry"],
+    "launch_android": ["game", "player", "script_id"],
+    "run_rounds": ["game", "rounds"],
+    "get_status": ["game"],
+    "get_world": ["game", "player"],
+    "get_android": ["game", "player", "android_id"],
+    "dry_run_turn": ["source", "game", "player", "android_id"],
+    "get_events": ["game"],
+}
+
+
+async def listed_tools(tmp_path) -> list[dict]:
+    async with connect(tmp_path) as client:
+        result = await client.list_tools()
+    return sorted((tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in result.tools), key=lambda t: t["name"])
+
+
+async def test_the_tool_list_matches_the_committed_snapshot(tmp_path):
+    tools = await listed_tools(tmp_path)
+    text = json.dumps(tools, indent=2, ensure_ascii=False) + "\n"
+    if os.environ.get("NOVA_UPDATE_SNAPSHOTS") == "1":
+        SNAPSHOT.parent.mkdir(parents=True, exist_ok=True)
+        SNAPSHOT.write_text(text, encoding="utf-8")
+    assert SNAPSHOT.is_file(), "no snapshot yet: run with NOVA_UPDATE_SNAPSHOTS=1 to write it"
+    assert json.loads(SNAPSHOT.read_text(encoding="utf-8")) == tools, (
+        "the tool list changed; if that was deliberate, run with NOVA_UPDATE_SNAPSHOTS=1 and commit snapshots/tools.json"
+    )
+
+
+async def test_every_tool_of_the_design_takes_the_design_argument_names(tmp_path):
+    tools = {tool["name"]: tool for tool in await listed_tools(tmp_path)}
+    for name, arguments in DESIGN_TOOLS.items():
+        assert name in tools
+        assert set(arguments) <= set(tools[name]["inputSchema"]["properties"]), name
+    for name, tool in tools.items():
+        assert name == name.lower() and " " not in name
+        assert tool["outputSchema"]["type"] == "object", name  # structured output for every tool
+        assert tool["description"] and tool["title"], name
+        assert set(tool["inputSchema"].get("required", [])) <= {"name", "game", "player", "rules", "rounds", "script_id", "android_id"}, name
