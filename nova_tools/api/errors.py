@@ -7,6 +7,7 @@ from ..rules import RulesError
 from ..store import GameFileError
 from ..toolchain.diagnostics import CompileError
 from ..toolchain.paths import ToolchainMissing
+from ..toolchain.setup import SetupError
 
 
 class ApiError(Exception):
@@ -21,6 +22,12 @@ def _sandbox_unavailable() -> tuple[type[BaseException], ...]:
     return (SandboxUnavailable,)
 
 
+def _scaffold_error() -> tuple[type[BaseException], ...]:
+    from ..starter import ScaffoldError
+
+    return (ScaffoldError,)
+
+
 # Everything a front end reports as one clear sentence instead of a traceback.
 USER_ERRORS: tuple[type[BaseException], ...] = (
     ApiError,
@@ -29,5 +36,7 @@ USER_ERRORS: tuple[type[BaseException], ...] = (
     Refusal,
     CompileError,
     ToolchainMissing,
+    SetupError,
+    *_scaffold_error(),
     *_sandbox_unavailable(),
 )
