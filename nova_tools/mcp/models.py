@@ -181,8 +181,8 @@ class Holdings(_Out):
 
 class TileOut(_Out):
     position: Position
-    composition: Materials = Field(default_factory=dict, description="Ore, water, acid, radiation in the ground.")
-    scattered: Materials = Field(default_factory=dict, description="Loose material, collectable with android.collect.")
+    composition: Materials | None = Field(None, description="Ore, water, acid, radiation in the ground (left out when none).")
+    scattered: Materials | None = Field(None, description="Loose material, collectable with android.collect (left out when none).")
 
 
 class Seen(_Out):

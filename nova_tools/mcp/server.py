@@ -28,8 +28,8 @@ from ..api.errors import ApiError
 from ..engine import UnknownPlayer
 from ..rules import RulesError
 from . import content
-from .edge import argument_problems, failure, reply, tool_edge
-from .folder import NAME_RULE, GameFolder, check_name
+from .edge import argument_problems, failure, log, reply, tool_edge
+from .folder import NAME_RULE, GameFolder
 from .models import (
     AndroidBrief,
     AndroidDetail,
@@ -183,9 +183,9 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
     folder = GameFolder.at(root)
     app = NovaServer("nova", title="Project: Nova", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
 
-    def tool(title: str, *, read_only: bool, idempotent: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def tool(title: str, *, read_only: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         hints = ToolAnnotations(
-            title=title, read_only_hint=read_only, destructive_hint=False, idempotent_hint=idempotent or read_only, open_world_hint=False
+            title=title, read_only_hint=read_only, destructive_hint=False, idempotent_hint=read_only, open_world_hint=False
         )
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -233,10 +233,10 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         seed: Annotated[int | None, Field(description="World seed, 0 to 2^63-1 (default 0). The same seed and rules give the same world.")] = None,
     ) -> Annotated[CallToolResult, CreatedGame]:
         """Create a new game: a fresh world from the rules and seed. Players join with upload_script."""
-        path = folder.path(check_name(name))
+        path = folder.path(name)
         if path.exists():
             raise ApiError(f"a game named {name!r} already exists; pick another name, or keep playing it (get_status)")
-        created = api.create_game(path, api.resolve_rules(rules) if rules is not None else None, seed=seed or 0)
+        created = api.create_game(path, rules, seed=seed or 0)
         arrival = f", humans land on round {created.final_turn}" if created.final_turn else ", no arrival date"
         text = (
             f"Created game {name!r}: a {created.width}x{created.height} world from seed {created.seed}{arrival}. "
@@ -332,10 +332,17 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         path = folder.existing(game)
         _check_range("rounds", rounds, 1, MAX_ROUNDS, "call run_rounds again to play more" if rounds > MAX_ROUNDS else "")
         step = max(1, rounds // 20)
+        reporting = True
 
         def progress(done: int, asked: int) -> None:
-            if done == asked or done % step == 0:
-                anyio.from_thread.run(functools.partial(ctx.report_progress, done, asked, f"round {done} of {asked}"))
+            # Best effort: a client that stops listening must not stop the run (or lose its rounds).
+            nonlocal reporting
+            if reporting and (done == asked or done % step == 0):
+                try:
+                    anyio.from_thread.run(functools.partial(ctx.report_progress, done, asked, f"round {done} of {asked}"))
+                except Exception:
+                    log.warning("could not report progress of run_rounds on %s; the run goes on", game, exc_info=True)
+                    reporting = False
 
         summary = await anyio.to_thread.run_sync(functools.partial(api.run_rounds, path, rounds, progress=progress))
         status = await anyio.to_thread.run_sync(api.status, path)
@@ -406,13 +413,13 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         view = api.world_for(loaded, player)
         mine = agent.player_overview(loaded, player)
         tiles = [
-            TileOut(position=_position(t), composition=t["composition"], scattered=t["scattered"])
+            TileOut(position=_position(t), composition=t["composition"] or None, scattered=t["scattered"] or None)
             for t in view["tiles"]
             if t["composition"] or t["scattered"]
         ]
         scattered: dict[str, int] = {}
         for tile in tiles:
-            for material, units in tile.scattered.items():
+            for material, units in (tile.scattered or {}).items():
                 scattered[material] = scattered.get(material, 0) + units
         yours = Holdings(
             capacity=mine["capacity"],
