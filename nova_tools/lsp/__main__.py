@@ -1,0 +1,5 @@
+"""``python -m nova_tools.lsp``: the same as ``nova lsp``."""
+
+from . import serve
+
+serve()

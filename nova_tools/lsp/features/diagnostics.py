@@ -1,0 +1,118 @@
+"""Getting diagnostics to the editor, pushed or pulled.
+
+A client that declares ``textDocument.diagnostic`` (VS Code, recent Neovim) *pulls*: it asks
+after every change, and the answer is computed then. Any other client gets them *pushed*
+(``textDocument/publishDiagnostics``) after a short per-document debounce, so a burst of
+keystrokes costs one check. When something other than the text changes what a document's
+diagnostics are (a dry-run verdict, the settings), pulling clients are asked to pull again
+(``workspace/diagnostic/refresh``) and pushing clients get a fresh publish.
+
+What the diagnostics *are* is decided by the features, per kind of document:
+android scripts: tsc + the Nova checks + the last dry-run's verdict; rules files: the rules
+problems.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from . import checks, dry_run, rules_files, typescript
+
+if TYPE_CHECKING:
+    from ..server import NovaServer
+
+log = logging.getLogger(__name__)
+
+
+class DiagnosticsHub:
+    DEBOUNCE_S = 0.04  # short: tsc answers a warm edit in a few ms; long enough to merge a burst
+
+    def __init__(self, server: "NovaServer") -> None:
+        self.server = server
+        self.pull = False
+        self.refresh_supported = False
+        self._pending: dict[str, asyncio.Task] = {}
+
+    def configure(self, capabilities: types.ClientCapabilities) -> None:
+        text = capabilities.text_document
+        self.pull = text is not None and text.diagnostic is not None
+        workspace = capabilities.workspace
+        self.refresh_supported = bool(workspace and workspace.diagnostics and workspace.diagnostics.refresh_support)
+
+    # --- what the diagnostics are ------------------------------------------------------------------
+
+    async def collect(self, uri: str) -> list[types.Diagnostic]:
+        server = self.server
+        document = server.open_document(uri)
+        if document is None:
+            return []
+        text, version = document.source, document.version
+        kind = server.kind_of(uri, text)
+        if kind == "script":
+            items = await typescript.diagnostics(server, uri)
+            items += checks.diagnostics(text, server.rules.current().json)
+            items += dry_run.diagnostics(server, uri, text, version)
+            return items
+        if kind == "typings":
+            return await typescript.diagnostics(server, uri)
+        if kind == "rules":
+            return rules_files.diagnostics(text)
+        return []
+
+    # --- when they are sent --------------------------------------------------------------------------
+
+    def changed(self, uri: str) -> None:
+        """The text of a document changed (or it was opened)."""
+        if not self.pull:
+            self._schedule(uri, self.DEBOUNCE_S)
+
+    def results_changed(self, uri: str | None = None) -> None:
+        """Something besides the text changed what the diagnostics of ``uri`` (or all) are."""
+        if self.pull:
+            if self.refresh_supported:
+                future = self.server.workspace_diagnostic_refresh(None)
+                future.add_done_callback(lambda f: f.exception() if not f.cancelled() else None)
+            return
+        uris = [uri] if uri else list(self.server.workspace.text_documents)
+        for each in uris:
+            self._schedule(each, 0)
+
+    def closed(self, uri: str) -> None:
+        task = self._pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        if not self.pull:
+            self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def _schedule(self, uri: str, delay: float) -> None:
+        task = self._pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        self._pending[uri] = asyncio.ensure_future(self._publish_after(uri, delay))
+
+    async def _publish_after(self, uri: str, delay: float) -> None:
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            document = self.server.open_document(uri)
+            if document is None:
+                return
+            version = document.version
+            items = await self.collect(uri)
+            document = self.server.open_document(uri)
+            if document is None or document.version != version:
+                return  # a newer edit has its own check coming
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version)
+            )
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # never let one document's check take the server down
+            log.exception("checking %s failed", uri)
+        finally:
+            if self._pending.get(uri) is asyncio.current_task():
+                del self._pending[uri]

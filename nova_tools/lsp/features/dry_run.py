@@ -1,0 +1,198 @@
+"""Dry-run the turn being written: a code lens on the default export, the ``nova.dryRun`` command.
+
+The command bundles the current buffer, unsaved, with the files it imports by relative path (open
+buffers win over the disk), and asks :func:`nova_tools.api.dry_run` for one turn in the real
+sandbox: against the configured game and android (settings ``gameFile``, ``androidId``), else a
+fresh default world. The verdict is shown (``window/showMessage``) and returned; a turn that would
+fail also becomes a diagnostic on the export, with the reason and what a failed turn costs, until
+the document changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ... import api
+from ..settings import resolve_path
+from ..textpos import LineIndex
+from ..tsserver import uri_to_path
+from ..tstext import Source
+
+if TYPE_CHECKING:
+    from ..server import NovaServer
+
+log = logging.getLogger(__name__)
+
+COMMAND = "nova.dryRun"
+MAX_FILES = 200
+
+_EXPORT_DEFAULT = re.compile(r"\bexport\s+default\b")
+_IMPORT = re.compile(
+    r"""(?:\bimport\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?|\bexport\s+(?:type\s+)?[\w$*{}\s,]+?\s+from\s+|\bimport\s*\(\s*)(['"])(\.{1,2}/[^'"\n]+)\1"""
+)
+
+
+def export_default_span(text: str) -> tuple[int, int] | None:
+    source = Source(text)
+    for m in _EXPORT_DEFAULT.finditer(source.masked):
+        if source.depths[m.start()] == 0:
+            return m.span()
+    return None
+
+
+# --- gathering the files of the android -----------------------------------------------------------
+
+
+def _resolve_import(importer: Path, spec: str) -> Path | None:
+    base = (importer.parent / spec).resolve()
+    candidates = [base, base.with_name(base.name + ".ts"), base / "index.ts"]
+    if base.suffix in (".js", ".mjs"):
+        candidates.insert(0, base.with_suffix(".ts"))
+    return next((c for c in candidates if c.suffix == ".ts" and c.is_file()), None)
+
+
+def gather_files(entry: Path, text: str, read: Callable[[Path], str | None]) -> tuple[dict[str, str], str]:
+    """The entry and every file it imports by relative path (transitively), named relative to
+    their common folder. ``read`` gives a file's text (an open buffer, else the disk)."""
+    texts: dict[Path, str] = {entry: text}
+    queue = [entry]
+    while queue and len(texts) < MAX_FILES:
+        current = queue.pop()
+        for m in _IMPORT.finditer(Source(texts[current]).without_comments):
+            target = _resolve_import(current, m.group(2))
+            if target is None or target in texts or target.name.endswith(".d.ts"):
+                continue
+            content = read(target)
+            if content is not None:
+                texts[target] = content
+                queue.append(target)
+    root = Path(os.path.commonpath([str(p.parent) for p in texts]))
+    return {p.relative_to(root).as_posix(): t for p, t in texts.items()}, entry.relative_to(root).as_posix()
+
+
+# --- results --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LastRun:
+    version: int  # the document version it ran on
+    result: api.DryRun
+
+
+def describe_action(action: object) -> str:
+    if not isinstance(action, dict):
+        return "no action"
+    rest = {k: v for k, v in action.items() if k not in ("type", "memory", "recording")}
+    detail = " ".join(str(v) if isinstance(v, (str, int, float)) else json.dumps(v, separators=(",", ":")) for v in rest.values())
+    return f"{action.get('type', '?')}{' ' + detail if detail else ''}"
+
+
+def _penalty(value: float) -> str:
+    return f"{value:g}"
+
+
+def summary(result: api.DryRun) -> str:
+    """One paragraph a player can act on."""
+    who = f"Dry-run as {result.android_id} (round {result.round})"
+    sizes = []
+    sizes.append("memory unchanged" if result.memory_size is None else f"memory {result.memory_size} characters")
+    sizes.append("recording unchanged" if result.recording_size is None else f"recording {result.recording_size} characters")
+    spent = f"{result.ticks} tick{'s' if result.ticks != 1 else ''} spent, {', '.join(sizes)}"
+    if result.accepted:
+        return f"{who}: {describe_action(result.action)} would be accepted. {spent}."
+    cost = f"A failed turn costs the android {_penalty(result.penalty)} health (rules.android.failedTurnHealthPenalty)."
+    if result.outcome == "refused":
+        return f"{who}: {describe_action(result.action)} would be refused ({result.code}): {result.reason}. {cost} {spent}."
+    return f"{who}: the turn would fail ({result.outcome}{', ' + result.code if result.code else ''}): {result.reason}. {cost} {spent}."
+
+
+def refusal_diagnostic(text: str, result: api.DryRun) -> types.Diagnostic | None:
+    if result.accepted:
+        return None
+    span = export_default_span(text) or (0, 0)
+    what = "refused" if result.outcome == "refused" else f"a failed turn ({result.outcome})"
+    return types.Diagnostic(
+        range=LineIndex(text).range(*span),
+        message=(
+            f"Dry-run: {describe_action(result.action)} would be {what}"
+            f"{' (' + result.code + ')' if result.code else ''}: {result.reason}. "
+            f"A failed turn costs {_penalty(result.penalty)} health."
+        ),
+        severity=types.DiagnosticSeverity.Warning,
+        source="nova dry-run",
+        code=result.code or result.outcome,
+    )
+
+
+# --- LSP ------------------------------------------------------------------------------------------
+
+
+def code_lenses(server: "NovaServer", uri: str, text: str) -> list[types.CodeLens]:
+    span = export_default_span(text)
+    if span is None:
+        return []
+    title = "▶ Dry-run this turn"
+    last = server.dry_runs.get(uri)
+    if last is not None:
+        verdict = "accepted" if last.result.accepted else (last.result.code or last.result.outcome)
+        title += f" (last: {describe_action(last.result.action)} — {verdict})"
+    return [types.CodeLens(range=LineIndex(text).range(*span), command=types.Command(title=title, command=COMMAND, arguments=[uri]))]
+
+
+def diagnostics(server: "NovaServer", uri: str, text: str, version: int | None) -> list[types.Diagnostic]:
+    last = server.dry_runs.get(uri)
+    if last is None or last.version != version:
+        return []
+    found = refusal_diagnostic(text, last.result)
+    return [found] if found else []
+
+
+def _uri_argument(arguments: tuple) -> str | None:
+    first = arguments[0] if arguments else None
+    if isinstance(first, dict):
+        first = first.get("uri") or (first.get("textDocument") or {}).get("uri")
+    return first if isinstance(first, str) else None
+
+
+async def run(server: "NovaServer", arguments: tuple) -> dict:
+    """The ``nova.dryRun`` command: ``[uri]`` -> the verdict (also shown to the user)."""
+    uri = _uri_argument(arguments)
+    document = server.open_document(uri) if uri else None
+    if document is None:
+        return _failed(server, "Dry-run needs an open android script: pass its URI as the command's argument.")
+    path = uri_to_path(uri) or Path("main.ts")
+    text = document.source
+    version = document.version
+    files, entry = gather_files(path, text, server.read_text)
+    game = resolve_path(server.settings.game_file, server.root)
+    try:
+        result = await asyncio.to_thread(
+            api.dry_run, files=files, entry_name=entry, game=game, android_id=server.settings.android_id
+        )
+    except api.USER_ERRORS as error:
+        return _failed(server, f"Dry-run not possible: {error}")
+    except Exception as error:  # the outer edge: say it in one sentence, keep the details in the log
+        log.exception("dry-run of %s failed", uri)
+        return _failed(server, f"Dry-run failed unexpectedly ({type(error).__name__}: {error}).")
+    server.dry_runs[uri] = LastRun(version or 0, result)
+    server.diagnostics.results_changed(uri)
+    text_summary = summary(result)
+    kind = types.MessageType.Info if result.accepted else types.MessageType.Warning
+    server.window_show_message(types.ShowMessageParams(type=kind, message=text_summary))
+    return {"ok": True, "message": text_summary, **result.to_json()}
+
+
+def _failed(server: "NovaServer", message: str) -> dict:
+    """The dry-run could not run at all (not: the turn would fail)."""
+    server.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
+    return {"ok": False, "message": message}

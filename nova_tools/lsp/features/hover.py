@@ -1,0 +1,101 @@
+"""Hover that teaches the game, in android scripts.
+
+* on a ``rules.…`` member: what the rule means (its Field description) and the value this game
+  plays with (from the workspace's rules, see :class:`~nova_tools.lsp.settings.RulesContext`);
+* on an action type string (``'android.move'``): what the action does, its fields, and what a
+  refusal costs;
+* on a building type string (``'depot'``): what it does and what it costs.
+
+tsc's own hover (types and JSDoc) follows, under a rule.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from .. import ruledocs
+from ..settings import RulesInEffect
+from ..textpos import LineIndex
+from ..tstext import Source
+from . import typescript
+from .rules_files import render_rule
+
+if TYPE_CHECKING:
+    from ..server import NovaServer
+
+
+def nova_hover(text: str, offset: int, rules: RulesInEffect) -> tuple[str, tuple[int, int]] | None:
+    """Markdown for what is under the cursor, with the source range it is about."""
+    source = Source(text)
+    chain = source.member_chain_at(offset)
+    if chain is not None:
+        segments, index = chain
+        if segments[0].name == "rules" and index >= 1:
+            path = tuple(s.name for s in segments[1 : index + 1])
+            doc = ruledocs.lookup(path)
+            if doc is not None:
+                value = ruledocs.value_at(rules.json, path)
+                body = render_rule(doc, value=value, origin=rules.origin)
+                if rules.problem:
+                    body += f"\n\n_{rules.problem}_"
+                return body, (segments[index].start, segments[index].end)
+    literal = source.string_at(offset)
+    if literal is None:
+        return None
+    if (action := ruledocs.action_doc(literal.value)) is not None:
+        return render_action(action, rules), (literal.start, literal.end)
+    if ruledocs.is_building_type(literal.value):
+        return render_building(literal.value, rules), (literal.start, literal.end)
+    return None
+
+
+def render_action(action: ruledocs.ActionDoc, rules: RulesInEffect) -> str:
+    lines = [f"**{action.type}** · action", "", ruledocs.with_values(action.summary, rules.json), ""]
+    for name, required, description in action.fields:
+        lines.append(f"- `{name}`{'' if required else ' (optional)'}: {ruledocs.with_values(description, rules.json)}")
+    if action.fields:
+        lines.append("")
+    penalty = ruledocs.format_value(ruledocs.value_at(rules.json, ("android", "failedTurnHealthPenalty")))
+    lines.append(
+        "If the engine refuses it, the turn fails: the android loses "
+        f"`rules.android.failedTurnHealthPenalty` ({penalty}) health and keeps neither the memory nor the "
+        "recording this action carried. Dry-run the turn (the code lens on `export default`) to see the verdict."
+    )
+    return "\n".join(lines)
+
+
+def render_building(building: str, rules: RulesInEffect) -> str:
+    doc = ruledocs.lookup(("buildings", building))
+    spec = ruledocs.value_at(rules.json, ("buildings", building))
+    lines = [f"**{building}** · building type", "", doc.description if doc else ""]
+    if isinstance(spec, dict):
+        cost = ", ".join(f"{n} {m}" for m, n in (spec.get("cost") or {}).items() if n) or "nothing"
+        lines += ["", f"Costs {cost}; {ruledocs.format_value(spec.get('ticks'))} continue-construction ticks once paid "
+                      f"(`rules.buildings.{building}`, from {rules.origin})."]
+    return "\n".join(lines)
+
+
+async def hover(server: "NovaServer", params: types.HoverParams, text: str) -> types.Hover | None:
+    index = LineIndex(text)
+    ours = nova_hover(text, index.offset(params.position), server.rules.current())
+    theirs = await typescript.hover(server, params)
+    if ours is None:
+        return theirs
+    body, (start, end) = ours
+    if theirs is not None:
+        body += "\n\n---\n\n" + _text_of(theirs.contents)
+    return types.Hover(contents=types.MarkupContent(kind=server.markup_kind(), value=body), range=index.range(start, end))
+
+
+def _text_of(contents: object) -> str:
+    if isinstance(contents, types.MarkupContent):
+        return contents.value
+    if isinstance(contents, str):
+        return contents
+    if isinstance(contents, types.MarkedStringWithLanguage):
+        return f"```{contents.language}\n{contents.value}\n```"
+    if isinstance(contents, (list, tuple)):
+        return "\n\n".join(_text_of(c) for c in contents)
+    return ""

@@ -1,0 +1,132 @@
+"""End-to-end fixtures: the real ``nova lsp`` over stdio, driven by pytest-lsp, once per editor.
+
+Two capability sets, so both ways diagnostics travel are exercised:
+
+* ``vscode``: VS Code's capabilities plus pull diagnostics (``textDocument.diagnostic``) and
+  diagnostic refresh, as VS Code has had since 1.67;
+* ``neovim``: Neovim 0.9's capabilities, which only accept pushed diagnostics.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+TIMEOUT_S = 30.0
+
+
+def editor_capabilities(name: str) -> types.ClientCapabilities:
+    if name == "vscode":
+        caps = client_capabilities("visual-studio-code")
+        caps.text_document.diagnostic = types.DiagnosticClientCapabilities(dynamic_registration=True, related_document_support=False)
+        caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+        return caps
+    caps = client_capabilities("neovim@v0.9.1")
+    assert caps.text_document.diagnostic is None  # push only
+    return caps
+
+
+class Editor:
+    """A thin editor over a pytest-lsp client: open and edit files, read their diagnostics."""
+
+    def __init__(self, client: LanguageClient, name: str, root: Path) -> None:
+        self.client = client
+        self.name = name
+        self.root = root
+        self.pull = name == "vscode"
+        self.versions: dict[str, int] = {}
+
+    def write(self, relative: str, text: str) -> Path:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def open(self, relative: str, text: str, language: str | None = None, *, save: bool = True) -> str:
+        path = self.write(relative, text) if save else self.root / relative
+        uri = path.resolve().as_uri()
+        language = language or ("typescript" if relative.endswith(".ts") else "json")
+        self.client.diagnostics.pop(uri, None)
+        self.versions[uri] = 1
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id=language, version=1, text=text))
+        )
+        return uri
+
+    def change(self, uri: str, text: str) -> None:
+        self.client.diagnostics.pop(uri, None)
+        self.versions[uri] += 1
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+
+    def close(self, uri: str) -> None:
+        self.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+
+    async def diagnostics(self, uri: str) -> list[types.Diagnostic]:
+        """The document's diagnostics now: pulled, or the next push after the last edit."""
+        if self.pull:
+            report = await self.client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri))
+            )
+            return list(report.items)
+        async with asyncio.timeout(TIMEOUT_S):
+            while uri not in self.client.diagnostics:
+                await asyncio.sleep(0.005)
+        return list(self.client.diagnostics[uri])
+
+    async def hover(self, uri: str, line: int, character: int) -> types.Hover | None:
+        return await self.client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri), position=types.Position(line, character))
+        )
+
+    async def settings(self, **nova: str) -> None:
+        """Change the ``nova`` settings the way an editor does (didChangeConfiguration)."""
+        self.client.set_configuration(nova, section="nova")
+        self.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"nova": nova}))
+        await asyncio.sleep(0.05)
+
+    async def command(self, name: str, *arguments: object) -> object:
+        return await self.client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command=name, arguments=list(arguments))
+        )
+
+
+def position_of(text: str, needle: str, delta: int = 0) -> types.Position:
+    """The position of the first ``needle`` in ``text`` (plus ``delta`` characters); ASCII texts."""
+    offset = text.index(needle) + delta
+    line = text.count("\n", 0, offset)
+    return types.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "nova_tools.lsp"]),
+    scope="module",
+    params=["vscode", "neovim"],
+)
+async def lsp(request, lsp_client: LanguageClient, tmp_path_factory):
+    root = tmp_path_factory.mktemp(f"workspace-{request.param}")
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=editor_capabilities(request.param),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
+        )
+    )
+    lsp_client.nova_editor = Editor(lsp_client, request.param, root)  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture(scope="module")
+def editor(lsp: LanguageClient) -> Editor:
+    return lsp.nova_editor  # type: ignore[attr-defined]
