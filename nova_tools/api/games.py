@@ -47,11 +47,11 @@ def create_game(path: str | Path, rules: Rules | Mapping | str | Path | None = N
     resolved = resolve_rules(rules)
     if not 0 <= seed < 2**63:
         raise ApiError(f"the seed must be a whole number from 0 to 2^63 - 1, not {seed}")
-    if path.exists() and not force:
-        raise ApiError(f"{path} already exists; pass --force to replace it")
     if path.parent and not path.parent.exists():
         raise ApiError(f"the folder {path.parent} does not exist")
-    with store.locked(path):
+    with store.locked(path):  # checked under the lock, so two creators cannot both win
+        if path.exists() and not force:
+            raise ApiError(f"{path} already exists; replace it only deliberately (--force on the command line)")
         game = store.new_game(path, resolved, seed, sandbox_build())
         store.save(game)
     return Created(path, seed, resolved.world.width, resolved.world.height, resolved.match.final_round)

@@ -88,11 +88,13 @@ def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
     """An event as ``player`` may read it: another player's memory and recording redacted."""
     if event.get("type") != "turn" or owners.get(event.get("android")) == player:
         return event
-    action = event.get("action")
-    if not action or not ({"memory", "recording"} & action.keys()):
-        return event
     redacted = dict(event)
-    redacted["action"] = {k: (REDACTED if k in ("memory", "recording") else v) for k, v in action.items()}
+    action = event.get("action")
+    if action and {"memory", "recording"} & action.keys():
+        redacted["action"] = {k: (REDACTED if k in ("memory", "recording") else v) for k, v in action.items()}
+    if event.get("outcome") in ("error", "invalid"):
+        # A script chooses what it throws or returns, so its error text can carry its memory.
+        redacted["reason"] = REDACTED
     return redacted
 
 

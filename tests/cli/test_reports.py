@@ -141,3 +141,24 @@ def test_play_in_a_pipe_prints_one_round(game):
     assert result.out.startswith("Round 3")
     assert all(len(line) <= 80 for line in result.out.splitlines())
     assert nova("play", "--file", game, "--round", 99).code == 1
+
+
+def test_replay_export_hides_the_error_text_of_another_players_script(tmp_path):
+    game = tmp_path / "game.json"
+    assert nova("create-game", "--file", game).code == 0
+    thrower = tmp_path / "thrower.ts"
+    thrower.write_text(f"const t: AndroidTurn = () => {{ throw new Error({BOB_SECRET!r}); }};\nexport default t;\n")
+    liar = tmp_path / "liar.ts"
+    liar.write_text(f"const t = (() => {BOB_LOG!r}) as unknown as AndroidTurn;\nexport default t;\n")
+    assert nova("upload", "--file", game, "--player", "alice", wanderer(tmp_path)).code == 0
+    assert nova("upload", "--file", game, "--player", "bob", thrower).code == 0
+    assert nova("upload", "--file", game, "--player", "bob", liar).code == 0
+    for player, script in (("alice", "script-1"), ("bob", "script-2"), ("bob", "script-3")):
+        assert nova("launch", "--file", game, "--player", player, "--script", script).code == 0
+    assert nova("run", "--file", game, "--rounds", 2).code == 0
+    as_bob = nova("replay", "export", "--file", game, "--player", "bob").out
+    assert BOB_SECRET in as_bob and BOB_LOG in as_bob  # bob reads his own failures
+    as_alice = nova("replay", "export", "--file", game, "--player", "alice").out
+    assert BOB_SECRET not in as_alice and BOB_LOG not in as_alice
+    failed = [e for e in json.loads(as_alice)["events"] if e["type"] == "turn" and e["outcome"] != "accepted"]
+    assert {e["code"] for e in failed} == {"script-error", "not-an-action"}
