@@ -103,11 +103,12 @@ class NovaServer(LanguageServer):
 
     # --- settings --------------------------------------------------------------------------------
 
-    def apply_settings(self) -> None:
+    def apply_settings(self, *, refresh: bool = True) -> None:
         self.settings = self.client_settings.over(self.init_settings)
         self.rules.root = self.root
         self.rules.settings = self.settings
-        self.diagnostics.results_changed()
+        if refresh:
+            self.diagnostics.results_changed()
 
     async def pull_settings(self) -> None:
         workspace = self.client_capabilities.workspace
@@ -147,7 +148,7 @@ def create_server() -> NovaServer:
             "hover": typescript.to_json(text_caps.hover) if text_caps and text_caps.hover else None,
             "completion": typescript.to_json(text_caps.completion) if text_caps and text_caps.completion else None,
         }
-        ls.apply_settings()
+        ls.apply_settings(refresh=False)  # nothing is open yet, and no request may go out before initialized
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: NovaServer, params: types.InitializedParams) -> None:

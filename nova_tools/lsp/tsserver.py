@@ -171,11 +171,17 @@ class TsServer:
 
     async def request(self, method: str, params: object) -> object:
         """Send a request (starting the child if needed) and return its ``result``."""
-        await self._ensure_running()
-        try:
-            return await asyncio.wait_for(self._send_request(method, params), self.REQUEST_TIMEOUT)
-        except TimeoutError:
-            raise TsUnavailable(f"the TypeScript checker did not answer {method} within {self.REQUEST_TIMEOUT:g} s") from None
+        for attempt in (1, 2):
+            await self._ensure_running()
+            try:
+                return await asyncio.wait_for(self._send_request(method, params), self.REQUEST_TIMEOUT)
+            except TimeoutError:
+                raise TsUnavailable(f"the TypeScript checker did not answer {method} within {self.REQUEST_TIMEOUT:g} s") from None
+            except TsUnavailable:
+                if attempt == 2 or self._state is not TsState.CRASHED:
+                    raise
+                # It died under this request: the next attempt starts a fresh child.
+        raise AssertionError("unreachable")
 
     async def diagnostics(self, uri: str) -> list[dict]:
         """tsc's diagnostics of an open document, as LSP JSON."""

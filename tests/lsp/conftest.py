@@ -72,15 +72,16 @@ class Editor:
     def close(self, uri: str) -> None:
         self.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
 
-    async def diagnostics(self, uri: str) -> list[types.Diagnostic]:
-        """The document's diagnostics now: pulled, or the next push after the last edit."""
+    async def diagnostics(self, uri: str, until=None) -> list[types.Diagnostic]:
+        """The document's diagnostics now: pulled, or the first push since the last edit (or,
+        with ``until``, the first push that satisfies it)."""
         if self.pull:
             report = await self.client.text_document_diagnostic_async(
                 types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri))
             )
             return list(report.items)
         async with asyncio.timeout(TIMEOUT_S):
-            while uri not in self.client.diagnostics:
+            while uri not in self.client.diagnostics or (until is not None and not until(self.client.diagnostics[uri])):
                 await asyncio.sleep(0.005)
         return list(self.client.diagnostics[uri])
 

@@ -128,9 +128,7 @@ async def test_a_dry_run_in_a_fresh_world_reports_a_refusal(editor: Editor):
     assert any("refused" in m.message for m in editor.client.messages)
     if editor.pull:
         assert editor.client.diagnostic_refresh_count >= 1
-    else:
-        editor.client.diagnostics.pop(uri, None)
-    diagnostics = await editor.diagnostics(uri)
+    diagnostics = await editor.diagnostics(uri, until=lambda ds: any(d.source == "nova dry-run" for d in ds))
     [refusal] = [d for d in diagnostics if d.source == "nova dry-run"]
     assert refusal.range.start == position_of(text, "export default")
     assert "initial charger" in refusal.message and "10 health" in refusal.message

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from lsprotocol import types
 
+from ...rules.loading import default_rules_json
 from ..ruledocs import dotted, format_value, lookup, value_at
 from ..textpos import LineIndex
 from ..tstext import IDENT, Source, camel_words
@@ -153,28 +154,21 @@ def _numeric_rules(resolved: dict, defaults: dict) -> list[_RuleWord]:
 
     walk(resolved, ())
     # A literal equal to the shipped default but not to a retuned value is still that rule.
-    resolved_paths = {r.path for r in out}
     for rule in list(out):
         default = value_at(defaults, rule.path)
         if isinstance(default, (int, float)) and not isinstance(default, bool) and float(default) != rule.value and default not in (0, 1):
             out.append(_RuleWord(rule.path, float(default), rule.needs, rule.any_of))
-    assert resolved_paths  # the rules always have numbers
     return out
 
 
-_RULES_CACHE: dict[int, tuple[dict, list[_RuleWord]]] = {}
+_TABLE: tuple[dict, list[_RuleWord]] | None = None  # for the rules object in effect (one at a time)
 
 
 def _rules_table(resolved: dict) -> list[_RuleWord]:
-    cached = _RULES_CACHE.get(id(resolved))
-    if cached is not None and cached[0] is resolved:
-        return cached[1]
-    from ...rules.loading import default_rules_json
-
-    table = _numeric_rules(resolved, default_rules_json())
-    _RULES_CACHE.clear()  # one rules object is in effect at a time
-    _RULES_CACHE[id(resolved)] = (resolved, table)
-    return table
+    global _TABLE
+    if _TABLE is None or _TABLE[0] is not resolved:
+        _TABLE = (resolved, _numeric_rules(resolved, default_rules_json()))
+    return _TABLE[1]
 
 
 def _meaning(path: tuple) -> str:
