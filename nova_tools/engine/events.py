@@ -13,8 +13,9 @@ from collections.abc import Iterable
 from . import players
 from .actions import _settle
 from .refusals import Refusal
-from .rounds import Decision, apply_turn, begin_round, end_round, turn_order
+from .rounds import Decision, apply_turn, begin_round, resolve_round_end, turn_order
 from .state import GameState
+from .visibility import recompute
 
 
 class ReplayError(ValueError):
@@ -31,32 +32,44 @@ class Replayer:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self.pending: list[str] = []  # androids still due a turn in the current round
+        self.pending: list[str] = []  # the current round's turn order
+        self.next = 0  # index in ``pending`` of the android due to act next
         self.in_round = False
+        # Visibility is derived state that no rule reads, so the recompute of a round end is
+        # deferred: the next round start (or launch, or join) recomputes anyway, and replay()
+        # recomputes once at the end if nothing did. The result is the same state.
+        self.sight_stale = False
 
     def apply(self, index: int, event: dict) -> None:
         state, kind = self.state, event.get("type")
-        if kind == "player.joined":
+        if kind == "turn":  # by far the most common event: checked first
+            self._turn(index, event)
+        elif kind == "player.joined":
             position = event["position"]
             players.join(state, event["player"], at=(position["x"], position["y"]))
+            self.sight_stale = False  # join recomputes visibility
         elif kind == "script.uploaded":
             produced = players.add_script(state, event["player"], event["name"])
             _expect(produced["script"] == event["script"], index, f"script id {event['script']} came out as {produced['script']}")
         elif kind == "android.launched":
             produced = players.launch(state, event["player"], event["script"], event.get("charger"))
+            self.sight_stale = False  # launch recomputes visibility
             _expect(produced["android"] == event["android"], index, "a launch produced a different android id")
         elif kind == "round.started":
             _expect(not self.in_round, index, "a round starts before the previous one ended")
             begin_round(state)
-            _expect(state.round == event["round"], index, f"round {event['round']} recorded, {state.round} expected")
+            self.sight_stale = False
+            if state.round != event["round"]:
+                raise ReplayError(f"event {index}: round {event['round']} recorded, {state.round} expected")
             self.pending = turn_order(state)
+            self.next = 0
             self.in_round = True
-        elif kind == "turn":
-            self._turn(index, event)
         elif kind == "round.ended":
             _expect(self.in_round, index, "a round ends that never started")
-            _expect(not [a for a in self.pending if state.androids[a].active], index, "a round ends before every android acted")
-            produced = end_round(state)
+            androids = state.androids
+            _expect(not any(androids[a].active for a in self.pending[self.next :]), index, "a round ends before every android acted")
+            produced = resolve_round_end(state)
+            self.sight_stale = True
             _expect(produced == event, index, "the round end came out differently")
             self.in_round = False
         else:
@@ -64,16 +77,21 @@ class Replayer:
 
     def _turn(self, index: int, event: dict) -> None:
         state = self.state
-        _expect(self.in_round, index, "a turn outside a round")
-        while self.pending and not state.androids[self.pending[0]].active:
-            self.pending.pop(0)
-        _expect(bool(self.pending) and self.pending[0] == event["android"], index, f"{event['android']} acts out of turn")
-        self.pending.pop(0)
+        if not self.in_round:
+            raise ReplayError(f"event {index}: a turn outside a round")
+        androids, pending, position = state.androids, self.pending, self.next
+        while position < len(pending) and not androids[pending[position]].active:
+            position += 1  # dismantled earlier in the round: no turn
+        android_id = event["android"]
+        if position >= len(pending) or pending[position] != android_id:
+            raise ReplayError(f"event {index}: {android_id} acts out of turn")
+        self.next = position + 1
         if event["outcome"] == "accepted":
-            produced = apply_turn(state, event["android"], Decision(value=event["action"], ticks=event["ticks"]))
-            _expect(produced == event, index, f"the turn of {event['android']} came out differently")
+            produced = apply_turn(state, android_id, Decision(value=event["action"], ticks=event["ticks"]))
+            if produced != event:
+                raise ReplayError(f"event {index}: the turn of {android_id} came out differently")
         else:
-            android = state.androids[event["android"]]
+            android = androids[android_id]
             android.health = _settle(android.health - state.rules.android.failed_turn_health_penalty)
 
 
@@ -89,4 +107,6 @@ def replay(initial: GameState, events: Iterable[dict]) -> GameState:
             raise ReplayError(f"event {index} ({event.get('type')}) cannot be applied: {refusal.reason}") from None
         except (KeyError, TypeError, ValueError) as error:
             raise ReplayError(f"event {index} ({event.get('type') if isinstance(event, dict) else event!r}) cannot be applied: {error}") from None
+    if replayer.sight_stale:
+        recompute(initial)
     return initial

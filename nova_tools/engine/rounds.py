@@ -43,9 +43,14 @@ def turn_order(state: GameState) -> list[str]:
     Players take turns one android at a time; the player who leads rotates by seat each round, so
     over any run of rounds every seat leads equally often.
     """
-    queues: list[list[str]] = []
-    for player in sorted(state.players.values(), key=lambda p: p.seat):
-        queues.append([a.id for a in state.androids.values() if a.owner == player.id and a.active])
+    seated = sorted(state.players.values(), key=lambda p: p.seat)
+    by_owner: dict[str, list[str]] = {p.id: [] for p in seated}
+    for android in state.androids.values():  # launch order
+        if android.active:
+            queue = by_owner.get(android.owner)
+            if queue is not None:
+                queue.append(android.id)
+    queues = [by_owner[p.id] for p in seated]
     if not queues:
         return []
     lead = (state.round - 1) % len(queues)
@@ -153,6 +158,15 @@ def _round_end_buildings(state: GameState) -> list[dict]:
 
 
 def end_round(state: GameState) -> dict:
+    event = resolve_round_end(state)
+    recompute(state)
+    return event
+
+
+def resolve_round_end(state: GameState) -> dict:
+    """The round end without the visibility recompute (which :func:`end_round` adds): extraction,
+    conversions, decay, hazard damage, destruction. Replay uses it directly, recomputing
+    visibility only when something could observe it."""
     rules = state.rules.android
     _round_end_buildings(state)
     destroyed = []
@@ -169,7 +183,6 @@ def end_round(state: GameState) -> dict:
         if android.health <= 0 or android.battery <= 0:
             android.active = False
             destroyed.append(android.id)
-    recompute(state)
     return {"type": "round.ended", "round": state.round, "destroyed": destroyed}
 
 

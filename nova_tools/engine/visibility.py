@@ -28,28 +28,59 @@ def footprint(shape: str, reach: int) -> tuple[tuple[int, int], ...]:
     return tuple(offsets)
 
 
-def _reveal(seen: set[int], sight: Sight | None, x: int, y: int, width: int, height: int) -> None:
-    if sight is None:
-        seen.add(y * width + x)
-        return
-    for dx, dy in footprint(sight.shape, sight.range):
-        tx, ty = x + dx, y + dy
-        if 0 <= tx < width and 0 <= ty < height:
-            seen.add(ty * width + tx)
+_COVERAGE: dict[tuple[str, int, int, int], dict[int, frozenset[int]]] = {}
+
+
+def _coverage_table(sight: Sight, width: int, height: int) -> dict[int, frozenset[int]]:
+    key = (sight.shape, sight.range, width, height)
+    table = _COVERAGE.get(key)
+    if table is None:
+        if len(_COVERAGE) >= 64:  # many board sizes in one process (tests): start afresh
+            _COVERAGE.clear()
+        table = _COVERAGE[key] = {}
+    return table
+
+
+def covered(sight: Sight, x: int, y: int, width: int, height: int) -> frozenset[int]:
+    """The tile indices a sight standing on (x, y) reveals, clipped to the board.
+
+    Memoised per sight shape, range and board size: recomputing visibility is then a union of
+    ready-made sets, which keeps round starts and ends (and replays) cheap.
+    """
+    table = _coverage_table(sight, width, height)
+    index = y * width + x
+    tiles = table.get(index)
+    if tiles is None:
+        tiles = table[index] = frozenset(
+            (y + dy) * width + (x + dx)
+            for dx, dy in footprint(sight.shape, sight.range)
+            if 0 <= x + dx < width and 0 <= y + dy < height
+        )
+    return tiles
 
 
 def recompute(state: GameState) -> None:
     """Set ``state.visible[player]`` to the tiles that player's active androids and completed
-    sight buildings reveal now."""
+    sight buildings reveal now. An android whose sight rule is null sees its own tile only; a
+    building whose sight rule is null reveals nothing."""
     rules = state.rules
-    seen: dict[str, set[int]] = {pid: set() for pid in state.players}
+    width, height = state.width, state.height
+    parts: dict[str, list[frozenset[int]]] = {pid: [] for pid in state.players}
     android_sight = rules.android.sight
+    table = _coverage_table(android_sight, width, height) if android_sight is not None else None
     for android in state.androids.values():
-        if android.active and android.owner in seen:
-            _reveal(seen[android.owner], android_sight, android.x, android.y, state.width, state.height)
+        if android.active and android.owner in parts:
+            index = android.y * width + android.x
+            if table is None:
+                parts[android.owner].append(frozenset((index,)))
+            else:
+                tiles = table.get(index)
+                if tiles is None:
+                    tiles = covered(android_sight, android.x, android.y, width, height)
+                parts[android.owner].append(tiles)
     for building in state.buildings.values():
-        if building.complete and building.owner in seen:
+        if building.complete and building.owner in parts:
             sight = rules.building(building.type).sight
             if sight is not None:
-                _reveal(seen[building.owner], sight, building.x, building.y, state.width, state.height)
-    state.visible = {pid: frozenset(tiles) for pid, tiles in seen.items()}
+                parts[building.owner].append(covered(sight, building.x, building.y, width, height))
+    state.visible = {pid: frozenset().union(*tiles) for pid, tiles in parts.items()}

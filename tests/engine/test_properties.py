@@ -363,3 +363,4 @@ def test_random_play_conserves_material_respects_caps_and_replays(rules_name: st
             note_statistic(f"accepted {name}")  # --hypothesis-show-statistics shows how often each kind ran
     rebuilt = replay(from_json(initial, rules), log)
     assert state_hash(rebuilt) == state_hash(state)
+    assert rebuilt.visible == state.visible  # derived, not hashed: checked on its own

@@ -28,14 +28,52 @@ def test_replay_rebuilds_the_same_state(game) -> None:
     assert state_hash(replay(from_json(initial, rules()), log)) == digest
 
 
-def test_replay_stops_midway_at_the_state_of_that_moment(game) -> None:
+def live_states(initial: dict, log: list[dict]):
+    """The live game re-driven step by step with the engine's own functions (not replay), yielding
+    the state after every event: what a player would have seen at that moment."""
+    from nova_tools.engine import Decision, apply_turn, begin_round, end_round, join, add_script, launch
+
+    state = from_json(initial, rules())
+    for event in log:
+        kind = event["type"]
+        if kind == "player.joined":
+            join(state, event["player"], at=(event["position"]["x"], event["position"]["y"]))
+        elif kind == "script.uploaded":
+            add_script(state, event["player"], event["name"])
+        elif kind == "android.launched":
+            launch(state, event["player"], event["script"], event.get("charger"))
+        elif kind == "round.started":
+            begin_round(state)
+        elif kind == "round.ended":
+            end_round(state)
+        elif event["outcome"] == "accepted":
+            apply_turn(state, event["android"], Decision(value=event["action"]))
+        else:
+            apply_turn(state, event["android"], Decision(error="replayed failure"))
+        yield state
+
+
+@pytest.mark.parametrize("where", ["after a round end", "inside a round", "after a launch", "after setup"])
+def test_replay_stops_midway_at_the_state_of_that_moment(game, where) -> None:
+    """A log cut anywhere replays to the state of that moment — visibility included, which is
+    derived (not hashed) and is what the next fogged view is built from."""
     log, _, initial = game
     ends = [i for i, e in enumerate(log) if e["type"] == "round.ended"]
-    cut = ends[9] + 1
+    cut = {
+        "after a round end": ends[9] + 1,
+        "inside a round": ends[9] + 3,
+        "after a launch": max(i for i, e in enumerate(log) if e["type"] == "android.launched") + 1,
+        "after setup": 1,
+    }[where]
     partial = replay(from_json(initial, rules()), log[:cut])
-    assert partial.round == 10
-    again = replay(from_json(copy.deepcopy(to_json(partial)), rules()), log[cut:])
-    assert state_hash(again) == game[1]
+    live = None
+    for step, live in enumerate(live_states(initial, log[:cut])):
+        pass
+    assert state_hash(partial) == state_hash(live)
+    assert partial.visible == live.visible
+    again = replay(from_json(copy.deepcopy(to_json(partial)), rules()), log[cut:]) if where != "inside a round" else None
+    if again is not None:
+        assert state_hash(again) == game[1]
 
 
 def _tampered(log: list[dict], index: int, change) -> list[dict]:
