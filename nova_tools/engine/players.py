@@ -62,7 +62,14 @@ def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> di
     if player in state.players:
         raise Refusal("player-exists", f"player {player!r} has already joined")
     seat = len(state.players)
-    x, y = at if at is not None else _initial_charger_tile(state, seat)
+    if at is not None:  # a scenario, or a replayed log: the tile must still be a valid one
+        x, y = at
+        if not state.on_map(x, y):
+            raise Refusal("off-map", f"({x}, {y}) is not on the {state.width}x{state.height} map")
+        if (x, y) in state.building_at:
+            raise Refusal("tile-occupied", f"({x}, {y}) already holds a building; initial chargers never overlap")
+    else:
+        x, y = _initial_charger_tile(state, seat)
     state.players[player] = Player(player, seat)
     charger_rules = state.rules.buildings.charger
     building = Building(

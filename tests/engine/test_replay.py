@@ -135,3 +135,13 @@ def test_a_log_cut_inside_a_round_is_refused_at_the_round_end(game) -> None:
     with pytest.raises(ReplayError) as caught:
         replay(from_json(initial, rules()), log[:first_turn] + log[first_turn + 1 :])
     assert "out of turn" in str(caught.value) or "before every android acted" in str(caught.value)
+
+
+def test_a_log_joining_two_players_on_one_tile_is_refused(game) -> None:
+    log, _, initial = game
+    first, second = [i for i, e in enumerate(log) if e["type"] == "player.joined"][:2]
+    tampered = _tampered(log, second, lambda e: e.update(position=dict(log[first]["position"])))
+    with pytest.raises(ReplayError) as caught:
+        replay(from_json(initial, rules()), tampered)
+    assert str(caught.value).startswith(f"event {second} (player.joined) cannot be applied: ")
+    assert "already holds a building" in str(caught.value)

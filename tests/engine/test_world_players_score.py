@@ -278,3 +278,16 @@ def test_retuned_scoring() -> None:
     s.building("depot", P1, (2, 2), storage={"metal": 5, "ore": 1})
     state = s.build()
     assert lines(score(state, P1)) == {"buildings.depot": 3, "buildings.scanner": 2.5, "materials.ore": 2}
+
+
+def test_an_initial_charger_placed_by_hand_must_be_on_a_free_tile() -> None:
+    """"Initial chargers are placed on non-overlapping tiles": a scenario (or a replayed log)
+    that names a tile is held to it."""
+    state = generate(Rules(), 1)
+    join(state, "alice", at=(3, 3))
+    for spot, code in [((3, 3), "tile-occupied"), ((12, 0), "off-map"), ((-1, 4), "off-map")]:
+        with pytest.raises(Refusal) as e:
+            join(state, "bob", at=spot)
+        assert e.value.code == code
+    assert list(state.players) == ["alice"]
+    assert len(state.buildings) == 1
