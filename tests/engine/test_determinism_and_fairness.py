@@ -18,7 +18,8 @@ GAME = Path(determinism_game.__file__)
 
 
 def run_game_in_a_fresh_process(seed: int, rounds: int, hash_seed: str) -> bytes:
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    repo = str(GAME.resolve().parents[2])
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": os.pathsep.join(filter(None, [repo, os.environ.get("PYTHONPATH")]))}
     done = subprocess.run(
         [sys.executable, str(GAME), str(seed), str(rounds)], capture_output=True, env=env, timeout=120, check=False
     )

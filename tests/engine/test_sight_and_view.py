@@ -292,3 +292,23 @@ def test_a_sibling_dismantled_earlier_in_the_round_takes_no_turn() -> None:
     events = play_round(state, decide)
     assert asked == [a]
     assert [e["type"] for e in events] == ["round.started", "turn", "round.ended"]
+
+
+def test_each_turn_sees_the_world_as_it_stands_when_its_turn_comes() -> None:
+    """DESIGN 5: turns resolve one at a time and apply at once — the second racer's view no
+    longer shows the pod the first one just picked up, so it can know its collect would fail."""
+    s = scenario()
+    s.tile(3, 3, scattered={"metal": 4})
+    s.android(P1, (3, 3))
+    s.android(P2, (3, 3))
+    state = s.build()
+    seen: dict[str, dict] = {}
+
+    def decide(st, android):
+        view = world_view(st, android.owner, android)
+        seen[android.id] = next(t["scattered"] for t in view["tiles"] if t["position"] == {"x": 3, "y": 3})
+        return Decision({"type": "android.collect"})
+
+    events = play_round(state, decide)
+    assert seen == {"android-1": {"metal": 4}, "android-2": {}}
+    assert [e.get("code") for e in events if e["type"] == "turn"] == [None, "nothing-here"]
