@@ -196,8 +196,8 @@ def create_server() -> NovaServer:
             ls.ts.change(uri, text)
         if kind is not None:
             ls.diagnostics.changed(uri)
-        if kind == "rules":
-            ls.diagnostics.results_changed()  # the rules in effect may have changed under the scripts
+        if kind == "rules" and ls.rules.reads(uri_to_path(uri)):
+            ls.diagnostics.results_changed()  # the rules in effect changed under the scripts
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: NovaServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -105,6 +105,11 @@ class RulesContext:
             return "rules", self.root / "rules.json"
         return None
 
+    def reads(self, path: Path | None) -> bool:
+        """Whether the rules in effect come from this file (so editing it changes them)."""
+        source = self._source()
+        return path is not None and source is not None and source[1].resolve() == path.resolve()
+
     def current(self) -> RulesInEffect:
         source = self._source()
         if source is None:
