@@ -30,14 +30,17 @@ def _expect(condition: bool, index: int, message: str) -> None:
 class Replayer:
     """Applies logged events one at a time, keeping track of the round in progress."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, *, defer_sight: bool = False) -> None:
         self.state = state
+        self.defer_sight = defer_sight
         self.pending: list[str] = []  # the current round's turn order
         self.next = 0  # index in ``pending`` of the android due to act next
         self.in_round = False
-        # Visibility is derived state that no rule reads, so the recompute of a round end is
-        # deferred: the next round start (or launch, or join) recomputes anyway, and replay()
-        # recomputes once at the end if nothing did. The result is the same state.
+        # Visibility is derived state that no rule reads. With defer_sight (what replay() uses),
+        # the recompute of a round end is deferred: the next round start (or launch, or join)
+        # recomputes anyway, and replay() recomputes once at the end if nothing did, so the
+        # result is the same state. Without it, the state after every apply() is exactly the
+        # live one, visibility included (for callers that look at the state between events).
         self.sight_stale = False
 
     def apply(self, index: int, event: dict) -> None:
@@ -69,7 +72,10 @@ class Replayer:
             androids = state.androids
             _expect(not any(androids[a].active for a in self.pending[self.next :]), index, "a round ends before every android acted")
             produced = resolve_round_end(state)
-            self.sight_stale = True
+            if self.defer_sight:
+                self.sight_stale = True
+            else:
+                recompute(state)
             _expect(produced == event, index, "the round end came out differently")
             self.in_round = False
         else:
@@ -97,7 +103,7 @@ class Replayer:
 
 def replay(initial: GameState, events: Iterable[dict]) -> GameState:
     """Apply a log to an initial state (changed in place and returned)."""
-    replayer = Replayer(initial)
+    replayer = Replayer(initial, defer_sight=True)
     for index, event in enumerate(events):
         try:
             replayer.apply(index, event)

@@ -145,3 +145,17 @@ def test_a_log_joining_two_players_on_one_tile_is_refused(game) -> None:
         replay(from_json(initial, rules()), tampered)
     assert str(caught.value).startswith(f"event {second} (player.joined) cannot be applied: ")
     assert "already holds a building" in str(caught.value)
+
+
+def test_stepping_a_replayer_gives_the_live_state_after_every_event(game) -> None:
+    """Tools that draw a game frame by frame (the board view) step a Replayer and look at the
+    state between events: after each one it is the live state, visibility included."""
+    from nova_tools.engine.events import Replayer
+
+    log, _, initial = game
+    stepped = Replayer(from_json(initial, rules()))
+    for index, (event, live) in enumerate(zip(log, live_states(initial, log))):
+        stepped.apply(index, event)
+        if event["type"] in ("round.ended", "android.launched", "player.joined"):
+            assert stepped.state.visible == live.visible, index
+            assert state_hash(stepped.state) == state_hash(live), index
