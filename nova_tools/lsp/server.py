@@ -63,6 +63,7 @@ class NovaServer(LanguageServer):
         self.ts = TsServer(typings=typings_path())
         self.diagnostics = DiagnosticsHub(self)
         self.dry_runs: dict[str, dry_run.LastRun] = {}
+        self.dry_run_lock = asyncio.Lock()
 
     # --- documents -----------------------------------------------------------------------------
 
@@ -93,6 +94,12 @@ class NovaServer(LanguageServer):
         if rules_files.is_rules_document(name, text):
             return "rules"
         return None
+
+    def refresh_code_lenses(self) -> None:
+        workspace = self.client_capabilities.workspace
+        if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
+            future = self.workspace_code_lens_refresh(None)
+            future.add_done_callback(lambda f: f.exception() if not f.cancelled() else None)
 
     def markup_kind(self) -> types.MarkupKind:
         hover_caps = self.client_capabilities.text_document and self.client_capabilities.text_document.hover

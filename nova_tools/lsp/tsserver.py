@@ -255,6 +255,9 @@ class TsServer:
             if self._state is TsState.STARTING:
                 self._crashed(f"the TypeScript checker did not start ({error or 'no answer'})")
             raise TsUnavailable(self.failure or "the TypeScript checker did not start") from None
+        if self._state is TsState.CLOSED:  # stopped while it was starting
+            self._kill(proc)
+            raise TsUnavailable("the TypeScript checker has been stopped")
         self._notify("initialized", {})
         # Bring the new child up to date; nothing can interleave until the next await.
         for uri, doc in self._docs.items():

@@ -116,6 +116,12 @@ def position_of(text: str, needle: str, delta: int = 0) -> types.Position:
 )
 async def lsp(request, lsp_client: LanguageClient, tmp_path_factory):
     root = tmp_path_factory.mktemp(f"workspace-{request.param}")
+    lsp_client.code_lens_refreshes = 0  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def code_lens_refresh(params: None) -> None:
+        lsp_client.code_lens_refreshes += 1  # type: ignore[attr-defined]
+
     await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=editor_capabilities(request.param),

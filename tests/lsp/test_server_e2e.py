@@ -126,8 +126,11 @@ async def test_a_dry_run_in_a_fresh_world_reports_a_refusal(editor: Editor):
     assert result["outcome"] == "refused" and result["code"] == "initial-charger"
     assert result["penalty"] == 10 and result["ticks"] == 0
     assert any("refused" in m.message for m in editor.client.messages)
-    if editor.pull:
+    if editor.pull:  # VS Code is asked to pull again, and to redraw the lens with the verdict
         assert editor.client.diagnostic_refresh_count >= 1
+        assert editor.client.code_lens_refreshes >= 1
+    [lens] = await editor.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert "initial-charger" in lens.command.title
     diagnostics = await editor.diagnostics(uri, until=lambda ds: any(d.source == "nova dry-run" for d in ds))
     [refusal] = [d for d in diagnostics if d.source == "nova dry-run"]
     assert refusal.range.start == position_of(text, "export default")

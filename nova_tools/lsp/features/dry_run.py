@@ -176,9 +176,10 @@ async def run(server: "NovaServer", arguments: tuple) -> dict:
     files, entry = gather_files(path, text, server.read_text)
     game = resolve_path(server.settings.game_file, server.root)
     try:
-        result = await asyncio.to_thread(
-            api.dry_run, files=files, entry_name=entry, game=game, android_id=server.settings.android_id
-        )
+        async with server.dry_run_lock:  # one sandboxed turn at a time
+            result = await asyncio.to_thread(
+                api.dry_run, files=files, entry_name=entry, game=game, android_id=server.settings.android_id
+            )
     except api.USER_ERRORS as error:
         return _failed(server, f"Dry-run not possible: {error}")
     except Exception as error:  # the outer edge: say it in one sentence, keep the details in the log
@@ -186,6 +187,7 @@ async def run(server: "NovaServer", arguments: tuple) -> dict:
         return _failed(server, f"Dry-run failed unexpectedly ({type(error).__name__}: {error}).")
     server.dry_runs[uri] = LastRun(version or 0, result)
     server.diagnostics.results_changed(uri)
+    server.refresh_code_lenses()  # their title shows the last verdict
     text_summary = summary(result)
     kind = types.MessageType.Info if result.accepted else types.MessageType.Warning
     server.window_show_message(types.ShowMessageParams(type=kind, message=text_summary))
