@@ -150,9 +150,6 @@ class TsServer:
         if doc is not None and self._state is TsState.RUNNING:
             self._notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 
-    def is_open(self, uri: str) -> bool:
-        return uri in self._docs
-
     def _send_open(self, uri: str, doc: _Doc) -> None:
         if doc.bare and not self._typings_open:
             self._typings_open = True

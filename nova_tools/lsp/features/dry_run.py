@@ -97,20 +97,17 @@ def describe_action(action: object) -> str:
     return f"{action.get('type', '?')}{' ' + detail if detail else ''}"
 
 
-def _penalty(value: float) -> str:
-    return f"{value:g}"
-
-
 def summary(result: api.DryRun) -> str:
     """One paragraph a player can act on."""
     who = f"Dry-run as {result.android_id} (round {result.round})"
-    sizes = []
-    sizes.append("memory unchanged" if result.memory_size is None else f"memory {result.memory_size} characters")
-    sizes.append("recording unchanged" if result.recording_size is None else f"recording {result.recording_size} characters")
+    sizes = [
+        "memory unchanged" if result.memory_size is None else f"memory {result.memory_size} characters",
+        "recording unchanged" if result.recording_size is None else f"recording {result.recording_size} characters",
+    ]
     spent = f"{result.ticks} tick{'s' if result.ticks != 1 else ''} spent, {', '.join(sizes)}"
     if result.accepted:
         return f"{who}: {describe_action(result.action)} would be accepted. {spent}."
-    cost = f"A failed turn costs the android {_penalty(result.penalty)} health (rules.android.failedTurnHealthPenalty)."
+    cost = f"A failed turn costs the android {result.penalty:g} health (rules.android.failedTurnHealthPenalty)."
     if result.outcome == "refused":
         return f"{who}: {describe_action(result.action)} would be refused ({result.code}): {result.reason}. {cost} {spent}."
     return f"{who}: the turn would fail ({result.outcome}{', ' + result.code if result.code else ''}): {result.reason}. {cost} {spent}."
@@ -126,7 +123,7 @@ def refusal_diagnostic(text: str, result: api.DryRun) -> types.Diagnostic | None
         message=(
             f"Dry-run: {describe_action(result.action)} would be {what}"
             f"{' (' + result.code + ')' if result.code else ''}: {result.reason}. "
-            f"A failed turn costs {_penalty(result.penalty)} health."
+            f"A failed turn costs {result.penalty:g} health."
         ),
         severity=types.DiagnosticSeverity.Warning,
         source="nova dry-run",
