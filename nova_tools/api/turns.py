@@ -25,6 +25,20 @@ def sandbox_build() -> dict[str, str]:
     return dict(SANDBOX_BUILD)
 
 
+# A failed turn's reason code, from the sandbox's kind of failure: what a script can branch on
+# when it reads its own events, and what `nova events --failed` shows.
+FAILURE_CODES = {
+    "fuel": "out-of-fuel",
+    "memory": "out-of-memory",
+    "stack": "stack-overflow",
+    "timeout": "timeout",
+    "syntax": "syntax-error",
+    "error": "script-error",
+    "no-action": "not-an-action",
+    "crash": "sandbox-crash",
+}
+
+
 class ScriptRunner:
     """Decides turns by running each android's stored script in the sandbox."""
 
@@ -58,4 +72,4 @@ class ScriptRunner:
         if bundle is None:
             return engine.Decision(error=f"its script {android.script} is not stored in this game")
         result = sandbox().run_turn(bundle, self.globals_json(state, android), self.budgets, engine.turn_seed(state, android.id))
-        return engine.Decision(value=result.value, error=result.error, ticks=result.ticks)
+        return engine.Decision(value=result.value, error=result.error, ticks=result.ticks, code=FAILURE_CODES.get(str(result.kind), "script-error"))

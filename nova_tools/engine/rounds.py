@@ -35,6 +35,7 @@ class Decision:
     value: object = None
     error: str | None = None
     ticks: int = 0
+    code: str = "script-error"  # the reason code a failed turn records when ``error`` is set
 
 
 def turn_order(state: GameState) -> list[str]:
@@ -107,7 +108,7 @@ def apply_turn(state: GameState, android_id: str, decision: Decision) -> dict:
     android = state.androids[android_id]
     event: dict = {"type": "turn", "round": state.round, "android": android_id, "ticks": decision.ticks}
     if decision.error is not None:
-        return _fail(state, android, event, "error", "script-error", decision.error)
+        return _fail(state, android, event, "error", decision.code, decision.error)
     try:
         action = _parse(decision.value)
     except ValidationError as error:

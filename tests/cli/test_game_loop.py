@@ -121,3 +121,24 @@ def test_dry_run_reports_acceptance_and_refusal_without_touching_the_game(tmp_pa
     assert refused.code == 2
     assert "REFUSE" in refused.out and "costs 10 health" in refused.out
     assert sha(game) == before
+
+
+def test_a_hostile_script_fails_its_turns_with_a_reason_and_the_game_goes_on(tmp_path):
+    game = tmp_path / "game.json"
+    assert nova("create-game", "--file", game).code == 0
+    looper = tmp_path / "looper.ts"
+    looper.write_text("const t: AndroidTurn = () => { while (true) {} };\nexport default t;\n")
+    assert nova("upload", "--file", game, "--player", "mallory", looper).code == 0
+    assert nova("upload", "--file", game, "--player", "alice", wanderer(tmp_path)).code == 0
+    assert nova("launch", "--file", game, "--player", "mallory", "--script", "script-1").code == 0
+    assert nova("launch", "--file", game, "--player", "alice", "--script", "script-2").code == 0
+    ran = json.loads(nova("run", "--file", game, "--rounds", 2, "--json").out)
+    assert ran["failedTurns"] == 2 and ran["turns"] == 4
+    failed = json.loads(nova("events", "--file", game, "--failed", "--json").out)["events"]
+    assert [(e["android"], e["code"], e["reason"], e["ticks"]) for e in failed] == [
+        ("android-1", "out-of-fuel", "ran out of fuel (200 ticks)", 201)
+    ] * 2
+    mallory = json.loads(nova("android", "--file", game, "android-1", "--json").out)
+    assert mallory["health"] == 100 - 2 * 10 - 2 * 0.15 and mallory["active"]
+    text = nova("events", "--file", game, "--failed").out
+    assert "FAILED - [out-of-fuel] ran out of fuel (200 ticks)" in text
