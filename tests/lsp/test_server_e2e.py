@@ -234,3 +234,14 @@ async def test_a_project_with_its_own_tsconfig_is_checked_by_it(editor: Editor):
     uri = editor.open("project/src/main.ts", text)
     [wrong] = errors(await editor.diagnostics(uri))
     assert wrong.range.start.line == 1 and "not assignable to type 'number'" in wrong.message
+
+
+async def test_a_scaffolded_starter_project_checks_clean_and_its_turn_is_accepted(editor: Editor):
+    from nova_tools.starter import scaffold
+
+    scaffold(editor.root / "starter")  # what `nova new-android` writes: tsconfig + nova.d.ts + src/
+    main = editor.root / "starter" / "src" / "main.ts"
+    uri = editor.open("starter/src/main.ts", main.read_text(encoding="utf-8"))
+    assert errors(await editor.diagnostics(uri)) == []
+    result = await editor.command("nova.dryRun", uri)  # bundles main.ts with the files it imports
+    assert result["ok"] and result["accepted"], result
