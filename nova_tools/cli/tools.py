@@ -52,10 +52,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from ..rules.schema import SCHEMA_PATH, render_schema
     from ..toolchain import typings
 
-    SCHEMA_PATH.write_text(render_schema(), encoding="utf-8")
-    print(f"wrote {SCHEMA_PATH}")
-    written = typings.write_typings()
-    print(f"wrote {written}")
+    schema = render_schema()
+    if SCHEMA_PATH.read_text(encoding="utf-8") != schema if SCHEMA_PATH.exists() else True:
+        SCHEMA_PATH.write_text(schema, encoding="utf-8")
+        print(f"wrote {SCHEMA_PATH}")
+    for path in typings.write_typings():
+        print(f"wrote {path}")
+    print("generated files are up to date")
     return 0
 
 

@@ -158,6 +158,9 @@ def resolve(override: object, source: str = "rules") -> Rules:
     """The resolved rules for a parsed rules object (``{}`` is the shipped game)."""
     if not isinstance(override, dict):
         raise RulesError([RuleProblem((), f"a rules file holds one JSON object, not {type(override).__name__}")], source)
+    if isinstance(override.get("$schema"), str):
+        # editors use "$schema" to find the schema; it is not a rule
+        override = {k: v for k, v in override.items() if k != "$schema"}
     merged = merge(Rules, default_rules_json(), override)
     try:
         return Rules.model_validate(merged)

@@ -56,6 +56,9 @@ class _Model(BaseModel):
         populate_by_name=True,
         use_attribute_docstrings=True,
         strict=True,
+        # defaults go through validation too, so Rules() and resolve({}) are the same JSON
+        # (a float rule written as 10 reads back as 10.0 either way)
+        validate_default=True,
     )
 
 

@@ -15,6 +15,10 @@ def rules_schema() -> dict:
     """The schema a rules file must satisfy on its own: every group optional, every leaf whole,
     no unknown keys."""
     schema = Rules.model_json_schema(by_alias=True, mode="validation")
+    schema["properties"] = {
+        "$schema": {"type": "string", "description": "The schema this file follows (for editors); not a rule."},
+        **schema["properties"],
+    }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
