@@ -10,9 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import engine, store
-from ..engine.view import REDACTED, android_json, building_json
-from .errors import ApiError
-from .reports import redact_event
+from ..engine.view import android_json, building_json
+from .reports import events_page
 
 
 def open_game(path: str | Path) -> store.Game:
@@ -82,39 +81,6 @@ def player_events(
     """A page of the event log as ``player`` may read it (other players' memory and recordings
     redacted). Filters: one round, one android, failed turns only, only the player's own androids'
     turns. Without ``offset``, the newest ``limit`` matching events."""
-    game = _game(path)
-    _require_player(game, player)
-    if limit < 1 or limit > 500:
-        raise ApiError(f"limit must be between 1 and 500, not {limit}")
-    if offset is not None and offset < 0:
-        raise ApiError(f"offset must not be negative, not {offset}")
-    owners = {a.id: a.owner for a in game.state.androids.values()}
-    selected = []
-    for index, event in enumerate(game.events):
-        if round is not None and event.get("round") != round:
-            continue
-        if android is not None and event.get("android") != android:
-            continue
-        is_turn = event["type"] == "turn"
-        if failed_only and not (is_turn and event["outcome"] != "accepted"):
-            continue
-        if mine_only and not (is_turn and owners.get(event["android"]) == player):
-            continue
-        selected.append((index, event))
-    start = max(0, len(selected) - limit) if offset is None else offset
-    page = selected[start : start + limit]
-    return {
-        "total": len(selected),
-        "offset": start,
-        "limit": limit,
-        "events": [{"index": i, **_redact(e, owners, player)} for i, e in page],
-    }
-
-
-def _redact(event: dict, owners: dict[str, str], player: str) -> dict:
-    """:func:`redact_event`, and also the wording of another player's script error or invalid
-    return: a script chooses what it throws or returns, so that text can carry its memory."""
-    event = redact_event(event, owners, player)
-    if event.get("type") == "turn" and event.get("outcome") in ("error", "invalid") and owners.get(event.get("android")) != player:
-        event = {**event, "reason": REDACTED}
-    return event
+    return events_page(
+        path, round=round, android=android, failed_only=failed_only, mine_only=mine_only, player=player, offset=offset, limit=limit
+    )

@@ -56,16 +56,22 @@ def events_page(
     round: int | None = None,
     android: str | None = None,
     failed_only: bool = False,
+    mine_only: bool = False,
     player: str | None = None,
-    offset: int = 0,
+    offset: int | None = 0,
     limit: int = 50,
 ) -> dict:
-    """A filtered page of the event log. With ``player``, other players' memory and recordings
-    are redacted from the events."""
+    """A filtered page of the event log: one round, one android, failed turns only, or (with
+    ``player``) only that player's own androids' turns. With ``player``, the events are redacted
+    as that player may read them. ``offset=None`` gives the newest ``limit`` matching events."""
     game = path if isinstance(path, store.Game) else store.load(path)
+    if player is not None and player not in game.state.players:
+        raise engine.UnknownPlayer(player)
+    if mine_only and player is None:
+        raise ApiError("mine_only needs the player whose androids are meant")
     if limit < 1 or limit > 500:
         raise ApiError(f"limit must be between 1 and 500, not {limit}")
-    if offset < 0:
+    if offset is not None and offset < 0:
         raise ApiError(f"offset must not be negative, not {offset}")
     owners = {a.id: a.owner for a in game.state.androids.values()}
     selected = []
@@ -74,14 +80,16 @@ def events_page(
             continue
         if android is not None and event.get("android") != android:
             continue
-        if failed_only and not (event["type"] == "turn" and event["outcome"] != "accepted"):
+        is_turn = event["type"] == "turn"
+        if failed_only and not (is_turn and event["outcome"] != "accepted"):
+            continue
+        if mine_only and not (is_turn and owners.get(event["android"]) == player):
             continue
         selected.append((index, event))
-    page = selected[offset : offset + limit]
-    items = [
-        {"index": i, **(redact_event(e, owners, player) if player is not None else e)} for i, e in page
-    ]
-    return {"total": len(selected), "offset": offset, "limit": limit, "events": items}
+    start = max(0, len(selected) - limit) if offset is None else offset
+    page = selected[start : start + limit]
+    items = [{"index": i, **(redact_event(e, owners, player) if player is not None else e)} for i, e in page]
+    return {"total": len(selected), "offset": start, "limit": limit, "events": items}
 
 
 def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:

@@ -12,7 +12,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic.alias_generators import to_camel
 
-from ..rules.models import BuildingType, Material
+from ..rules.models import BuildingType
 
 Direction = Literal["north", "south", "east", "west"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from nova_testing import REPO, nova, wanderer
+from nova_testing import nova, wanderer
 
 ALICE_SECRET = "alice-secret-memory-7731"
 BOB_SECRET = "bob-secret-memory-4242"
