@@ -162,3 +162,31 @@ def test_replay_export_hides_the_error_text_of_another_players_script(tmp_path):
     assert BOB_SECRET not in as_alice and BOB_LOG not in as_alice
     failed = [e for e in json.loads(as_alice)["events"] if e["type"] == "turn" and e["outcome"] != "accepted"]
     assert {e["code"] for e in failed} == {"script-error", "not-an-action"}
+
+
+def test_run_draws_a_progress_bar_on_a_terminal_and_stays_quiet_in_a_pipe(game, tmp_path):
+    import pty
+    import shutil
+
+    copy = tmp_path / "copy.json"
+    shutil.copy(game, copy)
+    piped = nova("run", "--file", copy, "--rounds", 2)
+    assert piped.code == 0 and piped.err == "" and "rounds/s" not in piped.err
+    assert piped.out.startswith("Played rounds 13-14")
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-m", "nova_tools.cli", "run", "--file", str(copy), "--rounds", "3"])
+    output = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    text = output.decode()
+    assert "3/3 rounds" in text and "rounds/s" in text and "[" + "#" * 30 + "]" in text
