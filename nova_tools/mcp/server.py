@@ -30,10 +30,21 @@ from ..rules import RulesError
 from . import content
 from .edge import argument_problems, failure, log, reply, tool_edge
 from .folder import NAME_RULE, GameFolder
+from .shaping import (
+    android_brief,
+    at_text,
+    building_out,
+    cut_text,
+    event_line,
+    materials_text,
+    own_android,
+    points_text,
+    position_of,
+    shorten_event,
+    world_text,
+)
 from .models import (
-    AndroidBrief,
     AndroidDetail,
-    BuildingOut,
     CreatedGame,
     DryRunOut,
     EventOut,
@@ -44,7 +55,6 @@ from .models import (
     Holdings,
     LaunchedAndroid,
     MessageOut,
-    OwnAndroid,
     PlayerScore,
     PlayerStatus,
     Position,
@@ -62,7 +72,6 @@ from .models import (
 
 MAX_ROUNDS = 500  # per run_rounds call: a call stays short enough to report progress and return
 MAX_GAMES_LISTED = 50
-EVENT_TEXT_CHARS = 120  # memory/recording shown inside an event; the rest is cut with a note
 DRY_RUN_TEXT_CHARS = 1000  # memory/recording a dry-run turn returned, shown
 RECENT_TURNS = 5
 
@@ -79,58 +88,6 @@ GameArg = Annotated[str, Field(description=f"The game's name ({NAME_RULE}), e.g.
 PlayerArg = Annotated[str, Field(description="The player you act and read as, e.g. 'alice'.")]
 RULES_DOC = "Rules overrides: a JSON object, or JSON-with-comments text. {} is the shipped game; any subset may be given."
 RulesArg = Annotated[dict[str, Any] | str, Field(description=RULES_DOC)]
-
-
-def _position(data: dict) -> Position:
-    return Position(x=data["position"]["x"], y=data["position"]["y"])
-
-
-def _android(data: dict) -> AndroidBrief:
-    return AndroidBrief(
-        id=data["id"],
-        owner_id=data["ownerId"],
-        script_id=data["scriptId"],
-        position=_position(data),
-        battery=data["battery"],
-        health=data["health"],
-        active=data["active"],
-        cargo=data["cargo"],
-    )
-
-
-def _own_android(data: dict) -> OwnAndroid:
-    return OwnAndroid(**_android(data).model_dump(), memory_length=data["memoryLength"], recording_length=data["recordingLength"])
-
-
-def _building(data: dict) -> BuildingOut:
-    return BuildingOut(
-        id=data["id"],
-        type=data["type"],
-        owner_id=data["ownerId"],
-        position=_position(data),
-        health=data["health"],
-        complete=data["complete"],
-        initial=data["initial"],
-        remaining_ticks=data["remainingTicks"],
-        owed=data["owed"],
-        storage=data["storage"],
-    )
-
-
-def _materials(bag: dict[str, int]) -> str:
-    return ", ".join(f"{units} {material}" for material, units in bag.items()) or "nothing"
-
-
-def _points(value: float) -> str:
-    return f"{value:g}"
-
-
-def _at(position: Position) -> str:
-    return f"({position.x},{position.y})"
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
 
 
 def _check_player(player: str) -> str:
@@ -350,7 +307,7 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         destroyed = f", destroyed: {', '.join(summary.destroyed)}" if summary.destroyed else ""
         text = (
             f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, {summary.failed_turns} failed{destroyed}. "
-            f"Scores: {', '.join(f'{s.player} {_points(s.score)}' for s in scores) or 'no players yet'}."
+            f"Scores: {', '.join(f'{s.player} {points_text(s.score)}' for s in scores) or 'no players yet'}."
         )
         if summary.failed_turns:
             text += " See why: get_events(..., failed_only=true)."
@@ -389,7 +346,7 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         final = status["finalTurn"]
         head = f"{game}: round {status['round']}" + (f" of {final}" if final else "")
         lines = [head] + [
-            f"{p.id}: {_points(p.score)} points ({', '.join(f'{b.source} {_points(b.points)}' for b in p.breakdown) or 'nothing yet'}); "
+            f"{p.id}: {points_text(p.score)} points ({', '.join(f'{b.source} {points_text(b.points)}' for b in p.breakdown) or 'nothing yet'}); "
             f"{p.active_androids} active, {p.wrecks} wrecks"
             for p in players
         ]
@@ -413,7 +370,7 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         view = api.world_for(loaded, player)
         mine = agent.player_overview(loaded, player)
         tiles = [
-            TileOut(position=_position(t), composition=t["composition"] or None, scattered=t["scattered"] or None)
+            TileOut(position=position_of(t), composition=t["composition"] or None, scattered=t["scattered"] or None)
             for t in view["tiles"]
             if t["composition"] or t["scattered"]
         ]
@@ -424,13 +381,13 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         yours = Holdings(
             capacity=mine["capacity"],
             active_androids=mine["activeAndroids"],
-            androids=[_own_android(a) for a in mine["androids"]],
-            buildings=[_building(b) for b in mine["buildings"]],
+            androids=[own_android(a) for a in mine["androids"]],
+            buildings=[building_out(b) for b in mine["buildings"]],
             scripts=[ScriptOut(id=s["id"], name=s["name"]) for s in mine["scripts"]],
         )
         others = Seen(
-            androids=[_android(a) for a in view["androids"] if a["ownerId"] != player],
-            buildings=[_building(b) for b in view["buildings"] if b["ownerId"] != player],
+            androids=[android_brief(a) for a in view["androids"] if a["ownerId"] != player],
+            buildings=[building_out(b) for b in view["buildings"] if b["ownerId"] != player],
         )
         shown_messages = view["messages"][-messages:] if messages else []
         world = WorldView(
@@ -448,11 +405,11 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
             others=others,
             message_count=len(view["messages"]),
             messages=[
-                MessageOut(round=m["round"], android_id=m["androidId"], owner_id=m["ownerId"], position=_position(m), content=m["content"])
+                MessageOut(round=m["round"], android_id=m["androidId"], owner_id=m["ownerId"], position=position_of(m), content=m["content"])
                 for m in shown_messages
             ],
         )
-        return reply(world, _world_text(world))
+        return reply(world, world_text(world))
 
     @tool("Read one of your androids", read_only=True)
     def get_android(
@@ -476,7 +433,7 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         _check_range("recording_offset", start, 0, max(0, len(recording)), f"the recording has {len(recording)} characters")
         turns = agent.player_events(loaded, player, android=android_id, mine_only=True, limit=RECENT_TURNS)["events"]
         detail = AndroidDetail(
-            **_android(report).model_dump(),
+            **android_brief(report).model_dump(),
             memory_length=len(memory),
             recording_length=len(recording),
             memory=memory[:max_chars],
@@ -495,8 +452,8 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         )
         state = "active" if detail.active else "a wreck"
         lines = [
-            f"{android_id} of {player} ({state}, script {detail.script_id}) at {_at(detail.position)}: "
-            f"battery {_points(detail.battery)}, health {_points(detail.health)}, cargo {_materials(detail.cargo)}.",
+            f"{android_id} of {player} ({state}, script {detail.script_id}) at {at_text(detail.position)}: "
+            f"battery {points_text(detail.battery)}, health {points_text(detail.health)}, cargo {materials_text(detail.cargo)}.",
             f"memory {len(memory)} chars, recording {len(recording)} chars (window {start}-{start + len(detail.recording)}).",
         ]
         lines += [
@@ -529,11 +486,11 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         result = api.dry_run(files=sources, entry_name=entry_name, game=path, player=player, android_id=android_id)
         data = result.to_json()
         if isinstance(data["action"], dict):
-            data["action"] = _shorten({"action": data["action"]}, DRY_RUN_TEXT_CHARS)["action"]
+            data["action"] = shorten_event({"action": data["action"]}, DRY_RUN_TEXT_CHARS)["action"]
         out = DryRunOut(**data, world="game" if path else "fresh")
-        verdict = "ACCEPT it" if out.accepted else f"REFUSE it [{out.code}]: {out.reason} (a failed turn costs {_points(out.penalty)} health)"
+        verdict = "ACCEPT it" if out.accepted else f"REFUSE it [{out.code}]: {out.reason} (a failed turn costs {points_text(out.penalty)} health)"
         text = (
-            f"{out.android_id}, round {out.round}: returned {_cut(json.dumps(out.action), 300)}; {out.ticks} ticks. "
+            f"{out.android_id}, round {out.round}: returned {cut_text(json.dumps(out.action), 300)}; {out.ticks} ticks. "
             f"The engine would {verdict}."
         )
         return reply(out, text)
@@ -556,74 +513,14 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         page = agent.player_events(
             folder.existing(game), player, round=round, android=android_id, failed_only=failed_only, mine_only=mine_only, offset=offset, limit=limit
         )
-        events = [EventOut(**_shorten(e)) for e in page["events"]]
+        events = [EventOut(**shorten_event(e)) for e in page["events"]]
         out = EventsPage(game=game, player=player, total=page["total"], offset=page["offset"], limit=page["limit"], events=events)
         shown = f"events {out.offset}-{out.offset + len(events) - 1} of {out.total}" if events else f"no events (of {out.total} matching)"
-        lines = [f"{game} as {player}: {shown}"] + [_event_line(e) for e in events]
+        lines = [f"{game} as {player}: {shown}"] + [event_line(e) for e in events]
         return reply(out, "\n".join(lines))
 
     content.register(app, folder)
     return app
-
-
-def _shorten(event: dict, limit: int = EVENT_TEXT_CHARS) -> dict:
-    """An event with long memory and recording strings cut (get_android shows them whole)."""
-    action = event.get("action")
-    if isinstance(action, dict):
-        cut = {k: _cut(v, limit) if k in ("memory", "recording") and isinstance(v, str) else v for k, v in action.items()}
-        event = {**event, "action": cut}
-    return event
-
-
-def _event_line(event: EventOut) -> str:
-    data = event.model_dump(exclude_none=True)
-    kind = event.type
-    if kind == "turn":
-        action = (event.action or {}).get("type", "no action")
-        extra = {k: v for k, v in (event.action or {}).items() if k not in ("type", "memory", "recording")}
-        detail = f" {json.dumps(extra, separators=(',', ':'))}" if extra else ""
-        line = f"#{event.index} r{event.round} {event.android} {action}{detail}: {event.outcome}"
-        if event.outcome != "accepted":
-            line += f" [{event.code}] {_cut(event.reason or '', 160)}"
-        return line
-    if kind == "round.ended":
-        destroyed = data.get("destroyed") or []
-        return f"#{event.index} r{event.round} round ended" + (f", destroyed {', '.join(destroyed)}" if destroyed else "")
-    if kind == "round.started":
-        return f"#{event.index} r{event.round} round started"
-    rest = {k: v for k, v in data.items() if k not in ("index", "type")}
-    return f"#{event.index} {kind} {json.dumps(rest, separators=(',', ':'))}"
-
-
-def _world_text(world: WorldView) -> str:
-    yours = world.yours
-    lines = [
-        f"{world.game} round {world.round} as {world.player}: {world.visible_tiles} of {world.width * world.height} tiles visible; "
-        f"{yours.active_androids} of {yours.capacity} android slots used.",
-    ]
-    for a in yours.androids:
-        state = "" if a.active else " (wreck)"
-        lines.append(
-            f"your {a.id}{state} at {_at(a.position)}: battery {_points(a.battery)}, health {_points(a.health)}, cargo {_materials(a.cargo)}"
-        )
-    for b in yours.buildings:
-        site = "" if b.complete else f" (site, owes {_materials(b.owed)}, {b.remaining_ticks} ticks)"
-        stored = f", stores {_materials(b.storage)}" if b.storage else ""
-        lines.append(f"your {b.type} {b.id} at {_at(b.position)}{site}{stored}")
-    lines.append(f"scripts: {', '.join(f'{s.id} ({s.name})' for s in yours.scripts) or 'none'}")
-    loose = [t for t in world.tiles if t.scattered]
-    if loose:
-        lines.append("loose material: " + "; ".join(f"{_at(t.position)} {_materials(t.scattered)}" for t in loose))
-    for a in world.others.androids:
-        lines.append(f"seen: {a.owner_id}'s {a.id}{'' if a.active else ' (wreck)'} at {_at(a.position)}")
-    for b in world.others.buildings:
-        lines.append(f"seen: {b.owner_id}'s {b.type}{'' if b.complete else ' site'} at {_at(b.position)}")
-    if world.tile_count > len(world.tiles):
-        lines.append(f"(listing tiles {world.tile_offset}-{world.tile_offset + len(world.tiles) - 1} of {world.tile_count}; page with tile_offset)")
-    if world.messages:
-        lines.append(f"latest broadcasts ({len(world.messages)} of {world.message_count}):")
-        lines += [f"  r{m.round} {m.owner_id}/{m.android_id} at {_at(m.position)}: {_cut(m.content, 120)}" for m in world.messages]
-    return "\n".join(lines)
 
 
 def _version() -> str:
