@@ -18,6 +18,11 @@ from .state import GameState
 from .visibility import recompute
 
 
+# Refusals of an action's memory or recording: the log does not keep those notes, so the replay
+# takes the recorded verdict (the penalty is all such a turn does).
+_NOTE_REFUSALS = ("memory-too-long", "recording-too-long")
+
+
 class ReplayError(ValueError):
     """The event log does not fit the game it claims to describe."""
 
@@ -92,7 +97,9 @@ class Replayer:
         if position >= len(pending) or pending[position] != android_id:
             raise ReplayError(f"event {index}: {android_id} acts out of turn")
         self.next = position + 1
-        if event["outcome"] == "accepted":
+        if event["outcome"] == "accepted" or (event["outcome"] == "refused" and event["code"] not in _NOTE_REFUSALS):
+            # judged again: a log that claims a refusal the rules would not make (or the
+            # reverse) does not replay
             produced = apply_turn(state, android_id, Decision(value=event["action"], ticks=event["ticks"]))
             if produced != event:
                 raise ReplayError(f"event {index}: the turn of {android_id} came out differently")

@@ -123,7 +123,9 @@ def apply_turn(state: GameState, android_id: str, decision: Decision) -> dict:
             )
         details = HANDLERS[action.type](state, android, action)
     except Refusal as refusal:
-        event["action"] = {"type": action.type}
+        # the whole action but its notes, so a replay can judge it again (memory and recording
+        # are left out: a refused turn never writes them, and they can be large)
+        event["action"] = action.model_dump(by_alias=True, exclude_none=True, exclude={"memory", "recording"}, mode="json")
         return _fail(state, android, event, "refused", refusal.code, refusal.reason)
     if action.memory is not None:
         android.memory = action.memory

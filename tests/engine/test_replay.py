@@ -159,3 +159,29 @@ def test_stepping_a_replayer_gives_the_live_state_after_every_event(game) -> Non
         if event["type"] in ("round.ended", "android.launched", "player.joined"):
             assert stepped.state.visible == live.visible, index
             assert state_hash(stepped.state) == state_hash(live), index
+
+
+def test_a_log_that_turns_an_accepted_move_into_a_refusal_does_not_replay(game) -> None:
+    log, _, initial = game
+    tampered = copy.deepcopy(log)
+    index, event = next((i, e) for i, e in enumerate(tampered) if e["type"] == "turn" and e["outcome"] == "accepted" and e["action"]["type"] == "android.move")
+    event.pop("result", None)
+    event.update(outcome="refused", code="no-battery", reason="a move costs 1 battery and only 0 is left")
+    with pytest.raises(ReplayError, match=f"event {index}: the turn of {event['android']} came out differently"):
+        replay(from_json(initial, rules()), tampered)
+
+
+def test_a_log_that_claims_a_refusal_the_rules_do_not_make_does_not_replay() -> None:
+    from nova_tools.engine import Decision, Scenario, apply_turn, begin_round
+
+    scenario = Scenario(width=4, height=4)
+    scenario.player("alice", charger_at=(0, 0))
+    bot = scenario.android("alice", at=(0, 0))
+    state = scenario.build()
+    initial = to_json(state)
+    log = [begin_round(state), apply_turn(state, bot, Decision(value={"type": "android.move", "direction": "north"}))]
+    assert log[1]["outcome"] == "refused" and log[1]["action"] == {"type": "android.move", "direction": "north"}
+    replay(from_json(initial, state.rules), copy.deepcopy(log))  # the honest log replays
+    log[1]["action"]["direction"] = "south"  # a move the rules accept, claimed refused
+    with pytest.raises(ReplayError, match="event 1"):
+        replay(from_json(initial, state.rules), log)
