@@ -135,47 +135,57 @@ class _ActionBase(_Wire):
 
 
 class WaitAction(_ActionBase):
-    """Do nothing this round. Always accepted."""
+    """Do nothing this round. Always accepted (a safe way to write memory or recording)."""
 
     type: Literal["android.wait"]
 
 
 class MoveAction(_ActionBase):
-    """Move one tile for rules.android.moveBatteryCost battery. Refused off the map or without the battery."""
+    """Move one tile for rules.android.moveBatteryCost battery. Refused (off-map, no-battery) when the
+    tile is off the board or the battery is short."""
 
     type: Literal["android.move"]
     direction: Direction = Field(description="Which way: north (y - 1), south (y + 1), east (x + 1) or west (x - 1).")
 
 
 class ChargeAction(_ActionBase):
-    """Recharge on your own completed charger (any building whose rules charge is above zero) on this tile."""
+    """Recharge on your own completed building on this tile whose rules charge is above zero (the
+    charger): adds that much battery, capped at rules.android.batteryCapacity. Refused (no-building,
+    not-owner, not-complete, cannot-charge) anywhere else."""
 
     type: Literal["android.charge"]
 
 
 class CollectAction(_ActionBase):
-    """Pick up scattered material from this tile into cargo; without resources, as much as fits."""
+    """Pick up scattered material from this tile into cargo; without resources, as much as fits.
+    Refused (nothing-here, not-here, cargo-full) when the tile lacks it or the cargo
+    (rules.android.cargoCapacity) has no room."""
 
     type: Literal["android.collect"]
     resources: MaterialAmounts | None = Field(None, description="Exactly what to pick up; omit to take what fits.")
 
 
 class DepositAction(_ActionBase):
-    """Put cargo into your own completed building on this tile that accepts deposits; without resources, all of it."""
+    """Put cargo into your own completed building on this tile that accepts deposits (depot,
+    processor, acid processing plant); without resources, all of it. Refused (no-building,
+    not-owner, not-complete, no-deposit, cargo-empty, not-in-cargo) otherwise."""
 
     type: Literal["android.deposit"]
     resources: MaterialAmounts | None = Field(None, description="Exactly what to deposit; omit to deposit all cargo.")
 
 
 class WithdrawAction(_ActionBase):
-    """Take stored material from your own completed building on this tile that allows withdrawals."""
+    """Take stored material from your own completed building on this tile that allows withdrawals.
+    Refused (no-withdraw, not-stored, cargo-full) when it is not allowed, not stored or does not fit."""
 
     type: Literal["android.withdraw"]
     resources: MaterialAmounts = Field(description="Exactly what to take; it must be stored there and fit in cargo.")
 
 
 class StartConstructionAction(_ActionBase):
-    """Place a construction site of a building type on this empty tile, paying what you supply from cargo."""
+    """Place a construction site on this empty tile, paying what you supply from cargo. Refused
+    (tile-occupied, not-in-cost, more-than-cost, not-in-cargo) on an occupied tile, or for material
+    the cost does not name, more than it asks, or material you do not carry."""
 
     type: Literal["android.start-construction"]
     building_type: BuildingType = Field(description="Which building (a key of rules.buildings).")
@@ -185,47 +195,62 @@ class StartConstructionAction(_ActionBase):
 
 
 class ContinueConstructionAction(_ActionBase):
-    """Deliver material to your own site on this tile, or, once it is paid for, build one tick."""
+    """Deliver material to your own site on this tile and, once it is paid for, build one tick
+    (rules.buildings[type].ticks in all). Refused (no-site, not-owner, unpaid, not-in-cost) when
+    there is no site of yours here or it still needs material and none is supplied."""
 
     type: Literal["android.continue-construction"]
     resources: MaterialAmounts | None = Field(None, description="Material to deliver: only what the site still owes.")
 
 
 class SalvageAction(_ActionBase):
-    """Damage the building on this tile; when its health reaches 0 part of what was invested is scattered here."""
+    """Damage the building on this tile (rules.salvage.ownDamage, or hostileDamage for another
+    player's); at 0 health a share of what was invested, and everything stored, is scattered here.
+    Refused (initial-charger, protected) for initial chargers and for types another player may
+    not salvage (the depot)."""
 
     type: Literal["android.salvage"]
 
 
 class RepairAction(_ActionBase):
-    """Restore rules.salvage.repairAmount health to your own damaged completed building on this tile, for rules.salvage.repairCost."""
+    """Restore rules.salvage.repairAmount health to your own damaged completed building on this
+    tile, for rules.salvage.repairCost from cargo. Refused (not-damaged, not-in-cargo) at full
+    health or without the material."""
 
     type: Literal["android.repair"]
 
 
 class BroadcastAction(_ActionBase):
-    """Send a public message from this tile."""
+    """Send a public message from this tile. Refused (too-long) over rules.android.broadcastLimit
+    characters."""
 
     type: Literal["android.broadcast"]
     content: str = Field(description="The text, rules.android.broadcastLimit characters at most.")
 
 
 class CleanAcidAction(_ActionBase):
-    """Remove rules.android.cleanAcidAmount acid from the adjacent tile in a direction; needs a completed acid processing plant."""
+    """Remove rules.android.cleanAcidAmount acid from the adjacent tile in a direction, for
+    rules.android.cleanAcidBatteryCost battery; the canister is stored in your plant. Refused
+    (no-acid-plant, no-acid, off-map, no-battery) without a completed acid processing plant, on a
+    tile with no acid, off the board, or short of battery."""
 
     type: Literal["android.clean-acid"]
     direction: Direction = Field(description="Which adjacent tile to clean.")
 
 
 class LaunchAction(_ActionBase):
-    """Launch a new android of yours on this tile, which must hold your completed charger, if you have spare capacity."""
+    """Launch a new android of yours on this tile, which must hold your completed charger; it acts
+    from the next round. Refused (not-on-charger, unknown-script, at-capacity) elsewhere, for a
+    script that is not yours, or when your chargers allow no more active androids."""
 
     type: Literal["android.launch"]
     script_id: str = Field(description="One of your scripts, as listed in world.scripts.")
 
 
 class DismantleAction(_ActionBase):
-    """Deactivate this android, or with targetAndroidId another of yours while standing on your completed charger."""
+    """Deactivate this android (it stays as a wreck), or with targetAndroidId another of yours while
+    standing on your completed charger. Refused (self-target, not-on-charger, bad-target) when the
+    target is itself, you are not on your charger, or it is not one of your active androids."""
 
     type: Literal["android.dismantle"]
     target_android_id: str | None = Field(None, description="Another of your active androids to dismantle; omit to dismantle yourself.")

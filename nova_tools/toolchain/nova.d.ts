@@ -60,81 +60,103 @@ type Action =
 /** The `type` of every action. */
 type ActionType = Action['type'];
 
-/** Do nothing this round. Always accepted. */
+/** Do nothing this round. Always accepted (a safe way to write memory or recording). */
 interface WaitAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.wait': Do nothing this round. Always accepted. */
+  /** Always 'android.wait': Do nothing this round. Always accepted (a safe way to write memory or recording). */
   type: 'android.wait';
 }
 
-/** Move one tile for rules.android.moveBatteryCost battery. Refused off the map or without the battery. */
+/**
+ * Move one tile for rules.android.moveBatteryCost battery. Refused (off-map, no-battery) when the
+ * tile is off the board or the battery is short.
+ */
 interface MoveAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.move': Move one tile for rules.android.moveBatteryCost battery. Refused off the map or without the battery. */
+  /** Always 'android.move': Move one tile for rules.android.moveBatteryCost battery. Refused (off-map, no-battery) when the tile is off the board or the battery is short. */
   type: 'android.move';
   /** Which way: north (y - 1), south (y + 1), east (x + 1) or west (x - 1). */
   direction: Direction;
 }
 
-/** Recharge on your own completed charger (any building whose rules charge is above zero) on this tile. */
+/**
+ * Recharge on your own completed building on this tile whose rules charge is above zero (the
+ * charger): adds that much battery, capped at rules.android.batteryCapacity. Refused (no-building,
+ * not-owner, not-complete, cannot-charge) anywhere else.
+ */
 interface ChargeAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.charge': Recharge on your own completed charger (any building whose rules charge is above zero) on this tile. */
+  /** Always 'android.charge': Recharge on your own completed building on this tile whose rules charge is above zero (the charger): adds that much battery, capped at rules.android.batteryCapacity. Refused (no-building, not-owner, not-complete, cannot-charge) anywhere else. */
   type: 'android.charge';
 }
 
-/** Pick up scattered material from this tile into cargo; without resources, as much as fits. */
+/**
+ * Pick up scattered material from this tile into cargo; without resources, as much as fits.
+ * Refused (nothing-here, not-here, cargo-full) when the tile lacks it or the cargo
+ * (rules.android.cargoCapacity) has no room.
+ */
 interface CollectAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.collect': Pick up scattered material from this tile into cargo; without resources, as much as fits. */
+  /** Always 'android.collect': Pick up scattered material from this tile into cargo; without resources, as much as fits. Refused (nothing-here, not-here, cargo-full) when the tile lacks it or the cargo (rules.android.cargoCapacity) has no room. */
   type: 'android.collect';
   /** Exactly what to pick up; omit to take what fits. */
   resources?: MaterialAmounts;
 }
 
-/** Put cargo into your own completed building on this tile that accepts deposits; without resources, all of it. */
+/**
+ * Put cargo into your own completed building on this tile that accepts deposits (depot,
+ * processor, acid processing plant); without resources, all of it. Refused (no-building,
+ * not-owner, not-complete, no-deposit, cargo-empty, not-in-cargo) otherwise.
+ */
 interface DepositAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.deposit': Put cargo into your own completed building on this tile that accepts deposits; without resources, all of it. */
+  /** Always 'android.deposit': Put cargo into your own completed building on this tile that accepts deposits (depot, processor, acid processing plant); without resources, all of it. Refused (no-building, not-owner, not-complete, no-deposit, cargo-empty, not-in-cargo) otherwise. */
   type: 'android.deposit';
   /** Exactly what to deposit; omit to deposit all cargo. */
   resources?: MaterialAmounts;
 }
 
-/** Take stored material from your own completed building on this tile that allows withdrawals. */
+/**
+ * Take stored material from your own completed building on this tile that allows withdrawals.
+ * Refused (no-withdraw, not-stored, cargo-full) when it is not allowed, not stored or does not fit.
+ */
 interface WithdrawAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.withdraw': Take stored material from your own completed building on this tile that allows withdrawals. */
+  /** Always 'android.withdraw': Take stored material from your own completed building on this tile that allows withdrawals. Refused (no-withdraw, not-stored, cargo-full) when it is not allowed, not stored or does not fit. */
   type: 'android.withdraw';
   /** Exactly what to take; it must be stored there and fit in cargo. */
   resources: MaterialAmounts;
 }
 
-/** Place a construction site of a building type on this empty tile, paying what you supply from cargo. */
+/**
+ * Place a construction site on this empty tile, paying what you supply from cargo. Refused
+ * (tile-occupied, not-in-cost, more-than-cost, not-in-cargo) on an occupied tile, or for material
+ * the cost does not name, more than it asks, or material you do not carry.
+ */
 interface StartConstructionAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.start-construction': Place a construction site of a building type on this empty tile, paying what you supply from cargo. */
+  /** Always 'android.start-construction': Place a construction site on this empty tile, paying what you supply from cargo. Refused (tile-occupied, not-in-cost, more-than-cost, not-in-cargo) on an occupied tile, or for material the cost does not name, more than it asks, or material you do not carry. */
   type: 'android.start-construction';
   /** Which building (a key of rules.buildings). */
   buildingType: BuildingType;
@@ -142,81 +164,110 @@ interface StartConstructionAction {
   resources?: MaterialAmounts;
 }
 
-/** Deliver material to your own site on this tile, or, once it is paid for, build one tick. */
+/**
+ * Deliver material to your own site on this tile and, once it is paid for, build one tick
+ * (rules.buildings[type].ticks in all). Refused (no-site, not-owner, unpaid, not-in-cost) when
+ * there is no site of yours here or it still needs material and none is supplied.
+ */
 interface ContinueConstructionAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.continue-construction': Deliver material to your own site on this tile, or, once it is paid for, build one tick. */
+  /** Always 'android.continue-construction': Deliver material to your own site on this tile and, once it is paid for, build one tick (rules.buildings[type].ticks in all). Refused (no-site, not-owner, unpaid, not-in-cost) when there is no site of yours here or it still needs material and none is supplied. */
   type: 'android.continue-construction';
   /** Material to deliver: only what the site still owes. */
   resources?: MaterialAmounts;
 }
 
-/** Damage the building on this tile; when its health reaches 0 part of what was invested is scattered here. */
+/**
+ * Damage the building on this tile (rules.salvage.ownDamage, or hostileDamage for another
+ * player's); at 0 health a share of what was invested, and everything stored, is scattered here.
+ * Refused (initial-charger, protected) for initial chargers and for types another player may
+ * not salvage (the depot).
+ */
 interface SalvageAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.salvage': Damage the building on this tile; when its health reaches 0 part of what was invested is scattered here. */
+  /** Always 'android.salvage': Damage the building on this tile (rules.salvage.ownDamage, or hostileDamage for another player's); at 0 health a share of what was invested, and everything stored, is scattered here. Refused (initial-charger, protected) for initial chargers and for types another player may not salvage (the depot). */
   type: 'android.salvage';
 }
 
-/** Restore rules.salvage.repairAmount health to your own damaged completed building on this tile, for rules.salvage.repairCost. */
+/**
+ * Restore rules.salvage.repairAmount health to your own damaged completed building on this
+ * tile, for rules.salvage.repairCost from cargo. Refused (not-damaged, not-in-cargo) at full
+ * health or without the material.
+ */
 interface RepairAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.repair': Restore rules.salvage.repairAmount health to your own damaged completed building on this tile, for rules.salvage.repairCost. */
+  /** Always 'android.repair': Restore rules.salvage.repairAmount health to your own damaged completed building on this tile, for rules.salvage.repairCost from cargo. Refused (not-damaged, not-in-cargo) at full health or without the material. */
   type: 'android.repair';
 }
 
-/** Send a public message from this tile. */
+/**
+ * Send a public message from this tile. Refused (too-long) over rules.android.broadcastLimit
+ * characters.
+ */
 interface BroadcastAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.broadcast': Send a public message from this tile. */
+  /** Always 'android.broadcast': Send a public message from this tile. Refused (too-long) over rules.android.broadcastLimit characters. */
   type: 'android.broadcast';
   /** The text, rules.android.broadcastLimit characters at most. */
   content: string;
 }
 
-/** Remove rules.android.cleanAcidAmount acid from the adjacent tile in a direction; needs a completed acid processing plant. */
+/**
+ * Remove rules.android.cleanAcidAmount acid from the adjacent tile in a direction, for
+ * rules.android.cleanAcidBatteryCost battery; the canister is stored in your plant. Refused
+ * (no-acid-plant, no-acid, off-map, no-battery) without a completed acid processing plant, on a
+ * tile with no acid, off the board, or short of battery.
+ */
 interface CleanAcidAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.clean-acid': Remove rules.android.cleanAcidAmount acid from the adjacent tile in a direction; needs a completed acid processing plant. */
+  /** Always 'android.clean-acid': Remove rules.android.cleanAcidAmount acid from the adjacent tile in a direction, for rules.android.cleanAcidBatteryCost battery; the canister is stored in your plant. Refused (no-acid-plant, no-acid, off-map, no-battery) without a completed acid processing plant, on a tile with no acid, off the board, or short of battery. */
   type: 'android.clean-acid';
   /** Which adjacent tile to clean. */
   direction: Direction;
 }
 
-/** Launch a new android of yours on this tile, which must hold your completed charger, if you have spare capacity. */
+/**
+ * Launch a new android of yours on this tile, which must hold your completed charger; it acts
+ * from the next round. Refused (not-on-charger, unknown-script, at-capacity) elsewhere, for a
+ * script that is not yours, or when your chargers allow no more active androids.
+ */
 interface LaunchAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.launch': Launch a new android of yours on this tile, which must hold your completed charger, if you have spare capacity. */
+  /** Always 'android.launch': Launch a new android of yours on this tile, which must hold your completed charger; it acts from the next round. Refused (not-on-charger, unknown-script, at-capacity) elsewhere, for a script that is not yours, or when your chargers allow no more active androids. */
   type: 'android.launch';
   /** One of your scripts, as listed in world.scripts. */
   scriptId: string;
 }
 
-/** Deactivate this android, or with targetAndroidId another of yours while standing on your completed charger. */
+/**
+ * Deactivate this android (it stays as a wreck), or with targetAndroidId another of yours while
+ * standing on your completed charger. Refused (self-target, not-on-charger, bad-target) when the
+ * target is itself, you are not on your charger, or it is not one of your active androids.
+ */
 interface DismantleAction {
   /** Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most). */
   memory?: string;
   /** Replaces the android's recording if the action is accepted (rules.android.recordingLimit characters at most). */
   recording?: string;
-  /** Always 'android.dismantle': Deactivate this android, or with targetAndroidId another of yours while standing on your completed charger. */
+  /** Always 'android.dismantle': Deactivate this android (it stays as a wreck), or with targetAndroidId another of yours while standing on your completed charger. Refused (self-target, not-on-charger, bad-target) when the target is itself, you are not on your charger, or it is not one of your active androids. */
   type: 'android.dismantle';
   /** Another of your active androids to dismantle; omit to dismantle yourself. */
   targetAndroidId?: string;

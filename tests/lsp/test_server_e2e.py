@@ -70,7 +70,7 @@ async def test_hover_on_an_action_type_says_what_it_does_and_what_a_refusal_cost
     uri = editor.open("bare/hover_action.ts", text)
     where = position_of(text, "android.move", 2)
     body = (await editor.hover(uri, where.line, where.character)).contents.value
-    assert "Move one tile" in body and "Refused off the map" in body
+    assert "Move one tile" in body and "Refused (off-map, no-battery)" in body
     assert "failedTurnHealthPenalty" in body and "(10)" in body
 
 
