@@ -138,7 +138,10 @@ def load(path: str | Path) -> Game:
 
 def save(game: Game) -> None:
     """Write atomically: the old file stays whole until the new one is complete on disk."""
-    write_atomic(game.path, serialize(game))
+    try:
+        write_atomic(game.path, serialize(game))
+    except OSError as error:
+        raise GameFileError(f"cannot write {game.path} ({error.strerror or error}); the game file was left as it was") from None
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -119,3 +119,19 @@ def test_create_game_refuses_to_overwrite_without_force(game):
     assert result.code == 1
     assert "--force" in _one_sentence(result.err)
     assert sha(game) == before
+
+
+def test_a_game_file_that_cannot_be_written_is_reported_and_left_whole(game, tmp_path):
+    import shutil
+
+    from nova_tools import store
+
+    copy = tmp_path / "game.json"
+    shutil.copy(game, copy)
+    before = sha(copy)
+    loaded = store.load(copy)
+    loaded.path = tmp_path / "missing-folder" / "game.json"  # a write that must fail
+    with pytest.raises(store.GameFileError, match="cannot write .*left as it was"):
+        store.save(loaded)
+    assert sha(copy) == before
+    assert not list(tmp_path.glob("**/*.tmp"))
