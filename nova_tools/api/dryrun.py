@@ -15,6 +15,8 @@ from .games import compile_upload
 from .turns import ScriptRunner
 
 DRY_RUN_PLAYER = "you"
+MAX_LOG_LINES = 50
+MAX_LOG_LINE_CHARS = 500
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class DryRun:
     memory_size: int | None
     recording_size: int | None
     event: dict
+    logs: tuple[str, ...] = ()  # what the script printed with console.log (at most MAX_LOG_LINES)
 
     def to_json(self) -> dict:
         return {
@@ -45,6 +48,7 @@ class DryRun:
             "penalty": self.penalty,
             "memorySize": self.memory_size,
             "recordingSize": self.recording_size,
+            "logs": list(self.logs),
         }
 
 
@@ -111,4 +115,5 @@ def dry_run(
         memory_size=len(memory) if isinstance(memory, str) else None,
         recording_size=len(recording) if isinstance(recording, str) else None,
         event=event,
+        logs=tuple(line[:MAX_LOG_LINE_CHARS] for line in runner.last_logs[:MAX_LOG_LINES]),
     )

@@ -46,6 +46,7 @@ class ScriptRunner:
         from ..sandbox import Budgets
 
         self.bundles = bundles
+        self.last_logs: tuple[str, ...] = ()
         # The rules and finalTurn are the same for every turn: serialise them once.
         rules_json = json.dumps(rules.to_json(), separators=(",", ":"))
         self._suffix = ',"rules":' + rules_json + ',"finalTurn":' + json.dumps(rules.match.final_round) + "}"
@@ -72,4 +73,5 @@ class ScriptRunner:
         if bundle is None:
             return engine.Decision(error=f"its script {android.script} is not stored in this game")
         result = sandbox().run_turn(bundle, self.globals_json(state, android), self.budgets, engine.turn_seed(state, android.id))
+        self.last_logs = result.logs  # console.log output: shown by dry-runs, not kept in games
         return engine.Decision(value=result.value, error=result.error, ticks=result.ticks, code=FAILURE_CODES.get(str(result.kind), "script-error"))

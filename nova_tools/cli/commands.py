@@ -154,6 +154,8 @@ def cmd_dry_run(args: argparse.Namespace) -> int:
         return 0 if result.accepted else 2
     print(f"{result.android_id}, round {result.round}: returned {json.dumps(result.action)}")
     print(f"  ticks spent: {result.ticks}")
+    for line in result.logs:
+        print(f"  console: {line}")
     if result.memory_size is not None or result.recording_size is not None:
         print(f"  memory {result.memory_size or 0} chars, recording {result.recording_size or 0} chars")
     if result.accepted:

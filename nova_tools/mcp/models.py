@@ -242,6 +242,7 @@ class DryRunOut(_Out):
     penalty: float = Field(description="Health a failed turn costs.")
     memory_size: int | None = None
     recording_size: int | None = None
+    logs: list[str] = Field(default_factory=list, description="What the script printed with console.log this turn.")
     world: Literal["game", "fresh"] = Field(description="Run against the game's current state, or a fresh default world.")
 
 

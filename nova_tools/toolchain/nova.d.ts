@@ -30,10 +30,24 @@ declare const finalTurn: number | undefined;
  * that round's action.
  *
  * @example
- * const turn: AndroidTurn = () => ({ type: 'android.move', direction: 'east' });
- * export default turn;
+ * const act: AndroidTurn = () => ({ type: 'android.move', direction: 'east' });
+ * export default act;
+ * // (the rulebook names it `turn`; a module-level `turn` hides the round counter global)
  */
 type AndroidTurn = () => Action;
+
+/**
+ * Printing for debugging: the lines come back with a dry-run (`nova dry-run`, the editor's
+ * code lens, the MCP dry_run_turn tool). They are not kept in the game; write what the player
+ * should read later into the android's `recording`.
+ */
+declare const console: {
+  log(...data: unknown[]): void;
+  info(...data: unknown[]): void;
+  warn(...data: unknown[]): void;
+  error(...data: unknown[]): void;
+  debug(...data: unknown[]): void;
+};
 
 /**
  * What a turn function returns: one action, discriminated by `type`. Every action may also

@@ -40,3 +40,18 @@ def test_the_next_turn_after_a_hostile_one_is_unaffected():
     bad = api.dry_run(files={"main.ts": "const t: AndroidTurn = () => { while (true) {} };\nexport default t;\n"}, entry_name="main.ts")
     good = api.dry_run(files={"main.ts": "const t: AndroidTurn = () => ({ type: 'android.wait' });\nexport default t;\n"}, entry_name="main.ts")
     assert (bad.accepted, good.accepted, good.ticks) == (False, True, 0)
+
+
+def test_a_dry_run_shows_what_the_script_printed_even_when_the_turn_fails():
+    source = (
+        "const t: AndroidTurn = () => {\n"
+        "  console.log('looking at', world.tiles.length, 'tiles on turn', turn);\n"
+        "  console.warn({ battery: 100 });\n"
+        "  throw new Error('gave up');\n"
+        "};\nexport default t;\n"
+    )
+    result = api.dry_run(files={"main.ts": source}, entry_name="main.ts")
+    assert result.code == "script-error"
+    assert result.logs[0].startswith("looking at ") and result.logs[0].endswith(" tiles on turn 1")
+    assert "battery" in result.logs[1]
+    assert result.to_json()["logs"] == list(result.logs)

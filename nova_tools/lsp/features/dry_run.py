@@ -105,6 +105,8 @@ def summary(result: api.DryRun) -> str:
         "recording unchanged" if result.recording_size is None else f"recording {result.recording_size} characters",
     ]
     spent = f"{result.ticks} tick{'s' if result.ticks != 1 else ''} spent, {', '.join(sizes)}"
+    if result.logs:
+        spent += ". console.log: " + " | ".join(result.logs[:5]) + (f" (+{len(result.logs) - 5} more)" if len(result.logs) > 5 else "")
     if result.accepted:
         return f"{who}: {describe_action(result.action)} would be accepted. {spent}."
     cost = f"A failed turn costs the android {result.penalty:g} health (rules.android.failedTurnHealthPenalty)."
