@@ -41,13 +41,16 @@ type AndroidTurn = () => Action;
  * code lens, the MCP dry_run_turn tool). They are not kept in the game; write what the player
  * should read later into the android's `recording`.
  */
-declare const console: {
-  log(...data: unknown[]): void;
-  info(...data: unknown[]): void;
-  warn(...data: unknown[]): void;
-  error(...data: unknown[]): void;
-  debug(...data: unknown[]): void;
-};
+interface Console {
+  log(...data: any[]): void;
+  info(...data: any[]): void;
+  warn(...data: any[]): void;
+  error(...data: any[]): void;
+  debug(...data: any[]): void;
+}
+// `var` and an interface, the shapes lib.dom uses, so an editor that adds the DOM library to a
+// bare file merges the two declarations instead of reporting a redeclaration.
+declare var console: Console;
 
 /**
  * What a turn function returns: one action, discriminated by `type`. Every action may also

@@ -245,3 +245,16 @@ async def test_a_scaffolded_starter_project_checks_clean_and_its_turn_is_accepte
     assert errors(await editor.diagnostics(uri)) == []
     result = await editor.command("nova.dryRun", uri)  # bundles main.ts with the files it imports
     assert result["ok"] and result["accepted"], result
+
+
+async def test_a_bare_script_may_print_with_console_without_errors(editor: Editor):
+    # the editor's inferred project for a bare file also carries lib.dom's console: the typings'
+    # declaration must merge with it, not clash
+    text = (
+        "const act: AndroidTurn = () => {\n"
+        "  console.log('round', turn, world.tiles.length);\n"
+        "  return { type: 'android.wait' };\n"
+        "};\nexport default act;\n"
+    )
+    uri = editor.open("bare/console.ts", text)
+    assert errors(await editor.diagnostics(uri)) == []
