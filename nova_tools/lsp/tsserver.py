@@ -17,7 +17,8 @@ Facts about typescript 7.0.2's server that shape this module (probed, see DESIGN
 
 Known difference with the upload check: tsc's inferred project includes the DOM library, so a
 bare file may use ``document`` without an error here while ``nova upload`` refuses it (the upload
-checks with ``lib: ["es2022"]``). A project tsconfig with those options removes the difference.
+checks with ``lib: ["es2022"]``); the ``host-global`` check (features/checks.py) warns about those
+names instead. A project tsconfig with those options removes the difference.
 """
 
 from __future__ import annotations

@@ -282,3 +282,30 @@ def test_positions_count_utf16_units():
     assert index.position(rocket_end).character == len("const a = '") + 2 + 1
     for offset in (0, 5, rocket_end, text.index("rules"), len(text)):
         assert index.offset(index.position(offset)) == offset
+
+
+HOSTS = """\
+const act: AndroidTurn = () => {
+  document.title = 'x';                    // a browser global: flagged in a bare file
+  setTimeout(() => 0, 1);                  // flagged in a bare file
+  const ref = new WeakRef({});             // removed from the sandbox: flagged everywhere
+  const o = { fetch: 1 };                  // an object key: left alone
+  const s = 'require in a string';         // a string: ignored
+  return { type: 'android.wait', recording: String(o.fetch) + s + String(ref) };
+};
+export default act; // document in a comment
+"""
+
+
+def test_browser_and_node_globals_are_flagged_in_a_bare_file_and_removed_ones_everywhere():
+    bare = [(f.code, HOSTS[f.start : f.end]) for f in checks.check(HOSTS, DEFAULTS, bare=True)]
+    assert bare == [(checks.HOST_GLOBAL, "document"), (checks.HOST_GLOBAL, "setTimeout"), (checks.HOST_GLOBAL, "WeakRef")]
+    in_project = [HOSTS[f.start : f.end] for f in checks.check(HOSTS, DEFAULTS)]
+    assert in_project == ["WeakRef"]  # the project's tsc (lib es2022) reports the rest itself
+    [weak] = [f for f in checks.check(HOSTS, DEFAULTS) if f.code == checks.HOST_GLOBAL]
+    assert "ReferenceError" in weak.message and weak.severity == "warning"
+
+
+def test_a_script_that_declares_its_own_fetch_is_left_alone():
+    text = "function fetch(x: number) { return x; }\nconst act: AndroidTurn = () => ({ type: 'android.wait', recording: String(fetch(1)) });\nexport default act;\n"
+    assert checks.check(text, DEFAULTS, bare=True) == []

@@ -258,3 +258,12 @@ async def test_a_bare_script_may_print_with_console_without_errors(editor: Edito
     )
     uri = editor.open("bare/console.ts", text)
     assert errors(await editor.diagnostics(uri)) == []
+
+
+async def test_a_bare_script_using_the_dom_is_warned_that_upload_will_refuse_it(editor: Editor):
+    text = "const act: AndroidTurn = () => {\n  document.title = 'x';\n  return { type: 'android.wait' };\n};\nexport default act;\n"
+    uri = editor.open("bare/dom.ts", text)
+    found = [d for d in await editor.diagnostics(uri) if d.code == "host-global"]
+    assert len(found) == 1
+    assert found[0].range.start == position_of(text, "document")
+    assert "nova upload" in found[0].message

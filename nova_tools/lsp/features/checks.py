@@ -12,6 +12,14 @@
     about cargo is ``rules.android.cargoCapacity``). A host can retune every rule, so the script
     should read it; the quick fix replaces the literal with the rule.
 
+``host-global``
+    A browser or Node global (``document``, ``setTimeout``, ``require`` ...) in a script: android
+    scripts get the ES2022 built-ins and the game's globals only, so ``nova upload`` refuses the
+    file. A project made by ``nova new-android`` has tsc say so already; a bare file is checked in
+    an inferred project that includes the DOM, so this check says it instead. ``WeakRef`` and
+    ``FinalizationRegistry`` type-check everywhere but are removed from the sandbox (their timing
+    is not deterministic), so they are flagged in every file.
+
 The functions here take text and return :class:`Finding` objects with character offsets.
 """
 
@@ -29,6 +37,7 @@ from ..tstext import IDENT, Source, camel_words
 
 TURN_SHADOWS_ROUND = "turn-shadows-round"
 RULE_LITERAL = "rule-literal"
+HOST_GLOBAL = "host-global"
 
 
 @dataclass(frozen=True)
@@ -56,9 +65,53 @@ class Finding:
     fixes: tuple[Fix, ...] = field(default=())
 
 
-def check(text: str, resolved_rules: dict) -> list[Finding]:
+def check(text: str, resolved_rules: dict, *, bare: bool = False) -> list[Finding]:
+    """Every finding in ``text``; ``bare``: the file has no tsconfig (see ``host-global``)."""
     source = Source(text)
-    return [*turn_shadows_round(source), *rule_literals(source, resolved_rules)]
+    return [*turn_shadows_round(source), *rule_literals(source, resolved_rules), *host_globals(source, bare=bare)]
+
+
+# --- host-global ----------------------------------------------------------------------------------
+
+# Globals of a browser or of Node that the sandbox does not have (tsc's inferred project for a
+# bare file includes the DOM, so it accepts them).
+# Only names a script is unlikely to use for its own variables (no `self`, `process`, `module`).
+_HOST_ONLY = (
+    "document", "window", "navigator", "localStorage", "sessionStorage", "fetch", "XMLHttpRequest",
+    "WebSocket", "setTimeout", "setInterval", "clearTimeout", "clearInterval", "requestAnimationFrame",
+    "alert", "structuredClone", "queueMicrotask", "require", "Buffer", "__dirname", "__filename",
+)
+# In the ES2022 library, but removed from the sandbox: garbage-collection timing is not
+# deterministic, and two machines replaying a match must agree.
+_REMOVED = ("WeakRef", "FinalizationRegistry")
+_HOST_NAME = re.compile(r"(?<![\w$.])(" + "|".join(_HOST_ONLY + _REMOVED) + r")(?![\w$])")
+
+
+def host_globals(source: Source, *, bare: bool) -> list[Finding]:
+    masked = source.masked
+    declared = {m.group(1) for m in re.finditer(r"\b(?:const|let|var|function|class|import)\s+([\w$]+)", masked)}
+    findings = []
+    for m in _HOST_NAME.finditer(masked):
+        name = m.group(1)
+        start, end = m.span(1)
+        if name in declared:
+            continue
+        if _OBJECT_KEY_BEFORE.search(masked[max(0, start - 40) : start]) and re.match(r"\s*:", masked[end:]):
+            continue  # an object key such as { document: 1 }
+        if name in _REMOVED:
+            message = (
+                f"`{name}` is removed from the sandbox (garbage-collection timing would make turns differ "
+                "between machines): this line throws ReferenceError when the android runs."
+            )
+        elif bare:
+            message = (
+                f"`{name}` is not available to android scripts: they run with the ES2022 built-ins and the "
+                "game's globals only (no browser or Node globals), so `nova upload` refuses this file."
+            )
+        else:
+            continue  # the project's tsconfig (lib es2022) makes tsc report it
+        findings.append(Finding(HOST_GLOBAL, start, end, message, "warning"))
+    return findings
 
 
 # --- turn-shadows-round -------------------------------------------------------------------------
@@ -243,9 +296,9 @@ def _diagnostic(finding: Finding, index: LineIndex, uri: str | None) -> types.Di
     )
 
 
-def diagnostics(text: str, resolved_rules: dict, uri: str | None = None) -> list[types.Diagnostic]:
+def diagnostics(text: str, resolved_rules: dict, uri: str | None = None, *, bare: bool = False) -> list[types.Diagnostic]:
     index = LineIndex(text)
-    return [_diagnostic(f, index, uri) for f in check(text, resolved_rules)]
+    return [_diagnostic(f, index, uri) for f in check(text, resolved_rules, bare=bare)]
 
 
 def code_actions(uri: str, text: str, resolved_rules: dict, wanted: types.Range) -> list[types.CodeAction]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -26,6 +27,16 @@ if TYPE_CHECKING:
     from ..server import NovaServer
 
 log = logging.getLogger(__name__)
+
+
+def _is_bare(uri: str) -> bool:
+    """No tsconfig above the file: tsc checks it in an inferred project (which has the DOM)."""
+    from pygls.uris import to_fs_path
+
+    from ..tsserver import find_tsconfig
+
+    path = to_fs_path(uri)
+    return path is None or find_tsconfig(Path(path)) is None
 
 
 class DiagnosticsHub:
@@ -54,7 +65,7 @@ class DiagnosticsHub:
         kind = server.kind_of(uri, text)
         if kind == "script":
             items = await typescript.diagnostics(server, uri)
-            items += checks.diagnostics(text, server.rules.current().json)
+            items += checks.diagnostics(text, server.rules.current().json, bare=_is_bare(uri))
             items += dry_run.diagnostics(server, uri, text, version)
             return items
         if kind == "typings":
