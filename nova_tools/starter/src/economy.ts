@@ -3,8 +3,14 @@
 
 export const MATERIALS: Material[] = ['metal', 'electronics', 'polymer', 'ore', 'water', 'acidCanister'];
 
-/** What the android builds near its base, in order. A plan, not a rule: edit it freely. */
-export const BUILD_ORDER: BuildingType[] = ['depot', 'charger'];
+/**
+ * What the android builds near its base, in order. A plan, not a rule: edit it freely. After the
+ * first building (the depot, where material is kept) a step starts only once its whole cost is at
+ * hand, and a step that cannot start yet lets a later one go first: the charger waits for no
+ * electronics, the extractor waits for one. A building that harvests (rules.buildings[type].
+ * extraction) goes on the best ore or water tile seen near home rather than next to it.
+ */
+export const BUILD_ORDER: BuildingType[] = ['depot', 'extractor', 'charger', 'extractor'];
 
 export function units(bag: MaterialAmounts | undefined, m: Material): number {
   return (bag && bag[m]) || 0;
@@ -65,6 +71,48 @@ export function withdrawable(stored: MaterialAmounts, need: MaterialAmounts, spa
     }
   }
   return out;
+}
+
+/** `a` plus `b`, sparse. */
+export function plus(a: MaterialAmounts | undefined, b: MaterialAmounts | undefined): MaterialAmounts {
+  const out: MaterialAmounts = {};
+  for (const m of MATERIALS) {
+    const n = units(a, m) + units(b, m);
+    if (n > 0) out[m] = n;
+  }
+  return out;
+}
+
+/** Whether `have` holds all of `need`. */
+export function covers(have: MaterialAmounts | undefined, need: MaterialAmounts | undefined): boolean {
+  for (const m of MATERIALS) if (units(have, m) < units(need, m)) return false;
+  return true;
+}
+
+/** What `have` holds beyond `need` (what can go back into storage), or undefined if nothing. */
+export function surplus(have: MaterialAmounts | undefined, need: MaterialAmounts | undefined): MaterialAmounts | undefined {
+  const out = minus(have, need);
+  return isEmpty(out) ? undefined : out;
+}
+
+/** Whether a building of this type harvests its tile's composition. */
+export const extracts = (type: BuildingType): boolean => rules.buildings[type].extraction.length > 0;
+
+/** What a building of `type` would harvest from a tile each round end (capped by the ground). */
+export function harvest(type: BuildingType, ground: Composition): MaterialAmounts {
+  const out: MaterialAmounts = {};
+  for (const e of rules.buildings[type].extraction) {
+    const n = Math.min(e.amount, ground[e.source] || 0);
+    if (n > 0) out[e.material] = (out[e.material] || 0) + n;
+  }
+  return out;
+}
+
+/** Points a bag of stored material is worth (rules.scoring.materials). */
+export function worth(bag: MaterialAmounts | undefined): number {
+  let points = 0;
+  for (const m of MATERIALS) points += units(bag, m) * rules.scoring.materials[m];
+  return points;
 }
 
 export function describe(bag: MaterialAmounts | undefined): string {

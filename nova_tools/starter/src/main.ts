@@ -14,10 +14,10 @@
 // costs rules.android.failedTurnHealthPenalty health.
 
 import {
-  acceptsDeposits, allowsWithdrawals, BUILD_ORDER, costOf, describe, holdsAndroids, isEmpty, minus, payable,
-  room, total, withdrawable,
+  acceptsDeposits, allowsWithdrawals, BUILD_ORDER, costOf, covers, describe, extracts, harvest, holdsAndroids, isEmpty,
+  minus, payable, plus, room, surplus, total, withdrawable, worth,
 } from './economy';
-import { load, logLine, Memory, note, remember, save } from './memory';
+import { HARVEST_RANGE, load, logLine, Memory, note, remember, save } from './memory';
 import { distance, neighbour, onMap, Paths } from './nav';
 import { at, chargers, indexOf, isHazard, isMine, look, spareCapacity, View, xOf, yOf } from './sense';
 
@@ -25,6 +25,12 @@ import { at, chargers, indexOf, isHazard, isMine, look, spareCapacity, View, xOf
 const NEAR_HOME = 2;
 /** Moves of slack kept in the battery beyond the trip back to a charger. */
 const BATTERY_SLACK = 2;
+/** Loose material this many moves away is picked up on the way (a choice, not a rule). */
+const DETOUR = 2;
+/** Electronics are scarce: loot holding some counts as this many moves nearer. */
+const ELECTRONICS_DETOUR = 4;
+/** Rounds a harvester is expected to run when the game has no arrival date (a guess, not a rule). */
+const HORIZON = 60;
 
 interface Decision {
   action: Action;
@@ -88,11 +94,18 @@ function decide(v: View, m: Memory): Decision {
     return { action: { type: 'android.collect' }, intent: 'collect ' + describe(tile.scattered) };
   }
 
-  // 5. The build plan.
-  const plan = buildPlan(v, m);
+  // 5. Loose material a step or two away is picked up before anything else takes the android away.
+  const loot = nearestLoot(v, m, nav);
+  if (loot !== undefined && room(me) > 0 && nav.steps(loot) <= DETOUR) {
+    const step = nav.go(loot);
+    if (step) return { action: step, intent: 'gather at ' + at(loot) };
+  }
+
+  // 6. The build plan.
+  const plan = buildPlan(v, m, nav);
   if (plan) {
     const need = plan.site ? plan.site.owed : costOf(plan.type);
-    const pay = payable(me.cargo, need);
+    const what = article(plan.type) + (plan.site ? '' : ' at ' + at(plan.tile) + onWhat(v, plan));
     if (plan.site && isEmpty(need) && plan.site.remainingTicks > 0) {
       if (here === plan.tile) {
         return { action: { type: 'android.continue-construction' }, intent: 'build the ' + plan.type + ' at ' + at(here) };
@@ -100,7 +113,28 @@ function decide(v: View, m: Memory): Decision {
       const step = nav.go(plan.tile);
       if (step) return { action: step, intent: 'go build the ' + plan.type + ' at ' + at(plan.tile) };
     }
-    if (pay) {
+    // Fetch what the cargo lacks from storage first, so that one trip carries the whole cost.
+    const short = minus(need, me.cargo);
+    const store = isEmpty(short) ? undefined : ownStore(v, (b) => allowsWithdrawals(b) && !!withdrawable(b.storage, short, Infinity));
+    if (store) {
+      const take = withdrawable(store.storage, short, room(me));
+      const back = take ? undefined : surplus(me.cargo, need);
+      if (indexOf(store.position) === here) {
+        if (take) return { action: { type: 'android.withdraw', resources: take }, intent: 'take ' + describe(take) + ' for the ' + plan.type };
+        // No room: put back what the plan does not need, then take what it does.
+        if (back && acceptsDeposits(store)) {
+          return { action: { type: 'android.deposit', resources: back }, intent: 'make room: deposit ' + describe(back) };
+        }
+      } else if (take || (back && acceptsDeposits(store))) {
+        const step = nav.go(indexOf(store.position));
+        if (step) return { action: step, intent: 'fetch ' + describe(take || short) + ' from the ' + store.type + ' for ' + what };
+      }
+    }
+    const pay = payable(me.cargo, need);
+    // A new site starts only with its whole cost in hand (or a full cargo of it), so no material
+    // sits unscored in a half-paid site; before there is any storage, a first payment will do.
+    const ready = !!pay && (!!plan.site || !hasStore(v, m) || covers(me.cargo, need) || total(pay) >= rules.android.cargoCapacity);
+    if (pay && ready) {
       if (here === plan.tile) {
         if (plan.site) {
           return {
@@ -111,28 +145,17 @@ function decide(v: View, m: Memory): Decision {
         if (!v.buildingAt.has(here)) {
           return {
             action: { type: 'android.start-construction', buildingType: plan.type, resources: pay },
-            intent: 'start a ' + plan.type + ' at ' + at(here) + ' with ' + describe(pay),
+            intent: 'start ' + what + ' with ' + describe(pay),
           };
         }
       } else {
         const step = nav.go(plan.tile);
-        if (step) return { action: step, intent: 'carry ' + describe(pay) + ' to the ' + plan.type + ' at ' + at(plan.tile) };
+        if (step) return { action: step, intent: 'carry ' + describe(pay) + ' to ' + (plan.site ? 'the ' + plan.type + ' at ' + at(plan.tile) : what) };
       }
-    }
-    // Fetch what the site still needs from a depot.
-    const store = ownStore(v, (b) => allowsWithdrawals(b) && !!withdrawable(b.storage, minus(need, me.cargo), room(me)));
-    if (store && !isEmpty(need)) {
-      const take = withdrawable(store.storage, minus(need, me.cargo), room(me));
-      if (take && indexOf(store.position) === here) {
-        return { action: { type: 'android.withdraw', resources: take }, intent: 'take ' + describe(take) + ' for the ' + plan.type };
-      }
-      const step = take && nav.go(indexOf(store.position));
-      if (step) return { action: step, intent: 'fetch ' + describe(take) + ' from the ' + store.type };
     }
   }
 
-  // 6. Bank the cargo when full, or when nothing is left to gather.
-  const loot = nearestLoot(v, m, nav);
+  // 7. Bank the cargo when full, or when nothing is left to gather.
   if (total(me.cargo) > 0 && (room(me) === 0 || loot === undefined)) {
     const store = ownStore(v, acceptsDeposits);
     if (store) {
@@ -144,13 +167,13 @@ function decide(v: View, m: Memory): Decision {
     }
   }
 
-  // 7. Gather.
+  // 8. Gather.
   if (loot !== undefined && room(me) > 0) {
     const step = nav.go(loot);
     if (step) return { action: step, intent: 'gather at ' + at(loot) };
   }
 
-  // 8. Explore toward waypoints spread over the board; each android starts at a different one.
+  // 9. Explore toward waypoints spread over the board; each android starts at a different one.
   const target = waypoint(m, here);
   if (target !== undefined) {
     const step = nav.go(target);
@@ -172,6 +195,11 @@ class Navigator {
   steps(tile: number): number {
     const n = this.paths.steps(tile);
     return n === undefined ? distance(this.here, tile) : n;
+  }
+
+  /** Whether a route to `tile` is known not to be walled off by hazards. */
+  reachable(tile: number): boolean {
+    return this.paths.reachable(tile);
   }
 
   /** A move toward `to`, if the map and the battery allow one. */
@@ -199,12 +227,13 @@ function nearestCharger(v: View, m: Memory, nav: Navigator): { tile: number; ste
   return best;
 }
 
+/** The loose material to fetch next: the nearest, counting electronics (scarce) as nearer. */
 function nearestLoot(v: View, m: Memory, nav: Navigator): number | undefined {
   let best: number | undefined;
   let bestSteps = 0;
-  for (const [tile, n] of m.loot) {
+  for (const [tile, n, electronics] of m.loot) {
     if (n <= 0 || (tile !== nav.here && nav.blocked[tile] && !worthTheDamage(v, tile))) continue;
-    const steps = nav.steps(tile);
+    const steps = nav.steps(tile) - (electronics > 0 ? ELECTRONICS_DETOUR : 0);
     if (best === undefined || steps < bestSteps || (steps === bestSteps && tile < best)) {
       best = tile;
       bestSteps = steps;
@@ -242,28 +271,132 @@ interface Plan {
   site?: Building;
 }
 
-/** The next building of BUILD_ORDER near home, and where it goes; undefined when all stand. */
-function buildPlan(v: View, m: Memory): Plan | undefined {
+/** How far from home a step's building may stand: harvesters go where the ground is good. */
+function reach(type: BuildingType): number {
+  return extracts(type) ? HARVEST_RANGE : NEAR_HOME;
+}
+
+/** Whether I have somewhere to keep material (one in sight, or a storing step of the plan built). */
+function hasStore(v: View, m: Memory): boolean {
+  return v.own.some((b) => b.complete && acceptsDeposits(b)) ||
+    m.built.some((i) => rules.buildings[BUILD_ORDER[i]].storage.deposit);
+}
+
+/**
+ * The next step of BUILD_ORDER to work on, and where it goes; undefined when all stand or none
+ * can start yet. A site of mine in sight comes first, then the spot already chosen, then a new
+ * step, which needs its whole cost at hand once there is storage (cargo plus the storage in sight).
+ */
+function buildPlan(v: View, m: Memory, nav: Navigator): Plan | undefined {
   const home = m.home as number;
-  for (const type of BUILD_ORDER) {
-    if (m.built.indexOf(type) >= 0) continue;
-    // One of mine near home already (the initial charger does not count as the plan's charger)?
-    const existing = v.own.find((b) => b.type === type && !b.initial && distance(indexOf(b.position), home) <= NEAR_HOME);
-    if (existing && existing.complete) {
-      m.built.push(type);
-      m.site = undefined;
+  const complete = new Map<BuildingType, number>();
+  for (const b of v.own) {
+    if (b.complete && !b.initial && distance(indexOf(b.position), home) <= reach(b.type)) {
+      complete.set(b.type, (complete.get(b.type) || 0) + 1);
+    }
+  }
+  // Mark the steps now seen complete: the k-th step of a type needs k of them.
+  const nth = new Map<BuildingType, number>();
+  const open: number[] = [];
+  for (let i = 0; i < BUILD_ORDER.length; i++) {
+    const type = BUILD_ORDER[i];
+    const k = (nth.get(type) || 0) + 1;
+    nth.set(type, k);
+    if (m.built.indexOf(i) >= 0) continue;
+    if ((complete.get(type) || 0) >= k) {
+      m.built.push(i);
+      if (m.step === i) m.site = m.step = undefined;
+    } else {
+      open.push(i);
+    }
+  }
+  if (open.length === 0) return undefined;
+  // A site of mine in sight: finish it.
+  for (const i of open) {
+    const type = BUILD_ORDER[i];
+    const site = v.own.find((b) => b.type === type && !b.complete && distance(indexOf(b.position), home) <= reach(type));
+    if (site) return { type, tile: indexOf(site.position), site };
+  }
+  // Storage in sight, and what it and the cargo hold.
+  let stock: MaterialAmounts = v.me.cargo || {};
+  let storeInSight = false;
+  for (const b of v.own) {
+    if (b.complete && allowsWithdrawals(b)) {
+      stock = plus(stock, b.storage);
+      if (acceptsDeposits(b)) storeInSight = true;
+    }
+  }
+  const store = hasStore(v, m);
+  // The spot already chosen, while it is out of sight or still free (and, with the storage in
+  // sight, still affordable).
+  if (m.site !== undefined && m.step !== undefined && open.indexOf(m.step) >= 0) {
+    const type = BUILD_ORDER[m.step];
+    const t = v.tiles.get(m.site);
+    const free = !t || (!v.buildingAt.has(m.site) && !isHazard(t));
+    if (free && (!storeInSight || covers(stock, costOf(type)))) return { type, tile: m.site };
+  }
+  m.site = m.step = undefined;
+  // A step may go ahead of an earlier one still waiting for material (the extractor for its
+  // electronics) only with what the earlier one would leave over.
+  let left = stock;
+  for (const i of open) {
+    const type = BUILD_ORDER[i];
+    if (store && !covers(left, costOf(type))) {
+      left = minus(left, costOf(type));
       continue;
     }
-    if (existing) return { type, tile: indexOf(existing.position), site: existing };
-    // Keep the chosen spot while it is out of sight or still free.
-    if (m.site !== undefined) {
-      const there = v.buildingAt.get(m.site);
-      if (!v.tiles.has(m.site) || (!there && !isHazard(v.tiles.get(m.site)))) return { type, tile: m.site };
-    }
-    m.site = freeSpot(v, home);
-    return m.site === undefined ? undefined : { type, tile: m.site };
+    const tile = extracts(type) ? bestSpot(v, m, nav, type, home) : freeSpot(v, home);
+    if (tile === undefined) continue;
+    m.site = tile;
+    m.step = i;
+    return { type, tile };
   }
   return undefined;
+}
+
+/** Rounds a harvester is expected to run: to the arrival date if there is one. */
+function horizon(): number {
+  return finalTurn === undefined ? HORIZON : Math.max(1, finalTurn - turn);
+}
+
+/**
+ * The remembered spot where a building of `type` would harvest the most over the rounds left,
+ * counting the trips a farther one costs; undefined when none is known and reachable.
+ */
+function bestSpot(v: View, m: Memory, nav: Navigator, type: BuildingType, home: number): number | undefined {
+  let best: number | undefined;
+  let bestValue = 0;
+  for (const [tile, points] of m.spots) {
+    const t = v.tiles.get(tile);
+    if (v.buildingAt.has(tile) || nav.blocked[tile] || !nav.reachable(tile)) continue;
+    const d = distance(tile, home);
+    if (d > HARVEST_RANGE) continue;
+    // What it yields a round, read afresh when in sight (the remembered value otherwise).
+    const perRound = t ? worth(harvest(type, t.composition)) : points / 100;
+    const value = perRound * Math.max(1, horizon() - 2 * d);
+    if (value > bestValue) {
+      best = tile;
+      bestValue = value;
+    }
+  }
+  return best;
+}
+
+/** 'a charger', 'an extractor'. */
+function article(type: BuildingType): string {
+  return (/^[aeiou]/.test(type) ? 'an ' : 'a ') + type;
+}
+
+/** For a harvester: what the ground under it holds, e.g. ' on 3 ore, 2 water'. */
+function onWhat(v: View, plan: Plan): string {
+  const t = v.tiles.get(plan.tile);
+  if (!t || !extracts(plan.type)) return '';
+  const parts: string[] = [];
+  for (const e of rules.buildings[plan.type].extraction) {
+    const n = t.composition[e.source] || 0;
+    if (n > 0) parts.push(n + ' ' + e.source);
+  }
+  return parts.length ? ' on ' + parts.join(', ') : '';
 }
 
 /** The closest visible free, hazard-free tile near home (ties: north first, then west). */

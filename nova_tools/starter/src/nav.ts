@@ -108,6 +108,12 @@ export class Paths {
     return i >= 0 && this.dist[i] >= 0 ? this.dist[i] : undefined;
   }
 
+  /** False only when `tile` is inside the window and walled off. */
+  reachable(tile: number): boolean {
+    const i = this.local(tile);
+    return i < 0 || this.dist[i] >= 0;
+  }
+
   /** The first move toward `tile`: along the route if there is one, else greedily. */
   toward(tile: number, blocked: Uint8Array): Direction | undefined {
     if (tile === this.origin) return undefined;
