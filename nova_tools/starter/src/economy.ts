@@ -4,13 +4,14 @@
 export const MATERIALS: Material[] = ['metal', 'electronics', 'polymer', 'ore', 'water', 'acidCanister'];
 
 /**
- * What the android builds near its base, in order. A plan, not a rule: edit it freely. After the
- * first building (the depot, where material is kept) a step starts only once its whole cost is at
- * hand, and a step that cannot start yet lets a later one go first: the charger waits for no
- * electronics, the extractor waits for one. A building that harvests (rules.buildings[type].
- * extraction) goes on the best ore or water tile seen near home rather than next to it.
+ * What the android builds near its base, in order. A plan, not a rule: edit it freely. Until
+ * there is storage a step starts with some of each material it costs in hand (so the extractor
+ * goes first only when electronics turn up early); after that, only with its whole cost at hand.
+ * A step that cannot start yet lets a later one go first with what it would leave over. A
+ * building that harvests (rules.buildings[type].extraction) goes on the best ore or water tile
+ * seen near home rather than next to it.
  */
-export const BUILD_ORDER: BuildingType[] = ['depot', 'extractor', 'charger', 'extractor'];
+export const BUILD_ORDER: BuildingType[] = ['extractor', 'depot', 'charger', 'extractor'];
 
 export function units(bag: MaterialAmounts | undefined, m: Material): number {
   return (bag && bag[m]) || 0;
@@ -86,6 +87,12 @@ export function plus(a: MaterialAmounts | undefined, b: MaterialAmounts | undefi
 /** Whether `have` holds all of `need`. */
 export function covers(have: MaterialAmounts | undefined, need: MaterialAmounts | undefined): boolean {
   for (const m of MATERIALS) if (units(have, m) < units(need, m)) return false;
+  return true;
+}
+
+/** Whether `have` holds at least one unit of every material `need` names. */
+export function someOfEach(have: MaterialAmounts | undefined, need: MaterialAmounts | undefined): boolean {
+  for (const m of MATERIALS) if (units(need, m) > 0 && units(have, m) <= 0) return false;
   return true;
 }
 

@@ -4,18 +4,19 @@
 //   1. launches a sibling when it stands on its own charger and the chargers have room;
 //   2. charges when it stands on its own charger and a full charge would not be wasted;
 //   3. heads back to a charger when its battery would not last the trip back;
-//   4. collects loose material on its tile;
-//   5. works on the build plan near its base (a depot, then a charger): pays the site from cargo,
-//      fetches material from the depot, and builds the ticks once the site is paid;
+//   4. collects loose material on its tile, and picks up what lies a step or two away;
+//   5. works on the build plan (BUILD_ORDER: an extractor on the best ore/water tile near home,
+//      a depot, a charger, a second extractor): gathers the cost, fetches it from the depot,
+//      pays the site, and builds the ticks once the site is paid;
 //   6. deposits its cargo into the depot when full or when nothing is left to gather;
-//   7. walks to the nearest loose material it has seen, avoiding acid and radiation;
+//   7. walks to the nearest loose material it has seen (electronics first), avoiding hazards;
 //   8. explores, and otherwise waits.
 // Every number comes from `rules`, and every action is checked first, because a refused action
 // costs rules.android.failedTurnHealthPenalty health.
 
 import {
   acceptsDeposits, allowsWithdrawals, BUILD_ORDER, costOf, covers, describe, extracts, harvest, holdsAndroids, isEmpty,
-  minus, payable, plus, room, surplus, total, withdrawable, worth,
+  minus, payable, plus, room, someOfEach, surplus, total, withdrawable, worth,
 } from './economy';
 import { HARVEST_RANGE, load, logLine, Memory, note, remember, save } from './memory';
 import { distance, neighbour, onMap, Paths } from './nav';
@@ -94,14 +95,14 @@ function decide(v: View, m: Memory): Decision {
     return { action: { type: 'android.collect' }, intent: 'collect ' + describe(tile.scattered) };
   }
 
-  // 5. Loose material a step or two away is picked up before anything else takes the android away.
+  // 4b. Loose material a step or two away is picked up before anything else takes the android away.
   const loot = nearestLoot(v, m, nav);
   if (loot !== undefined && room(me) > 0 && nav.steps(loot) <= DETOUR) {
     const step = nav.go(loot);
     if (step) return { action: step, intent: 'gather at ' + at(loot) };
   }
 
-  // 6. The build plan.
+  // 5. The build plan.
   const plan = buildPlan(v, m, nav);
   if (plan) {
     const need = plan.site ? plan.site.owed : costOf(plan.type);
@@ -155,7 +156,7 @@ function decide(v: View, m: Memory): Decision {
     }
   }
 
-  // 7. Bank the cargo when full, or when nothing is left to gather.
+  // 6. Bank the cargo when full, or when nothing is left to gather.
   if (total(me.cargo) > 0 && (room(me) === 0 || loot === undefined)) {
     const store = ownStore(v, acceptsDeposits);
     if (store) {
@@ -167,13 +168,13 @@ function decide(v: View, m: Memory): Decision {
     }
   }
 
-  // 8. Gather.
+  // 7. Gather.
   if (loot !== undefined && room(me) > 0) {
     const step = nav.go(loot);
     if (step) return { action: step, intent: 'gather at ' + at(loot) };
   }
 
-  // 9. Explore toward waypoints spread over the board; each android starts at a different one.
+  // 8. Explore toward waypoints spread over the board; each android starts at a different one.
   const target = waypoint(m, here);
   if (target !== undefined) {
     const step = nav.go(target);
@@ -338,10 +339,11 @@ function buildPlan(v: View, m: Memory, nav: Navigator): Plan | undefined {
   m.site = m.step = undefined;
   // A step may go ahead of an earlier one still waiting for material (the extractor for its
   // electronics) only with what the earlier one would leave over.
+  // Before there is storage, a step starts with some of each material it needs in hand.
   let left = stock;
   for (const i of open) {
     const type = BUILD_ORDER[i];
-    if (store && !covers(left, costOf(type))) {
+    if (store ? !covers(left, costOf(type)) : !someOfEach(stock, costOf(type))) {
       left = minus(left, costOf(type));
       continue;
     }
