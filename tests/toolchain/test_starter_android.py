@@ -90,3 +90,57 @@ def test_starter_plays_without_failed_turns_or_ticks():
     for android in state.androids.values():
         assert android.recording and len(android.recording) <= rules.android.recording_limit
         assert len(android.memory) <= rules.android.memory_limit
+
+
+def _play_starter_game(seed: int, rounds: int):
+    engine = pytest.importorskip("nova_tools.engine")
+    turns = pytest.importorskip("nova_tools.api.turns")
+    from nova_tools.rules import Rules
+
+    rules = Rules()
+    state = engine.generate(rules, seed)
+    bundle = compile_sources(starter.files(), starter.ENTRY).bundle
+    for player in ("ann", "bob"):
+        engine.join(state, player)
+        script = engine.add_script(state, player, "starter")["script"]
+        engine.launch(state, player, script)
+    runner = turns.ScriptRunner(rules, {s: bundle for s in state.scripts})
+    events = []
+    for _ in range(rounds):
+        events += engine.play_round(state, runner.decide)
+    return rules, state, [e for e in events if e["type"] == "turn"], {s.player: s.points for s in engine.scores(state)}
+
+
+def test_starter_builds_an_extractor_and_scores_over_whole_games():
+    # Before the extractor, the starter ended 100-round games on 10-32 points (about 18 on
+    # average); an extractor on a good ore/water tile adds points every round. A player that
+    # finds no electronics (seed 2 has two on the whole board) cannot build one, so the floor is
+    # on most players, not all. Measured on these seeds: 10 of 12 players complete an extractor
+    # and score 87-215; the other two score about 20.
+    seeds = range(2, 8)
+    with_extractor = 0
+    players = 0
+    for seed in seeds:
+        rules, state, played, points = _play_starter_game(seed, 100)
+        outcomes = Counter(e["outcome"] for e in played)
+        assert outcomes == {"accepted": len(played)}, (seed, [e for e in played if e["outcome"] != "accepted"][:3])
+        assert {e["ticks"] for e in played} == {0}, seed
+        for android in state.androids.values():
+            assert len(android.recording) <= rules.android.recording_limit
+            assert len(android.memory) <= rules.android.memory_limit
+        extractors = Counter(b.owner for b in state.buildings.values() if b.type == "extractor" and b.complete)
+        assert extractors, f"seed {seed}: nobody completed an extractor"
+        for player, score in points.items():
+            players += 1
+            assert score > 10, (seed, player, score)
+            if extractors[player] and score > 60:
+                with_extractor += 1
+    assert with_extractor >= players * 2 // 3, (with_extractor, players)
+
+
+def test_starter_logs_where_it_puts_the_extractor_and_on_what():
+    _, state, _, _ = _play_starter_game(3, 40)
+    lines = [line for a in state.androids.values() for line in a.recording.splitlines()]
+    starts = [line for line in lines if ": start an extractor at (" in line]
+    assert starts, lines[:20]
+    assert re.match(r"r\d+ \(\d+,\d+\) bat \d+ hp \d+: start an extractor at \(\d+,\d+\) on \d+ (ore|water)", starts[0]), starts[0]

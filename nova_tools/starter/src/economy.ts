@@ -105,20 +105,13 @@ export function surplus(have: MaterialAmounts | undefined, need: MaterialAmounts
 /** Whether a building of this type harvests its tile's composition. */
 export const extracts = (type: BuildingType): boolean => rules.buildings[type].extraction.length > 0;
 
-/** What a building of `type` would harvest from a tile each round end (capped by the ground). */
-export function harvest(type: BuildingType, ground: Composition): MaterialAmounts {
-  const out: MaterialAmounts = {};
-  for (const e of rules.buildings[type].extraction) {
-    const n = Math.min(e.amount, ground[e.source] || 0);
-    if (n > 0) out[e.material] = (out[e.material] || 0) + n;
-  }
-  return out;
-}
-
-/** Points a bag of stored material is worth (rules.scoring.materials). */
-export function worth(bag: MaterialAmounts | undefined): number {
+/** Points a building of `type` would harvest from a tile each round end (capped by the ground), priced by rules.scoring.materials. */
+export function harvestWorth(type: BuildingType, ground: Composition): number {
   let points = 0;
-  for (const m of MATERIALS) points += units(bag, m) * rules.scoring.materials[m];
+  for (const e of rules.buildings[type].extraction) {
+    const n = ground[e.source];
+    if (n) points += Math.min(e.amount, n) * rules.scoring.materials[e.material];
+  }
   return points;
 }
 

@@ -15,8 +15,8 @@
 // costs rules.android.failedTurnHealthPenalty health.
 
 import {
-  acceptsDeposits, allowsWithdrawals, BUILD_ORDER, costOf, covers, describe, extracts, harvest, holdsAndroids, isEmpty,
-  minus, payable, plus, room, someOfEach, surplus, total, withdrawable, worth,
+  acceptsDeposits, allowsWithdrawals, BUILD_ORDER, costOf, covers, describe, extracts, harvestWorth, holdsAndroids, isEmpty,
+  minus, payable, plus, room, someOfEach, surplus, total, withdrawable,
 } from './economy';
 import { HARVEST_RANGE, load, logLine, Memory, note, remember, save } from './memory';
 import { distance, neighbour, onMap, Paths } from './nav';
@@ -105,9 +105,10 @@ function decide(v: View, m: Memory): Decision {
   // 5. The build plan.
   const plan = buildPlan(v, m, nav);
   if (plan) {
-    const need = plan.site ? plan.site.owed : costOf(plan.type);
-    const what = article(plan.type) + (plan.site ? '' : ' at ' + at(plan.tile) + onWhat(v, plan));
-    if (plan.site && isEmpty(need) && plan.site.remainingTicks > 0) {
+    const started = !!plan.site || plan.owed !== undefined;
+    const need = plan.site ? plan.site.owed : plan.owed || costOf(plan.type);
+    const what = started ? 'the ' + plan.type + ' at ' + at(plan.tile) : article(plan.type) + ' at ' + at(plan.tile);
+    if (started && isEmpty(need) && (!plan.site || plan.site.remainingTicks > 0)) {
       if (here === plan.tile) {
         return { action: { type: 'android.continue-construction' }, intent: 'build the ' + plan.type + ' at ' + at(here) };
       }
@@ -134,7 +135,7 @@ function decide(v: View, m: Memory): Decision {
     const pay = payable(me.cargo, need);
     // A new site starts only with its whole cost in hand (or a full cargo of it), so no material
     // sits unscored in a half-paid site; before there is any storage, a first payment will do.
-    const ready = !!pay && (!!plan.site || !hasStore(v, m) || covers(me.cargo, need) || total(pay) >= rules.android.cargoCapacity);
+    const ready = !!pay && (started || !hasStore(v, m) || covers(me.cargo, need) || total(pay) >= rules.android.cargoCapacity);
     if (pay && ready) {
       if (here === plan.tile) {
         if (plan.site) {
@@ -146,12 +147,12 @@ function decide(v: View, m: Memory): Decision {
         if (!v.buildingAt.has(here)) {
           return {
             action: { type: 'android.start-construction', buildingType: plan.type, resources: pay },
-            intent: 'start ' + what + ' with ' + describe(pay),
+            intent: 'start ' + what + onWhat(v, plan) + ' with ' + describe(pay),
           };
         }
       } else {
         const step = nav.go(plan.tile);
-        if (step) return { action: step, intent: 'carry ' + describe(pay) + ' to ' + (plan.site ? 'the ' + plan.type + ' at ' + at(plan.tile) : what) };
+        if (step) return { action: step, intent: 'carry ' + describe(pay) + ' to ' + what };
       }
     }
   }
@@ -269,7 +270,10 @@ function ownStore(v: View, accepts: (b: Building) => boolean): Building | undefi
 interface Plan {
   type: BuildingType;
   tile: number;
+  /** The construction site, when in sight. */
   site?: Building;
+  /** What a site of mine out of sight still needed when last seen. */
+  owed?: MaterialAmounts;
 }
 
 /** How far from home a step's building may stand: harvesters go where the ground is good. */
@@ -306,7 +310,7 @@ function buildPlan(v: View, m: Memory, nav: Navigator): Plan | undefined {
     if (m.built.indexOf(i) >= 0) continue;
     if ((complete.get(type) || 0) >= k) {
       m.built.push(i);
-      if (m.step === i) m.site = m.step = undefined;
+      if (m.step === i) m.site = m.step = m.owed = undefined;
     } else {
       open.push(i);
     }
@@ -316,7 +320,12 @@ function buildPlan(v: View, m: Memory, nav: Navigator): Plan | undefined {
   for (const i of open) {
     const type = BUILD_ORDER[i];
     const site = v.own.find((b) => b.type === type && !b.complete && distance(indexOf(b.position), home) <= reach(type));
-    if (site) return { type, tile: indexOf(site.position), site };
+    if (site) {
+      m.site = indexOf(site.position);
+      m.step = i;
+      m.owed = site.owed;
+      return { type, tile: m.site, site };
+    }
   }
   // Storage in sight, and what it and the cargo hold.
   let stock: MaterialAmounts = v.me.cargo || {};
@@ -334,9 +343,11 @@ function buildPlan(v: View, m: Memory, nav: Navigator): Plan | undefined {
     const type = BUILD_ORDER[m.step];
     const t = v.tiles.get(m.site);
     const free = !t || (!v.buildingAt.has(m.site) && !isHazard(t));
-    if (free && (!storeInSight || covers(stock, costOf(type)))) return { type, tile: m.site };
+    // A site seen started is out of sight: go on with what it still needed.
+    if (m.owed && !t) return { type, tile: m.site, owed: m.owed };
+    if (free && !m.owed && (!storeInSight || covers(stock, costOf(type)))) return { type, tile: m.site };
   }
-  m.site = m.step = undefined;
+  m.site = m.step = m.owed = undefined;
   // A step may go ahead of an earlier one still waiting for material (the extractor for its
   // electronics) only with what the earlier one would leave over.
   // Before there is storage, a step starts with some of each material it needs in hand.
@@ -374,7 +385,7 @@ function bestSpot(v: View, m: Memory, nav: Navigator, type: BuildingType, home: 
     const d = distance(tile, home);
     if (d > HARVEST_RANGE) continue;
     // What it yields a round, read afresh when in sight (the remembered value otherwise).
-    const perRound = t ? worth(harvest(type, t.composition)) : points / 100;
+    const perRound = t ? harvestWorth(type, t.composition) : points / 100;
     const value = perRound * Math.max(1, horizon() - 2 * d);
     if (value > bestValue) {
       best = tile;

@@ -5,7 +5,7 @@
 
 import { distance } from './nav';
 import { at, indexOf, isHazard, View } from './sense';
-import { BUILD_ORDER, extracts, harvest, total, units, worth } from './economy';
+import { BUILD_ORDER, extracts, harvestWorth, total, units } from './economy';
 
 /** How many harvest spots are remembered (a choice of this script, not a rule). */
 const SPOTS_KEPT = 8;
@@ -31,6 +31,8 @@ export interface Memory {
   /** Where the plan's next building goes, once chosen, and which step of BUILD_ORDER it is. */
   site?: number;
   step?: number;
+  /** What that site still needed when last seen, once it is started. */
+  owed?: MaterialAmounts;
   /** Index of the exploration waypoint being walked to. */
   waypoint: number;
   /** What the android was doing last turn, so the recording only logs changes. */
@@ -72,10 +74,14 @@ export function remember(m: Memory, v: View): void {
     const hazard = isHazard(t);
     if (hazard) hazards.add(i);
     else hazards.delete(i);
-    const near = m.home === undefined || distance(i, m.home) <= HARVEST_RANGE;
-    const points = type && near && !hazard && !v.buildingAt.has(i) ? Math.round(100 * worth(harvest(type, t.composition))) : 0;
-    if (points > 0) spots.set(i, points);
-    else spots.delete(i);
+    // Cheap tests first: this runs for every tile in sight, every turn.
+    if (type && !hazard && (m.home === undefined || distance(i, m.home) <= HARVEST_RANGE) && !v.buildingAt.has(i)) {
+      const points = Math.round(100 * harvestWorth(type, t.composition));
+      if (points > 0) spots.set(i, points);
+      else spots.delete(i);
+    } else {
+      spots.delete(i);
+    }
   }
   m.loot = Array.from(loot.values());
   m.hazards = Array.from(hazards);
