@@ -94,7 +94,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("demo", help="play a demo game between two starter androids and show the scores")
     p.add_argument("--rounds", type=int, default=100)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=3)
     p.add_argument("--dir", help="where to keep the demo game (default: a new temporary folder)")
     p.set_defaults(handler=cmd_demo)
 
