@@ -149,6 +149,9 @@ def write_atomic(path: Path, data: bytes) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
+        # mkstemp makes the file private (0600); give it the mode the file had, or the usual
+        # mode of a new file, so replacing a game file never changes who may read it.
+        os.chmod(tmp, _mode_for(path))
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -158,6 +161,24 @@ def write_atomic(path: Path, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _read_umask() -> int:
+    # os.umask can only be read by setting it, which is process-wide: do it once, at import,
+    # before any server thread could be creating files.
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+_UMASK = _read_umask()
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        return 0o666 & ~_UMASK
 
 
 def _lock_path(path: Path) -> Path:

@@ -135,3 +135,19 @@ def test_a_game_file_that_cannot_be_written_is_reported_and_left_whole(game, tmp
         store.save(loaded)
     assert sha(copy) == before
     assert not list(tmp_path.glob("**/*.tmp"))
+
+
+def test_writing_a_game_keeps_the_file_mode(tmp_path):
+    import os
+    import stat
+
+    game = tmp_path / "game.json"
+    old = os.umask(0o022)
+    try:
+        assert nova("create-game", "--file", game).code == 0
+        assert stat.S_IMODE(game.stat().st_mode) == 0o644  # a new file follows the umask
+        game.chmod(0o640)
+        assert nova("upload", "--file", game, "--player", "alice", wanderer(tmp_path)).code == 0
+        assert stat.S_IMODE(game.stat().st_mode) == 0o640  # a rewrite keeps what the owner chose
+    finally:
+        os.umask(old)
