@@ -99,7 +99,9 @@ def parse(path: Path, raw: bytes) -> Game:
     except UnicodeDecodeError:
         raise GameFileError(f"{where} is not a Nova game file (it is not UTF-8 text)") from None
     except json.JSONDecodeError as error:
-        hint = "it looks truncated" if error.pos >= len(raw.rstrip()) - 1 else "it is corrupt"
+        # every game file this code writes ends with the close of the event list
+        truncated = error.pos >= len(raw.rstrip()) - 1 or not raw.rstrip().endswith(b"]}")
+        hint = "it looks truncated" if truncated else "it is corrupt"
         raise GameFileError(f"{where} is not a readable Nova game file ({hint}: {error.msg} at line {error.lineno}, column {error.colno})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GameFileError(f"{where} is not a Nova game file (no \"format\": \"{FORMAT}\" marker)")

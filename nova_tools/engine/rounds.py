@@ -127,11 +127,18 @@ def apply_turn(state: GameState, android_id: str, decision: Decision) -> dict:
         # are left out: a refused turn never writes them, and they can be large)
         event["action"] = action.model_dump(by_alias=True, exclude_none=True, exclude={"memory", "recording"}, mode="json")
         return _fail(state, android, event, "refused", refusal.code, refusal.reason)
+    logged = action.model_dump(by_alias=True, exclude_none=True, mode="json")
+    # A note that repeats what the android already holds changes nothing: the log leaves it out
+    # (most turns rewrite the same memory or recording, and both can be kilobytes).
     if action.memory is not None:
+        if action.memory == android.memory:
+            del logged["memory"]
         android.memory = action.memory
     if action.recording is not None:
+        if action.recording == android.recording:
+            del logged["recording"]
         android.recording = action.recording
-    event.update(outcome="accepted", action=action.model_dump(by_alias=True, exclude_none=True, mode="json"))
+    event.update(outcome="accepted", action=logged)
     if details:
         event["result"] = details
     return event

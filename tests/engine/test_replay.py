@@ -185,3 +185,27 @@ def test_a_log_that_claims_a_refusal_the_rules_do_not_make_does_not_replay() -> 
     log[1]["action"]["direction"] = "south"  # a move the rules accept, claimed refused
     with pytest.raises(ReplayError, match="event 1"):
         replay(from_json(initial, state.rules), log)
+
+
+def test_notes_that_repeat_what_the_android_holds_are_not_logged_again() -> None:
+    from nova_tools.engine import Decision, Scenario, apply_turn, begin_round, end_round
+
+    scenario = Scenario(width=4, height=4)
+    scenario.player("alice", charger_at=(0, 0))
+    bot = scenario.android("alice", at=(1, 1))
+    state = scenario.build()
+    initial = to_json(state)
+    log = []
+    for memory, recording in (("plan A", "log 1"), ("plan A", "log 1"), ("plan B", "log 1")):
+        log.append(begin_round(state))
+        log.append(apply_turn(state, bot, Decision(value={"type": "android.wait", "memory": memory, "recording": recording})))
+        log.append(end_round(state))
+    actions = [e["action"] for e in log if e["type"] == "turn"]
+    assert actions == [
+        {"type": "android.wait", "memory": "plan A", "recording": "log 1"},
+        {"type": "android.wait"},
+        {"type": "android.wait", "memory": "plan B"},
+    ]
+    rebuilt = replay(from_json(initial, state.rules), log)
+    assert (rebuilt.androids[bot].memory, rebuilt.androids[bot].recording) == ("plan B", "log 1")
+    assert state_hash(rebuilt) == state_hash(state)
