@@ -144,3 +144,23 @@ def test_starter_logs_where_it_puts_the_extractor_and_on_what():
     starts = [line for line in lines if ": start an extractor at (" in line]
     assert starts, lines[:20]
     assert re.match(r"r\d+ \(\d+,\d+\) bat \d+ hp \d+: start an extractor at \(\d+,\d+\) on \d+ (ore|water)", starts[0]), starts[0]
+
+
+def test_starter_comes_home_before_its_battery_runs_out_on_a_big_board():
+    # 24x24, four players, many pods: long trips through ground first seen on the way. Seed 9
+    # once had two androids reach their charger with an empty battery (destroyed at round end)
+    # after hazards found on the way made the trip longer than planned.
+    from nova_tools import engine
+    from nova_tools.api.turns import ScriptRunner
+    from nova_tools.rules import resolve
+
+    rules = resolve({"world": {"width": 24, "height": 24, "generation": {"pods": {"count": 30}}}})
+    state = engine.generate(rules, 9)
+    bundle = compile_sources(starter.files(), starter.ENTRY).bundle
+    for player in ("a", "b", "c", "d"):
+        engine.join(state, player)
+        engine.launch(state, player, engine.add_script(state, player, "starter")["script"])
+    runner = ScriptRunner(rules, {s: bundle for s in state.scripts})
+    for _ in range(150):
+        engine.play_round(state, runner.decide)
+    assert [a.id for a in state.androids.values() if not a.active] == []

@@ -24,8 +24,12 @@ import { at, chargers, indexOf, isHazard, isMine, look, spareCapacity, View, xOf
 
 /** How far from home the plan's buildings may go (a choice of this script, not a rule). */
 const NEAR_HOME = 2;
-/** Moves of slack kept in the battery beyond the trip back to a charger. */
+/** Moves of slack kept in the battery beyond the trip back to a charger... */
 const BATTERY_SLACK = 2;
+/** ...plus one move for every this many on the way: routes through unseen ground can turn out
+ * longer (a hazard discovered on the way is a detour), and arriving with an empty battery is
+ * arriving as a wreck. */
+const DETOUR_EVERY = 4;
 /** Loose material this many moves away is picked up on the way (a choice, not a rule). */
 const DETOUR = 2;
 /** Electronics are scarce: loot holding some counts as this many moves nearer. */
@@ -76,7 +80,8 @@ function decide(v: View, m: Memory): Decision {
   // 2. Charge when a full charge fits (or the battery is low).
   const capacity = rules.android.batteryCapacity;
   const nearest = nearestCharger(v, m, nav);
-  const reserve = rules.android.moveBatteryCost * ((nearest ? nearest.steps : 0) + 1 + BATTERY_SLACK);
+  const trip = nearest ? nearest.steps : 0;
+  const reserve = rules.android.moveBatteryCost * (trip + Math.ceil(trip / DETOUR_EVERY) + 1 + BATTERY_SLACK);
   const low = me.battery - rules.android.moveBatteryCost < reserve;
   if (mine && rules.buildings[mine.type].charge > 0 && me.battery < capacity &&
       (me.battery + rules.buildings[mine.type].charge <= capacity || low)) {
