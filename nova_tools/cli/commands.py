@@ -152,7 +152,10 @@ def cmd_dry_run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result.to_json())
         return 0 if result.accepted else 2
-    print(f"{result.android_id}, round {result.round}: returned {json.dumps(result.action)}")
+    shown = result.action
+    if isinstance(shown, dict):  # the notes can be kilobytes: their sizes are printed below
+        shown = {k: v for k, v in shown.items() if k not in ("memory", "recording")}
+    print(f"{result.android_id}, round {result.round}: returned {json.dumps(shown)}")
     print(f"  ticks spent: {result.ticks}")
     for line in result.logs:
         print(f"  console: {line}")

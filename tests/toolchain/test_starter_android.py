@@ -164,3 +164,17 @@ def test_starter_comes_home_before_its_battery_runs_out_on_a_big_board():
     for _ in range(150):
         engine.play_round(state, runner.decide)
     assert [a.id for a in state.androids.values() if not a.active] == []
+
+
+def test_starter_does_not_pace_between_two_tiles():
+    # Seed 42 once had an android step back and forth between (3,4) and (3,5) for 70 rounds: one
+    # plan headed for loose material behind hazards, the next walked away from it.
+    _, _, turns, _ = _play_starter_game(42, 100)
+    longest = 0
+    for android in {t["android"] for t in turns}:
+        spots = [(t["result"]["to"]["x"], t["result"]["to"]["y"]) for t in turns if t["android"] == android and t.get("result", {}).get("to")]
+        run = 0
+        for i in range(2, len(spots)):
+            run = run + 1 if spots[i] == spots[i - 2] and spots[i] != spots[i - 1] else 0
+            longest = max(longest, run)
+    assert longest < 8

@@ -36,11 +36,15 @@ const DETOUR = 2;
 const ELECTRONICS_DETOUR = 4;
 /** Rounds a harvester is expected to run when the game has no arrival date (a guess, not a rule). */
 const HORIZON = 60;
+/** Rounds a loose-material tile is ignored after the android caught itself pacing (a choice). */
+const GIVE_UP_ROUNDS = 25;
 
 interface Decision {
   action: Action;
   /** Logged when it differs from last turn's. */
   intent: string;
+  /** The loose-material tile this turn heads for, if any. */
+  goal?: number;
 }
 
 const turnFunction: AndroidTurn = () => {
@@ -48,7 +52,10 @@ const turnFunction: AndroidTurn = () => {
   if (!v) return { type: 'android.wait' };
   const m = load(v.me.memory);
   remember(m, v);
+  giveUpWhenPacing(m, indexOf(v.me.position));
   const d = decide(v, m);
+  const trail = m.trail || [];
+  m.trail = [...trail.slice(-1), [indexOf(v.me.position), d.goal === undefined ? -1 : d.goal]];
   const action = d.action;
   if (d.intent !== m.intent) action.recording = note(v.me.recording, logLine(v, d.intent));
   m.intent = d.intent;
@@ -56,6 +63,22 @@ const turnFunction: AndroidTurn = () => {
   return action;
 };
 export default turnFunction;
+
+/**
+ * Back on the tile it stood on two turns ago, after a move: two plans are taking turns (one heads
+ * for loose material, the other walks away from it, typically when hazards make the route
+ * differ from the two tiles). Give up on that material for a while so one plan can finish.
+ */
+function giveUpWhenPacing(m: Memory, here: number): void {
+  const banned = (m.banned || []).filter((b) => b[1] >= turn);
+  const trail = m.trail || [];
+  if (trail.length === 2 && trail[0][0] === here && trail[1][0] !== here) {
+    for (const [, goal] of trail) {
+      if (goal >= 0 && !banned.some((b) => b[0] === goal)) banned.push([goal, turn + GIVE_UP_ROUNDS]);
+    }
+  }
+  m.banned = banned;
+}
 
 function decide(v: View, m: Memory): Decision {
   const me = v.me;
@@ -104,7 +127,7 @@ function decide(v: View, m: Memory): Decision {
   const loot = nearestLoot(v, m, nav);
   if (loot !== undefined && room(me) > 0 && nav.steps(loot) <= DETOUR) {
     const step = nav.go(loot);
-    if (step) return { action: step, intent: 'gather at ' + at(loot) };
+    if (step) return { action: step, intent: 'gather at ' + at(loot), goal: loot };
   }
 
   // 5. The build plan.
@@ -177,7 +200,7 @@ function decide(v: View, m: Memory): Decision {
   // 7. Gather.
   if (loot !== undefined && room(me) > 0) {
     const step = nav.go(loot);
-    if (step) return { action: step, intent: 'gather at ' + at(loot) };
+    if (step) return { action: step, intent: 'gather at ' + at(loot), goal: loot };
   }
 
   // 8. Explore toward waypoints spread over the board; each android starts at a different one.
@@ -238,8 +261,10 @@ function nearestCharger(v: View, m: Memory, nav: Navigator): { tile: number; ste
 function nearestLoot(v: View, m: Memory, nav: Navigator): number | undefined {
   let best: number | undefined;
   let bestSteps = 0;
+  const banned = m.banned || [];
   for (const [tile, n, electronics] of m.loot) {
     if (n <= 0 || (tile !== nav.here && nav.blocked[tile] && !worthTheDamage(v, tile))) continue;
+    if (banned.some((b) => b[0] === tile)) continue;
     const steps = nav.steps(tile) - (electronics > 0 ? ELECTRONICS_DETOUR : 0);
     if (best === undefined || steps < bestSteps || (steps === bestSteps && tile < best)) {
       best = tile;

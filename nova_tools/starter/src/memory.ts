@@ -37,6 +37,10 @@ export interface Memory {
   waypoint: number;
   /** What the android was doing last turn, so the recording only logs changes. */
   intent: string;
+  /** The last two turns: [tile it stood on, loose-material tile it went for or -1]. */
+  trail?: [number, number][];
+  /** Loose-material tiles given up on for now: [tile, round until which it is ignored]. */
+  banned?: [number, number][];
 }
 
 const VERSION = 2;
