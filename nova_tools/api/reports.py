@@ -6,6 +6,7 @@ import copy
 from pathlib import Path
 
 from .. import engine, store
+from ..engine.notes import NOTE_KEYS
 from ..engine.view import REDACTED, android_json
 from .errors import ApiError
 
@@ -98,8 +99,8 @@ def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
         return event
     redacted = dict(event)
     action = event.get("action")
-    if action and {"memory", "recording"} & action.keys():
-        redacted["action"] = {k: (REDACTED if k in ("memory", "recording") else v) for k, v in action.items()}
+    if action and NOTE_KEYS & action.keys():
+        redacted["action"] = {k: (REDACTED if k in NOTE_KEYS else v) for k, v in action.items()}
     if event.get("outcome") in ("error", "invalid"):
         # A script chooses what it throws or returns, so its error text can carry its memory.
         redacted["reason"] = REDACTED

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from . import players
 from .actions import _settle
 from .refusals import Refusal
+from .notes import NOTE_KEYS, NOTES, expand
 from .rounds import Decision, apply_turn, begin_round, resolve_round_end, turn_order
 from .state import GameState
 from .visibility import recompute
@@ -100,12 +101,28 @@ class Replayer:
         if event["outcome"] == "accepted" or (event["outcome"] == "refused" and event["code"] not in _NOTE_REFUSALS):
             # judged again: a log that claims a refusal the rules would not make (or the
             # reverse) does not replay
-            produced = apply_turn(state, android_id, Decision(value=event["action"], ticks=event["ticks"]))
+            logged = event["action"]
+            notes = {k: v for k, v in logged.items() if k in NOTE_KEYS} if isinstance(logged, dict) else None
+            produced = apply_turn(
+                state, android_id, Decision(value=_whole_notes(androids[android_id], logged), ticks=event["ticks"]), logged_notes=notes
+            )
             if produced != event:
                 raise ReplayError(f"event {index}: the turn of {android_id} came out differently")
         else:
             android = androids[android_id]
             android.health = _settle(android.health - state.rules.android.failed_turn_health_penalty)
+
+
+def _whole_notes(android, logged: dict) -> dict:
+    """The action as the script returned it: notes logged as changes made whole again."""
+    if not NOTE_KEYS & logged.keys():
+        return logged
+    action = {k: v for k, v in logged.items() if k not in NOTE_KEYS}
+    for name in NOTES:
+        whole = expand(getattr(android, name), logged, name)
+        if whole is not None:
+            action[name] = whole
+    return action
 
 
 def replay(initial: GameState, events: Iterable[dict]) -> GameState:

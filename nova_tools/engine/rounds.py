@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from . import materials as mat
 from .actions import HANDLERS, _settle
+from .notes import NOTES, compact
 from .prng import derive
 from .refusals import Refusal
 from .state import Android, GameState
@@ -102,9 +103,12 @@ def _fail(state: GameState, android: Android, event: dict, kind: str, code: str,
     return event
 
 
-def apply_turn(state: GameState, android_id: str, decision: Decision) -> dict:
+def apply_turn(state: GameState, android_id: str, decision: Decision, *, logged_notes: dict | None = None) -> dict:
     """Judge and apply one android's turn. Returns the turn event; a failed turn costs
-    rules.android.failedTurnHealthPenalty health and leaves memory and recording unchanged."""
+    rules.android.failedTurnHealthPenalty health and leaves memory and recording unchanged.
+
+    ``logged_notes``: a replay's notes as the log holds them (see notes.py), used as they are
+    instead of being worked out again."""
     android = state.androids[android_id]
     event: dict = {"type": "turn", "round": state.round, "android": android_id, "ticks": decision.ticks}
     if decision.error is not None:
@@ -127,17 +131,18 @@ def apply_turn(state: GameState, android_id: str, decision: Decision) -> dict:
         # are left out: a refused turn never writes them, and they can be large)
         event["action"] = action.model_dump(by_alias=True, exclude_none=True, exclude={"memory", "recording"}, mode="json")
         return _fail(state, android, event, "refused", refusal.code, refusal.reason)
-    logged = action.model_dump(by_alias=True, exclude_none=True, mode="json")
-    # A note that repeats what the android already holds changes nothing: the log leaves it out
-    # (most turns rewrite the same memory or recording, and both can be kilobytes).
+    logged = action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")
+    # The notes are logged as changes (see notes.py): most turns rewrite the same memory, or the
+    # same recording with a line added, and both can be kilobytes.
+    # (a replay hands in the notes as logged, already checked to rebuild these very notes)
     if action.memory is not None:
-        if action.memory == android.memory:
-            del logged["memory"]
+        logged.update(compact("memory", android.memory, action.memory) if logged_notes is None else {})
         android.memory = action.memory
     if action.recording is not None:
-        if action.recording == android.recording:
-            del logged["recording"]
+        logged.update(compact("recording", android.recording, action.recording) if logged_notes is None else {})
         android.recording = action.recording
+    if logged_notes:
+        logged.update(logged_notes)
     event.update(outcome="accepted", action=logged)
     if details:
         event["result"] = details

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from ..engine.notes import NOTE_KEYS
 from .models import AndroidBrief, BuildingOut, EventOut, OwnAndroid, Position, WorldView
 
 EVENT_TEXT_CHARS = 120  # memory/recording shown inside an event; the rest is cut with a note
@@ -66,9 +67,18 @@ def shorten_event(event: dict, limit: int = EVENT_TEXT_CHARS) -> dict:
     """An event with long memory and recording strings cut (get_android shows them whole)."""
     action = event.get("action")
     if isinstance(action, dict):
-        cut = {k: cut_text(v, limit) if k in ("memory", "recording") and isinstance(v, str) else v for k, v in action.items()}
+        cut = {k: _cut_note(v, limit) if k in NOTE_KEYS else v for k, v in action.items()}
         event = {**event, "action": cut}
     return event
+
+
+def _cut_note(note: object, limit: int) -> object:
+    """A note, or the texts of a note's edits ([start, end, text] splices), cut to ``limit``."""
+    if isinstance(note, str):
+        return cut_text(note, limit)
+    if isinstance(note, list):
+        return [[*edit[:2], cut_text(edit[2], limit)] if isinstance(edit, list) and len(edit) == 3 and isinstance(edit[2], str) else edit for edit in note]
+    return note
 
 
 def event_line(event: EventOut) -> str:
@@ -76,7 +86,7 @@ def event_line(event: EventOut) -> str:
     kind = event.type
     if kind == "turn":
         action = (event.action or {}).get("type", "no action")
-        extra = {k: v for k, v in (event.action or {}).items() if k not in ("type", "memory", "recording")}
+        extra = {k: v for k, v in (event.action or {}).items() if k != "type" and k not in NOTE_KEYS}
         detail = f" {json.dumps(extra, separators=(',', ':'))}" if extra else ""
         line = f"#{event.index} r{event.round} {event.android} {action}{detail}: {event.outcome}"
         if event.outcome != "accepted":

@@ -193,3 +193,29 @@ def test_run_draws_a_progress_bar_on_a_terminal_and_stays_quiet_in_a_pipe(game, 
     assert os.waitstatus_to_exitcode(status) == 0
     text = output.decode()
     assert "3/3 rounds" in text and "rounds/s" in text and "[" + "#" * 30 + "]" in text
+
+
+def test_appended_recording_lines_are_logged_as_changes_and_redacted_for_others(tmp_path):
+    game = tmp_path / "game.json"
+    assert nova("create-game", "--file", game).code == 0
+    diarist = tmp_path / "diarist.ts"
+    diarist.write_text(
+        "const t: AndroidTurn = () => {\n"
+        "  const me = world.androids.find((a) => a.id === androidId)!;\n"
+        "  const head = me.recording || 'a diary kept by an android that writes one line a round\\n';\n"
+        f"  return {{ type: 'android.wait', recording: head + '{BOB_LOG} ' + turn + '\\n' }};\n"
+        "};\nexport default t;\n"
+    )
+    assert nova("upload", "--file", game, "--player", "alice", wanderer(tmp_path)).code == 0
+    assert nova("upload", "--file", game, "--player", "bob", diarist).code == 0
+    for player, script in (("alice", "script-1"), ("bob", "script-2")):
+        assert nova("launch", "--file", game, "--player", player, "--script", script).code == 0
+    assert nova("run", "--file", game, "--rounds", 6).code == 0
+    bob = json.loads(nova("android", "--file", game, "android-2", "--json").out)
+    assert bob["recording"].count(BOB_LOG) == 6
+    logged = [e["action"] for e in json.loads(game.read_text())["events"] if e["type"] == "turn" and e["android"] == "android-2"]
+    assert "recording" in logged[0]
+    assert [a["recordingEdits"][-1][2] for a in logged[1:]] == [f"{BOB_LOG} {i}\n" for i in range(2, 7)]
+    as_alice = nova("replay", "export", "--file", game, "--player", "alice").out
+    assert BOB_LOG not in as_alice and "a diary kept" not in as_alice
+    assert nova("status", "--file", game).code == 0  # the log replays

@@ -209,3 +209,21 @@ def test_notes_that_repeat_what_the_android_holds_are_not_logged_again() -> None
     rebuilt = replay(from_json(initial, state.rules), log)
     assert (rebuilt.androids[bot].memory, rebuilt.androids[bot].recording) == ("plan B", "log 1")
     assert state_hash(rebuilt) == state_hash(state)
+
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+_LINES = st.lists(st.text(alphabet="abc ()12,\n", min_size=0, max_size=40), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(old=_LINES, new=_LINES, dropped=st.integers(0, 5))
+def test_a_note_logged_as_a_change_expands_back_to_the_whole_note(old, new, dropped) -> None:
+    from nova_tools.engine.notes import compact, expand
+
+    before = "\n".join(old)
+    for after in ("\n".join(new), "\n".join(old[dropped:] + new), before + "\n".join(new)):
+        logged = compact("recording", before, after)
+        assert expand(before, logged, "recording") == (None if after == before else after)
+        assert len(str(logged)) <= len(repr(after)) + 40  # never much bigger than the whole note

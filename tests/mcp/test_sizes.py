@@ -44,9 +44,11 @@ async def test_long_memory_and_recordings_are_cut_in_events_and_windowed_in_get_
         events = await ok(client, "get_events", game="duel", player="alice", android_id=android, limit=100)
         full = await ok(client, "get_android", game="duel", player="alice", android_id=android, max_chars=16384)
         window = await ok(client, "get_android", game="duel", player="alice", android_id=android, max_chars=100, recording_offset=10)
-    recordings = [e["action"]["recording"] for e in events.data["events"] if "recording" in e.get("action", {})]
-    assert recordings and all(len(r) < 200 for r in recordings)
-    assert any(r.endswith("more characters]") for r in recordings)
+    # notes are logged as changes (a recording's new line, a memory rewritten whole); any long one is cut
+    notes = [v for e in events.data["events"] for k, v in e.get("action", {}).items() if k in ("memory", "recording")]
+    notes += [edit[2] for e in events.data["events"] for k, v in e.get("action", {}).items() if k.endswith("Edits") for edit in v]
+    assert notes and all(len(n) < 200 for n in notes)
+    assert any(n.endswith("more characters]") for n in notes)
     recording = full.data["recording"]
     assert len(recording) == full.data["recordingLength"]
     assert window.data["recording"] == recording[10:110] and window.data["recordingOffset"] == 10

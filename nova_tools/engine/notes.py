@@ -1,0 +1,108 @@
+"""Logging an android's notes (memory and recording) compactly.
+
+A script returns its whole memory and recording every turn. Most turns change little: the same
+memory with a field rewritten, the same recording with a line added (and, once it is full, its
+oldest line dropped). The event log keeps only the change, as ``<note>Edits``: a list of
+``[start, end, text]`` splices on the old note, in order and not overlapping, each replacing
+``old[start:end]`` by ``text``. A note that did not change is left out, and one that changed too
+much to pay is logged whole. Replay rebuilds the whole note from the android's current one
+before judging the turn again.
+
+>>> old = "r1 (2,6): launch a sibling\\nr2 (2,6): gather at (3,4) on the way\\nr4 (3,4): collect 2 metal\\n"
+>>> compact("recording", old, old + "r5 (3,4): carry 2 metal to the depot\\n")
+{'recordingEdits': [[90, 90, 'r5 (3,4): carry 2 metal to the depot\\n']]}
+>>> compact("recording", old, old[27:] + "r5 (3,4): carry 2 metal to the depot\\n")  # oldest line dropped
+{'recordingEdits': [[0, 27, ''], [90, 90, 'r5 (3,4): carry 2 metal to the depot\\n']]}
+>>> expand(old, {"recordingEdits": [[0, 27, ""], [90, 90, "r5\\n"]]}, "recording")
+'r2 (2,6): gather at (3,4) on the way\\nr4 (3,4): collect 2 metal\\nr5\\n'
+>>> compact("memory", '{"v":2,"loot":[[5,3,0]],"waypoint":1,"intent":"gather"}', '{"v":2,"loot":[],"waypoint":1,"intent":"gather"}')
+{'memoryEdits': [[15, 22, '']]}
+>>> compact("memory", "{}", '{"v":2}')  # too little in common to pay: logged whole
+{'memory': '{"v":2}'}
+"""
+
+from __future__ import annotations
+
+NOTES = ("memory", "recording")
+# every key a logged action may carry a note in
+NOTE_KEYS = frozenset(k for n in NOTES for k in (n, n + "Edits"))
+_PROBE = 32  # characters of the new note used to find where the old one continues
+_WORTH = 16  # an edit must save at least this many characters over the whole note
+
+
+def _common_prefix(a: str, b: str) -> int:
+    # binary search over slice comparisons: the comparisons run in C
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[:mid] == b[:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    low, high = 0, limit
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[len(a) - mid :] == b[len(b) - mid :]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def _continued_from(old: str, new: str) -> int | None:
+    """The smallest k > 0 such that the new note starts with old[k:] (a log that dropped its
+    oldest lines and went on), if any."""
+    probe = new[:_PROBE]
+    if len(probe) < _PROBE:
+        return None
+    start = old.find(probe, 1)
+    while start >= 0:
+        if new.startswith(old[start:]):
+            return start
+        start = old.find(probe, start + 1)
+    return None
+
+
+def _size(edits: list) -> int:
+    return sum(len(text) + 12 for _, _, text in edits)
+
+
+def compact(name: str, old: str, new: str) -> dict:
+    """The log entry for a note changing from ``old`` to ``new``."""
+    if new == old:
+        return {}
+    if len(new) < _WORTH + 12:  # no edit can be that much smaller than the note itself
+        return {name: new}
+    prefix = _common_prefix(old, new)
+    suffix = _common_suffix(old, new, min(len(old), len(new)) - prefix)
+    edits = [[prefix, len(old) - suffix, new[prefix : len(new) - suffix]]]
+    kept = _continued_from(old, new) if prefix < len(old) else None
+    if kept is not None:
+        rolled = [[0, kept, ""], [len(old), len(old), new[len(old) - kept :]]]
+        if _size(rolled) < _size(edits):
+            edits = rolled
+    if _size(edits) + _WORTH <= len(new):
+        return {name + "Edits": edits}
+    return {name: new}
+
+
+def expand(old: str, logged: dict, name: str) -> str | None:
+    """The whole note a logged action set, given the android's note before it (None: unchanged)."""
+    if name in logged:
+        return logged[name]
+    edits = logged.get(name + "Edits")
+    if edits is None:
+        return None
+    parts, at = [], 0
+    for edit in edits:
+        start, end, text = edit
+        if not (isinstance(start, int) and isinstance(end, int) and isinstance(text, str) and at <= start <= end <= len(old)):
+            raise ValueError(f"{name}Edits {edit!r} does not fit a note of {len(old)} characters")
+        parts += [old[at:start], text]
+        at = end
+    parts.append(old[at:])
+    return "".join(parts)
