@@ -58,12 +58,15 @@ def create_game(path: str | Path, rules: Rules | Mapping | str | Path | None = N
 
 
 def _script_name(entry: str) -> str:
-    stem = Path(entry).stem
-    if stem in ("main", "index", "android") and Path(entry).parent.name not in ("", ".", "src"):
-        return Path(entry).parent.name
-    if stem in ("main", "index", "android") and Path(entry).parent.name == "src":
-        return Path(entry).resolve().parent.parent.name if Path(entry).is_absolute() else stem
-    return stem
+    """A name for an upload: the entry file's name, or for a generic one (main.ts, index.ts) the
+    project folder's (my-bot/src/main.ts -> my-bot)."""
+    path = Path(entry)
+    if path.stem not in ("main", "index", "android"):
+        return path.stem
+    folder = path.resolve().parent if path.is_absolute() or path.exists() else path.parent
+    if folder.name == "src":
+        folder = folder.parent
+    return folder.name or path.stem
 
 
 @dataclass(frozen=True)
