@@ -60,20 +60,20 @@ def test_damaged_game_file_is_reported_and_left_untouched(game, tmp_path, damage
 
 
 @pytest.mark.parametrize(
-    "args, expected",
+    "command, args, expected",
     [
-        (["launch", "--player", "carol", "--script", "script-1"], "there is no player 'carol'"),
-        (["launch", "--player", "alice", "--script", "script-9"], "'script-9' is not one of alice's scripts"),
-        (["launch", "--player", "alice", "--script", "script-1"], "the chargers allow 2"),
-        (["android", "android-99"], "there is no android 'android-99'"),
-        (["run", "--rounds", "0"], "at least 1"),
-        (["replay", "export", "--player", "mallory"], "there is no player 'mallory'"),
+        (["launch"], ["--player", "carol", "--script", "script-1"], "there is no player 'carol'"),
+        (["launch"], ["--player", "alice", "--script", "script-9"], "'script-9' is not one of alice's scripts"),
+        (["launch"], ["--player", "alice", "--script", "script-1"], "the chargers allow 2"),
+        (["android"], ["android-99"], "there is no android 'android-99'"),
+        (["run"], ["--rounds", "0"], "at least 1"),
+        (["replay", "export"], ["--player", "mallory"], "there is no player 'mallory'"),
     ],
     ids=["unknown-player", "unknown-script", "beyond-cap", "unknown-android", "zero-rounds", "export-unknown-player"],
 )
-def test_refused_commands_change_nothing(game, args, expected):
+def test_refused_commands_change_nothing(game, command, args, expected):
     before = sha(game)
-    result = nova(*args[:1] if args[0] != "replay" else args[:2], "--file", game, *(args[1:] if args[0] != "replay" else args[2:]))
+    result = nova(*command, "--file", game, *args)
     assert result.code == 1
     assert expected in _one_sentence(result.err)
     assert sha(game) == before
