@@ -67,15 +67,17 @@ def join(
     me = own_seat(player, script)
     nonce = Nonce()
     tracker = Tracker("joiner")
-    channel = Channel(_connect(url, timeout), timeout)
-    try:
-        deal = _answer(channel, tracker, me, nonce, wanted, say, on_offer)
-        return play_agreed(channel, tracker, deal, out, progress, say)
-    except KeyboardInterrupt:
-        channel.close(f"{player} stopped before round 1")
-        raise MatchInterrupted("interrupted before round 1; nothing was played") from None
-    finally:
-        channel.close()
+    # (a context manager: websockets 17.1 deprecates the bare connection)
+    with _connect(url, timeout) as connection:
+        channel = Channel(connection, timeout)
+        try:
+            deal = _answer(channel, tracker, me, nonce, wanted, say, on_offer)
+            return play_agreed(channel, tracker, deal, out, progress, say)
+        except KeyboardInterrupt:
+            channel.close(f"{player} stopped before round 1")
+            raise MatchInterrupted("interrupted before round 1; nothing was played") from None
+        finally:
+            channel.close()
 
 
 def _answer(channel: Channel, tracker: Tracker, me, nonce: Nonce, wanted: Size | None, say: Notice, on_offer) -> Agreement:
