@@ -84,6 +84,8 @@ class Process:
     def _collect(self) -> Run:
         for reader in self.readers:
             reader.join(timeout=10)
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            pipe.close()
         return Run(self.proc.returncode, "".join(self.out), "".join(self.err))
 
 

@@ -114,7 +114,8 @@ class Channel:
         with contextlib.suppress(Exception):
             if reason is not None:
                 self.connection.send(Abort(reason=reason[:1000]).encode())
-            self.connection.close(code=code, reason=(reason or "")[:100].encode("utf-8", "ignore").decode("utf-8", "ignore"))
+            # a close reason is at most 123 bytes of UTF-8
+            self.connection.close(code=code, reason=(reason or "").encode("utf-8")[:120].decode("utf-8", "ignore"))
 
 
 def _closed_sentence(error: BaseException) -> str:

@@ -65,7 +65,8 @@ class _Lobby:
         except PeerError as error:
             channel.close(f"this host dropped the connection: {error}" if isinstance(error, PeerViolation) else None, code=1008)
             if not self.finished.is_set():
-                self.notice(f"a connection from {where} was dropped: {error}; still waiting for a joiner")
+                meanwhile = "still waiting for a joiner" if self.taken_by is None else f"the match with {self.taken_by} goes on"
+                self.notice(f"a connection from {where} was dropped: {error}; {meanwhile}")
             return
         with self.lock:
             if self.taken_by is not None:

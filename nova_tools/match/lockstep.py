@@ -80,8 +80,22 @@ class Lockstep:
             self.result.verified = next_round
 
     def _lose(self, error: PeerError) -> None:
-        """The peer is gone: go on alone; the rounds from the first unverified one are unverified."""
+        """The peer is gone: go on alone; the rounds from the first unverified one are unverified.
+
+        What the peer sent before it left still counts: a connection that closed (or failed on
+        our send) can still hold hashes that arrived, and they are checked first."""
         result = self.result
+        while self.channel is not None and not isinstance(error, PeerViolation):
+            try:
+                message = self.channel.poll(Round)
+            except PeerError:
+                break
+            if message is None:
+                break
+            try:
+                self._take(message)
+            except PeerViolation:
+                break
         result.problem = str(error)
         result.unverified_from = result.verified + 1
         channel, self.channel = self.channel, None

@@ -124,8 +124,11 @@ def play_agreed(
     try:
         verification = play_rounds(game, lockstep, progress)
     except KeyboardInterrupt:
-        lockstep.interrupted(f"{deal.me.player} interrupted the match at round {lockstep.result.played}")
-        result = write_result(game.game, deal.me.player, MatchState.ABANDONED, terms, out, lockstep.result)
-        raise MatchInterrupted(f"interrupted at round {lockstep.result.played}; {out} keeps the rounds played, {result.sentence.split('; ', 1)[-1]}") from None
+        reached = lockstep.result
+        lockstep.interrupted(f"{deal.me.player} interrupted the match at round {reached.played}")
+        write_result(game.game, deal.me.player, MatchState.ABANDONED, terms, out, reached)
+        raise MatchInterrupted(
+            f"interrupted at round {reached.played}; {out} keeps the rounds played, unverified from round {reached.unverified_from} on"
+        ) from None
     kept = game.through(verification.desync_at) if verification.desync_at is not None else game.game
     return write_result(kept, deal.me.player, tracker.state, terms, out, verification)

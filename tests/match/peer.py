@@ -6,7 +6,8 @@ the real protocol over a real socket, with one thing changed in what it sends.
     python peer.py --silent-after 3 join ...
 
 --lie-at N        sends a false state hash for round N (and keeps playing honestly)
---leave-after N   vanishes (the process ends at once, no goodbye) right after sending round N
+--leave-after N   closes the connection and ends right after sending round N
+--crash-after N   vanishes (the process ends at once, no goodbye) right after sending round N
 --silent-after N  stays connected but sends nothing more after round N (for at most 60 s)
 """
 
@@ -31,8 +32,9 @@ def send(self, message):
         time.sleep(60)
         os._exit(9)
     honest_send(self, message)
-    if isinstance(message, Round) and message.round == at and mode == "--leave-after":
-        sys.stdout.flush()
+    if isinstance(message, Round) and message.round == at and mode in ("--leave-after", "--crash-after"):
+        if mode == "--leave-after":
+            self.connection.close()
         os._exit(0)
 
 

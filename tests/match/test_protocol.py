@@ -170,6 +170,12 @@ def test_the_offered_rules_set_the_arrival_to_the_rounds_offered() -> None:
         offers.offered_rules(None, 0)
 
 
+def test_a_match_plays_a_rotational_map_unless_the_host_rules_choose() -> None:
+    assert offers.offered_rules(None, 5)["world"]["symmetry"] == "rotational"
+    assert offers.offered_rules({"world": {"width": 20}}, 5)["world"]["symmetry"] == "rotational"
+    assert offers.offered_rules({"world": {"symmetry": "none"}}, 5)["world"]["symmetry"] == "none"
+
+
 def test_the_joiner_checks_the_offer() -> None:
     size, rules = offers.check_offer(a_offer(), "bob", Size(width=24, height=24))
     assert size == Size(width=24, height=24) and (rules.world.width, rules.world.height) == (24, 24) and rules.match.final_round == 20
