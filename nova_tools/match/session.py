@@ -21,7 +21,7 @@ from ..rules import Rules
 from .channel import Channel, PeerError, PeerViolation
 from .game import MatchGame, Seat
 from .lockstep import Cancelled, Lockstep, Progress, play_rounds
-from .messages import ProtocolViolation, Refuse, Reveal, Script
+from .messages import ProtocolViolation, Refuse, Reveal, Script, Size
 from .result import MatchError, MatchResult, MatchTerms, write_result
 from .seed import Nonce, check_reveal, match_seed
 from .setup import MAX_BUNDLE_BYTES
@@ -48,7 +48,7 @@ class Agreement:
     peer_seed_commit: str
     peer_script_commit: str
     rules: Rules
-    terms_size: object  # messages.Size
+    terms_size: Size
     rounds: int
     disclosure: str
 
