@@ -34,7 +34,9 @@ Limits, each ending the turn with a sentence a player can act on (``TurnResult.e
 
 from .build import SANDBOX_BUILD
 from .errors import SandboxUnavailable
+from .globals import GameGlobals, TurnGlobals
 from .results import Budgets, TurnKind, TurnResult
 from .runner import Sandbox
 
-__all__ = ["SANDBOX_BUILD", "Budgets", "Sandbox", "SandboxUnavailable", "TurnKind", "TurnResult"]
+__all__ = ["SANDBOX_BUILD", "Budgets", "GameGlobals", "Sandbox", "SandboxUnavailable", "TurnGlobals", "TurnKind",
+           "TurnResult"]
