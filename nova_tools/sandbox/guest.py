@@ -1,15 +1,23 @@
-"""One QuickJS instance in its own wasmtime Store, and the snapshot every turn starts from.
+"""One QuickJS instance in its own wasmtime Store, the memory images a turn starts from, and the
+snapshot taken after the prelude (the first image).
 
-A value crosses the boundary as an i32 pointer to a heap-allocated JSValue ("handle"), the
-convention of quickjs-wasi's ``c/interface.c``; handles are never freed here because the whole
-instance is thrown away after the turn.
+A value crosses the boundary either as an i32 pointer to a heap-allocated JSValue ("handle"), the
+convention of quickjs-wasi's ``c/interface.c``, or, on the per-turn path, as the 64-bit JSValue
+itself for the raw ``JS_*`` exports. Nothing is ever freed here: the next turn restores an image
+over whatever the last one left.
+
+Reusing one instance is safe because an instance's whole state is its linear memory and one
+mutable global, ``__stack_pointer`` (the module has no other globals, and its table is never
+written): restoring both makes it indistinguishable from a fresh instance holding the same image.
+A test checks it byte for byte.
 
 Two shortcuts through wasmtime-py internals keep a turn near 1 ms (wasmtime is pinned exactly, and
 the sandbox tests exercise both paths):
 - exports are looked up one by one with ``wasmtime_instance_export_get``: ``Instance.exports()``
   wraps all ~450 of them (~6-9 ms per instance);
-- ``call`` builds the raw argument array itself: ``Func.__call__`` re-reads and converts the
-  function type on every call, which is most of its ~8 µs.
+- ``call`` fills a raw argument array kept per export and checks for a trap itself:
+  ``Func.__call__`` re-reads and converts the function type on every call, which is most of its
+  ~8 µs, and wasmtime's ``enter_wasm`` is a generator-based context manager.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from dataclasses import dataclass
 import wasmtime
 from wasmtime import _ffi as ffi
 from wasmtime._extern import wrap_extern
-from wasmtime._func import enter_wasm
+from wasmtime._func import maybe_raise_last_exn
 
 from .determinism import xorshift64star
 from .wasi import TurnState
@@ -43,13 +51,19 @@ _SHAPES: dict[str, tuple[tuple[bool, ...], int, str]] = {}
 
 
 class _Export:
-    __slots__ = ("func", "wide", "results", "kind")
+    """One export, with argument and result arrays allocated once (a guest runs one call at a time)."""
+
+    __slots__ = ("func", "wide", "results", "kind", "params", "out")
 
     def __init__(self, func: wasmtime.Func, wide: tuple[bool, ...], results: int, kind: str) -> None:
         self.func = func
         self.wide = wide
         self.results = results
         self.kind = kind
+        self.params = (ffi.wasmtime_val_t * len(wide))()
+        for i, is_wide in enumerate(wide):
+            self.params[i].kind = _I64 if is_wide else _I32
+        self.out = (ffi.wasmtime_val_t * results)()
 
 
 def _shape(store: wasmtime.Store, func: wasmtime.Func) -> tuple[tuple[bool, ...], int, str]:
@@ -106,24 +120,33 @@ class Guest:
             if shape is None:
                 shape = _SHAPES[name] = _shape(self.store, func)
             export = self._exports[name] = _Export(func, *shape)
-        params = (ffi.wasmtime_val_t * len(args))()
+        params, wide = export.params, export.wide
+        if len(args) != len(wide):
+            raise TypeError(f"{name} takes {len(wide)} arguments, not {len(args)}")
         for i, arg in enumerate(args):
-            if export.wide[i]:
-                params[i].kind = _I64
+            if wide[i]:
                 params[i].of.i64 = arg
             else:
-                params[i].kind = _I32
                 params[i].of.i32 = arg
-        results = (ffi.wasmtime_val_t * export.results)()
-        with enter_wasm(self.store) as trap:
-            error = ffi.wasmtime_func_call(self.store._context(), ctypes.byref(export.func._func),
-                                           params, len(args), results, export.results, trap)
+        out = export.out
+        # What wasmtime's enter_wasm does, without a generator-based context manager per call.
+        trap = ctypes.POINTER(ffi.wasm_trap_t)()
+        try:
+            error = ffi.wasmtime_func_call(self.store._context(), ctypes.byref(export.func._func), params, len(args),
+                                           out, export.results, ctypes.byref(trap))
             if error:
                 raise wasmtime.WasmtimeError._from_ptr(error)
+        except wasmtime.WasmtimeError:
+            maybe_raise_last_exn()
+            raise
+        if trap:
+            raised = wasmtime.Trap._from_ptr(trap)
+            maybe_raise_last_exn()
+            raise raised
         if not export.results:
             return 0
         kind = export.kind
-        return results[0].of.i32 if kind == "i32" else results[0].of.i64 if kind == "i64" else results[0].of.f64
+        return out[0].of.i32 if kind == "i32" else out[0].of.i64 if kind == "i64" else out[0].of.f64
 
     # -- memory ----------------------------------------------------------------------------------
 

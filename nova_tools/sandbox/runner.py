@@ -2,21 +2,28 @@
 
 A turn:
 
-0. finds the bundle's compiled bytecode in the process's cache, or compiles it in a throwaway
-   interpreter restored from the same snapshot (bytecode.py: the outcome, and what the turn is
-   charged for it, are the same whether the cache was cold or warm);
-1. instantiates ``quickjs.wasm`` in a new Store and restores the snapshot taken after the prelude
-   (so the interpreter, its tick-counter phase and its heap layout are identical every turn);
-2. seeds Math.random, sets the heap limit and calls the prelude's ``setup`` with the globals;
-3. gives the store the script's wasm fuel less what compiling it cost, loads the bytecode and
-   evaluates it as an ES module (its top-level code runs now, after the globals are installed)
-   and drains its promise jobs (module evaluation is asynchronous in QuickJS); a bundle that did
-   not compile (a syntax error, an import) fails here, as if it had just been parsed;
+0. finds the bundle's compiled bytecode in the process's cache, or compiles it in an interpreter
+   restored from the post-prelude snapshot (bytecode.py: the outcome, and what the turn is charged
+   for it, are the same whether the cache was cold or warm); then the game's image (its rules
+   installed, the heap limit set) and the bundle's image on top of it (its bytecode read), built
+   once and cached (images.py);
+1. restores the deepest of those images into the Sandbox's one instance of ``quickjs.wasm`` (a new
+   instance after a trap, or when a turn grew its memory), so the interpreter, its tick-counter
+   phase and its heap layout are identical every turn, whatever ran before;
+2. seeds Math.random and calls the prelude's ``setupTurn`` with ``androidId``, ``turn`` and the
+   world's JSON texts, one string read with JS_ReadObject (globals.py);
+3. gives the store the script's wasm fuel less what compiling and reading the bytecode cost, and
+   evaluates the module (its top-level code runs now, after the globals are installed) and drains
+   its promise jobs (module evaluation is asynchronous in QuickJS); a bundle that did not compile
+   (a syntax error, an import) fails here, as if it had just been parsed;
 4. calls the prelude's ``run`` with the module namespace, which calls ``export default`` and
    returns a JSON envelope; or, when anything threw, ``describe`` words the exception.
 
-Failures of every kind come back as a TurnResult; only a bad ``globals_json`` (the caller's bug)
-or a missing sandbox raise.
+The per-turn path calls the raw QuickJS API (``JS_*``, JSValues as i64) rather than the
+``qjs_*`` wrappers, which malloc a handle for every value: 8 host-to-guest calls a turn.
+
+Failures of every kind come back as a TurnResult; only globals that are not JSON (the caller's
+bug) or a missing sandbox raise.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import json
 import struct
 import threading
 import time
+from collections import OrderedDict
 
 import wasmtime
 
@@ -102,13 +110,13 @@ class Sandbox:
         if isinstance(globals, str):
             globals = TurnGlobals.from_json(globals)
         with self._lock:
-            code = bundle.encode("utf-8", "surrogatepass")
+            code, digest = _source(bundle)
             payload = encode_string(globals.payload(), self._snapshot.object_version)
             ceiling = wasm_fuel_ceiling(budgets.fuel, len(code))
             started = time.monotonic()
-            compiled = self._compiled(code, budgets, ceiling)
+            compiled = self._compiled(code, budgets, ceiling, digest)
             game = self._game_image(globals.game, budgets.memory)
-            loaded = self._bundle_image(game, compiled, code, budgets.memory)
+            loaded = self._bundle_image(game, compiled, (digest, budgets.memory))
             # A cold turn's compile counts towards its wall-clock timeout, as parsing did.
             timeout_ms = max(0, budgets.timeout_ms - int((time.monotonic() - started) * 1000))
             image = loaded.image if loaded is not None else game.image
@@ -160,10 +168,10 @@ class Sandbox:
             GAMES.put(key, found)
         return found
 
-    def _bundle_image(self, game: GameImage, compiled: Compiled, code: bytes, memory: int) -> BundleImage | None:
+    def _bundle_image(self, game: GameImage, compiled: Compiled, code_key: tuple[str, int]) -> BundleImage | None:
         if compiled.bytecode is None or compiled.trap is not None:
             return None
-        key = (game.key, cache_key(code, memory))
+        key = (game.key, code_key)
         found = BUNDLES.get(key)
         if found is None and key not in BUNDLES:
             try:
@@ -174,9 +182,9 @@ class Sandbox:
             BUNDLES.put(key, found)
         return found
 
-    def _compiled(self, code: bytes, budgets: Budgets, ceiling: int) -> Compiled:
+    def _compiled(self, code: bytes, budgets: Budgets, ceiling: int, digest: str | None = None) -> Compiled:
         """The bundle's compile outcome under these budgets: cached, or compiled now and cached."""
-        key = cache_key(code, budgets.memory)
+        key = (digest, budgets.memory) if digest is not None else cache_key(code, budgets.memory)
         found = CACHE.get(key, ceiling)
         if found is not None:
             return found
@@ -197,6 +205,27 @@ class Sandbox:
             self._guest = None
         CACHE.put(key, compiled)  # not if it was cut short by something non-deterministic
         return compiled
+
+
+_sources: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
+_sources_lock = threading.Lock()
+
+
+def _source(bundle: str) -> tuple[bytes, str]:
+    """The bundle's UTF-8 bytes and their sha256, remembered for the last few bundles: a game hands
+    the same string every turn, whose hash Python keeps, so this is a dict lookup, not a rehash."""
+    with _sources_lock:
+        found = _sources.get(bundle)
+        if found is not None:
+            _sources.move_to_end(bundle)
+            return found
+    code = bundle.encode("utf-8", "surrogatepass")
+    found = (code, cache_key(code, 0)[0])
+    with _sources_lock:
+        _sources[bundle] = found
+        while len(_sources) > 32:
+            _sources.popitem(last=False)
+    return found
 
 
 class _Turn:
