@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import commands, play, tools
+from . import arena, commands, play, tools
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,18 +20,23 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     commands.register(sub)
     play.register(sub)
+    arena.register(sub)
     tools.register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     from ..api import USER_ERRORS
+    from ..arena.errors import ArenaError
 
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)
     except USER_ERRORS as error:
+        print(f"nova {args.command}: {error}", file=sys.stderr)
+        return 1
+    except ArenaError as error:
         print(f"nova {args.command}: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
