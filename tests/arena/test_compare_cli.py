@@ -167,3 +167,26 @@ def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path) -> None:
     kept = sorted(p.name for p in out.iterdir())
     assert all(name.endswith(".json") and not name.startswith(".") for name in kept)
     assert len(kept) >= report["games"]
+
+
+def test_a_terminal_shows_games_done_and_an_eta() -> None:
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the real command, in a real terminal
+        os.execv(sys.executable, [sys.executable, "-m", "nova_tools.cli", "compare", str(THROWER), str(THROWER), "--seeds", "1-2", "--rounds", "3", "--jobs", "1"])
+    data = b""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        data += chunk
+    _, status = os.waitpid(pid, 0)
+    text = data.decode("utf-8", "replace")
+    assert os.waitstatus_to_exitcode(status) == 0, text
+    assert "1/4 games  ETA 0:" in text and "4/4 games" in text
+    assert "thrower vs thrower#2: 4 games" in text
