@@ -91,7 +91,7 @@ def starter_case() -> tuple[str, str] | None:
     its turns in a default game; None without the toolchain (esbuild)."""
     try:
         from nova_tools import engine
-        from nova_tools.api.turns import ScriptRunner
+        from nova_tools.play import ScriptRunner
         from nova_tools.rules import Rules
         from nova_tools.starter import ENTRY, files
         from nova_tools.toolchain import compile_sources

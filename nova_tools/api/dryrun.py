@@ -6,13 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import engine, store
+from .. import store
+from ..engine.reasons import Outcome
 from ..engine.state import from_json, to_json
+from ..play import GameSession, GameSpec, Seat
 from ..rules import Rules
 from ..toolchain.compile import CompiledScript
 from .errors import ApiError
 from .games import compile_upload
-from .turns import ScriptRunner
 
 DRY_RUN_PLAYER = "you"
 MAX_LOG_LINES = 50
@@ -52,15 +53,6 @@ class DryRun:
         }
 
 
-def _fresh_world(rules: Rules) -> tuple[engine.GameState, str]:
-    """A fresh default world with one player and one android on its initial charger."""
-    state = engine.generate(rules, 0)
-    engine.join(state, DRY_RUN_PLAYER)
-    script = engine.add_script(state, DRY_RUN_PLAYER, "dry-run")["script"]
-    android = engine.launch(state, DRY_RUN_PLAYER, script)["android"]
-    return state, android
-
-
 def dry_run(
     entry: str | Path | None = None,
     *,
@@ -91,23 +83,22 @@ def dry_run(
             raise ApiError(f"{android_id} belongs to another player")
         if not android.active:
             raise ApiError(f"{android_id} is a wreck and takes no more turns")
+        session = GameSession(state, {android.script: compiled.bundle})
     else:
+        # a fresh default world with one player and one android on its initial charger
         rules = rules or Rules()
-        state, android_id = _fresh_world(rules)
-        android = state.androids[android_id]
-    engine.begin_round(state)
-    runner = ScriptRunner(rules, {android.script: compiled.bundle})
-    decision = runner.decide(state, android)
-    event = engine.apply_turn(state, android_id, decision)
+        session = GameSession.start(GameSpec(rules, 0, (Seat(DRY_RUN_PLAYER, compiled, "dry-run"),), rounds=1))
+        android_id = next(iter(session.state.androids))
+    decision, event = session.trial_turn(android_id)
     value = decision.value if decision.error is None else None
     memory = value.get("memory") if isinstance(value, dict) else None
     recording = value.get("recording") if isinstance(value, dict) else None
     return DryRun(
         android_id=android_id,
-        round=state.round,
+        round=session.round,
         action=value,
         ticks=decision.ticks,
-        accepted=event["outcome"] == "accepted",
+        accepted=event["outcome"] == Outcome.ACCEPTED,
         outcome=event["outcome"],
         code=event.get("code"),
         reason=event.get("reason"),
@@ -115,5 +106,5 @@ def dry_run(
         memory_size=len(memory) if isinstance(memory, str) else None,
         recording_size=len(recording) if isinstance(recording, str) else None,
         event=event,
-        logs=tuple(line[:MAX_LOG_LINE_CHARS] for line in runner.last_logs[:MAX_LOG_LINES]),
+        logs=tuple(line[:MAX_LOG_LINE_CHARS] for line in session.runner.last_logs[:MAX_LOG_LINES]),
     )

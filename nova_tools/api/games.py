@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import engine, store
+from ..play import GameSession, sandbox_build
 from ..rules import Rules, RulesError, load, loads, resolve
 from ..toolchain.compile import CompiledScript, compile_android, compile_sources
 from .errors import ApiError
-from .turns import ScriptRunner, sandbox_build
 
 
 def resolve_rules(rules: Rules | Mapping | str | Path | None, source: str = "rules") -> Rules:
@@ -147,8 +147,14 @@ class RunSummary:
 Progress = Callable[[int, int], None]  # (rounds done, rounds asked)
 
 
+def bundles_of(game: store.Game) -> dict[str, str]:
+    """The game's stored scripts, as the game loop runs them (script id -> bundle)."""
+    return {sid: s.bundle for sid, s in game.scripts.items()}
+
+
 def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) -> RunSummary:
-    """Play ``rounds`` more rounds, running every android's script in the sandbox.
+    """Play ``rounds`` more rounds, running every android's script in the sandbox (through the
+    one game loop, :class:`nova_tools.play.GameSession`, resumed from the file's state).
 
     If interrupted, the rounds already completed are saved and the interruption re-raised."""
     if rounds < 1:
@@ -158,26 +164,23 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) 
     start = time.perf_counter()
     with store.locked(path):
         game = store.load(path)
-        runner = ScriptRunner.for_game(game)
+        session = GameSession(game.state, bundles_of(game), keep_events=False)
         first = game.state.round + 1
         turns = failed = 0
         destroyed: list[str] = []
         done = 0
         try:
             for done in range(1, rounds + 1):
-                events = engine.play_round(game.state, runner.decide)
-                game.record(events)
-                for event in events:
-                    if event["type"] == "turn":
-                        turns += 1
-                        failed += event["outcome"] != "accepted"
-                    elif event["type"] == "round.ended":
-                        destroyed.extend(event["destroyed"])
+                report = session.play_round()
+                game.record(report.events)
+                turns += report.turns
+                failed += report.failed_turns
+                destroyed.extend(report.destroyed)
                 if progress is not None:
                     progress(done, rounds)
         except BaseException:
-            # play_round only returns whole rounds, so the recorded events always end on a round
-            # boundary: keep what was completed.
+            # a round is recorded only once it is whole, so the recorded events always end on a
+            # round boundary: keep what was completed.
             store.save(game)
             raise
         store.save(game)

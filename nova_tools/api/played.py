@@ -1,0 +1,90 @@
+"""Whole games played in memory (through :mod:`nova_tools.play`) and kept as game files.
+
+``nova demo`` is one: :func:`demo_spec` says what the demo plays, :func:`play_to_file` plays it
+and writes a game file that ``nova status``, ``nova play`` and the other reads open like any
+other. The file is the one the same game played command by command would give (create-game,
+upload, launch, run), byte for byte.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import store
+from ..play import GameResult, GameSpec, Seat, play_game, sandbox_build
+from ..rules import Rules
+from ..toolchain.compile import CompiledScript, compile_android
+from .errors import ApiError
+
+DEMO_PLAYERS = ("alice", "bob")
+DEMO_SCRIPT_NAME = "starter"
+
+
+def starter_entry() -> Path:
+    """The shipped starter android's entry file."""
+    from .. import starter
+
+    return starter.SRC / starter.ENTRY
+
+
+def demo_spec(seed: int = 3, rounds: int = 100, script: CompiledScript | None = None) -> GameSpec:
+    """The demo game: the shipped rules, two players (alice, bob) each running the starter android."""
+    script = script or compile_android(starter_entry())
+    return GameSpec(Rules(), seed, tuple(Seat(player, script, DEMO_SCRIPT_NAME) for player in DEMO_PLAYERS), rounds)
+
+
+@dataclass(frozen=True)
+class SeatPlayed:
+    player: str
+    script_id: str
+    android_id: str
+    position: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    path: Path
+    seats: tuple[SeatPlayed, ...]
+    result: GameResult
+    seconds: float
+
+
+def _seats(result: GameResult) -> tuple[SeatPlayed, ...]:
+    launched = [e for e in result.events if e["type"] == "android.launched"]
+    state = result.state
+    seats = []
+    for event in launched:
+        # launched on its charger (an initial charger is never salvaged)
+        site = state.buildings.get(event["charger"]) or state.androids[event["android"]]
+        seats.append(SeatPlayed(event["player"], event["script"], event["android"], (site.x, site.y)))
+    return tuple(seats)
+
+
+def game_of(path: Path, spec: GameSpec, result: GameResult) -> store.Game:
+    """The game file of a game played in memory."""
+    if result.initial is None or result.state is None:
+        raise ApiError("only a game played from its start (GameSession.start) can be kept as a game file")
+    scripts: dict[str, store.StoredScript] = {}
+    uploads = [e for e in result.events if e["type"] == "script.uploaded"]
+    for event, seat in zip(uploads, spec.seats, strict=True):
+        scripts[event["script"]] = store.StoredScript(seat.player, seat.name, seat.script.sha256, seat.script.bundle)
+    return store.Game(path, spec.rules, spec.seed, sandbox_build(), result.initial, scripts, result.events, result.state)
+
+
+def play_to_file(
+    path: str | Path, spec: GameSpec, *, force: bool = False, progress: Callable[[int, int], None] | None = None
+) -> PlayedGame:
+    """Play ``spec`` in memory and write it as the game file ``path`` (atomically)."""
+    path = Path(path)
+    if path.parent and not path.parent.exists():
+        raise ApiError(f"the folder {path.parent} does not exist")
+    if path.exists() and not force:
+        raise ApiError(f"{path} already exists; replace it only deliberately (--force on the command line)")
+    start = time.perf_counter()
+    result = play_game(spec, progress=progress)
+    with store.locked(path):
+        store.save(game_of(path, spec, result))
+    return PlayedGame(path, _seats(result), result, time.perf_counter() - start)
