@@ -1,54 +1,41 @@
-"""Reading a game: scores, one android, a player's fogged world, the event log, replays."""
+"""Reading a game: scores, one android, the event log, replays."""
 
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
+from typing import Literal
 
-from .. import engine, store
-from ..engine.notes import NOTE_KEYS
+from .. import store
+from ..engine.notes import NOTE_KEYS, NoteTracker
+from ..engine.reasons import Outcome, failed_turn
 from ..engine.view import REDACTED, android_json
+from .access import open_game, require_player
+from .convert import android_report as report_of
+from .convert import standings
 from .errors import ApiError
+from .results import AndroidReport, EventsPage, Status
+
+Notes = Literal["logged", "whole"]
 
 
-def status(path: str | Path | store.Game) -> dict:
-    """The documented ``nova status --json`` shape (DESIGN section 6)."""
-    game = path if isinstance(path, store.Game) else store.load(path)
-    state = game.state
-    players = []
-    for score in engine.scores(state):
-        owned = [a for a in state.androids.values() if a.owner == score.player]
-        players.append(
-            {
-                "id": score.player,
-                "score": score.points,
-                "breakdown": [{"source": c.source, "points": c.points} for c in score.breakdown],
-                "activeAndroids": sum(1 for a in owned if a.active),
-                "wrecks": sum(1 for a in owned if not a.active),
-            }
-        )
-    return {"round": state.round, "finalTurn": game.rules.match.final_round, "players": players}
+def status(path: str | Path | store.Game) -> Status:
+    """Scores with their breakdown, androids and wrecks: ``nova status --json`` (DESIGN section 6)."""
+    game = open_game(path)
+    return Status(round=game.state.round, final_turn=game.rules.match.final_round, players=standings(game.state))
 
 
-def android_report(path: str | Path | store.Game, android_id: str, player: str | None = None) -> dict:
+def android_report(path: str | Path | store.Game, android_id: str, player: str | None = None) -> AndroidReport:
     """One android as its owner sees it. With ``player``, only that player's own androids."""
-    game = path if isinstance(path, store.Game) else store.load(path)
+    game = open_game(path) if player is None else require_player(path, player)
     android = game.state.androids.get(android_id)
     if android is None:
         known = ", ".join(list(game.state.androids)[:10]) or "none yet"
         raise ApiError(f"there is no android {android_id!r} in {game.path} (androids: {known})")
     if player is not None and android.owner != player:
         raise ApiError(f"{android_id} belongs to another player; you can only read your own androids")
-    data = android_json(android, private=True)
-    return data
-
-
-def world_for(path: str | Path | store.Game, player: str) -> dict:
-    """The fogged world as ``player`` sees it now (between rounds)."""
-    game = path if isinstance(path, store.Game) else store.load(path)
-    if player not in game.state.players:
-        raise engine.UnknownPlayer(player)
-    return engine.world_view(game.state, player)
+    return report_of(android)
 
 
 def events_page(
@@ -61,13 +48,15 @@ def events_page(
     player: str | None = None,
     offset: int | None = 0,
     limit: int = 50,
-) -> dict:
+    notes: Notes = "logged",
+) -> EventsPage:
     """A filtered page of the event log: one round, one android, failed turns only, or (with
     ``player``) only that player's own androids' turns. With ``player``, the events are redacted
-    as that player may read them. ``offset=None`` gives the newest ``limit`` matching events."""
-    game = path if isinstance(path, store.Game) else store.load(path)
-    if player is not None and player not in game.state.players:
-        raise engine.UnknownPlayer(player)
+    as that player may read them. ``offset=None`` gives the newest ``limit`` matching events.
+
+    ``notes``: ``"logged"`` shows a turn's memory and recording as the log keeps them (often as
+    edits of the previous note, docs/game-file.md); ``"whole"`` as the script returned them."""
+    game = open_game(path) if player is None else require_player(path, player)
     if mine_only and player is None:
         raise ApiError("mine_only needs the player whose androids are meant")
     if limit < 1 or limit > 500:
@@ -82,15 +71,29 @@ def events_page(
         if android is not None and event.get("android") != android:
             continue
         is_turn = event["type"] == "turn"
-        if failed_only and not (is_turn and event["outcome"] != "accepted"):
+        if failed_only and not failed_turn(event):
             continue
         if mine_only and not (is_turn and owners.get(event["android"]) == player):
             continue
-        selected.append((index, event))
+        selected.append(index)
     start = max(0, len(selected) - limit) if offset is None else offset
     page = selected[start : start + limit]
-    items = [{"index": i, **(redact_event(e, owners, player) if player is not None else e)} for i, e in page]
-    return {"total": len(selected), "offset": start, "limit": limit, "events": items}
+    shown = _with_whole_notes(game, page) if notes == "whole" else {i: game.events[i] for i in page}
+    items = tuple({"index": i, **(redact_event(shown[i], owners, player) if player is not None else shown[i])} for i in page)
+    return EventsPage(total=len(selected), offset=start, limit=limit, events=items)
+
+
+def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, dict]:
+    """The events at ``indexes`` with their notes whole (following every note along the log)."""
+    wanted = set(indexes)
+    last = max(indexes, default=-1)
+    tracker = NoteTracker(game.initial["androids"])
+    shown = {}
+    for index, event in enumerate(game.events[: last + 1]):
+        whole = tracker.whole(event)
+        if index in wanted:
+            shown[index] = whole
+    return shown
 
 
 def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
@@ -101,7 +104,7 @@ def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
     action = event.get("action")
     if action and NOTE_KEYS & action.keys():
         redacted["action"] = {k: (REDACTED if k in NOTE_KEYS else v) for k, v in action.items()}
-    if event.get("outcome") in ("error", "invalid"):
+    if event.get("outcome") in (Outcome.ERROR, Outcome.INVALID):
         # A script chooses what it throws or returns, so its error text can carry its memory.
         redacted["reason"] = REDACTED
     return redacted
@@ -110,9 +113,7 @@ def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
 def replay_export(path: str | Path | store.Game, player: str) -> dict:
     """A player-facing replay (rulebook section 14): the complete world for rendering, with
     another player's script source, android memory and recording replaced by [Redacted]."""
-    game = path if isinstance(path, store.Game) else store.load(path)
-    if player not in game.state.players:
-        raise engine.UnknownPlayer(player)
+    game = require_player(path, player)
     owners = {a.id: a.owner for a in game.state.androids.values()}
     initial = copy.deepcopy(game.initial)
     for android in initial["androids"]:
@@ -134,6 +135,22 @@ def replay_export(path: str | Path | store.Game, player: str) -> dict:
         "final": {
             "round": game.state.round,
             "androids": [android_json(a, private=a.owner == player) for a in game.state.androids.values()],
-            "scores": status(game)["players"],
+            "scores": status(game).to_json()["players"],
         },
     }
+
+
+def replay_json(path: str | Path | store.Game, player: str) -> str:
+    """:func:`replay_export` as compact JSON text (one line)."""
+    return json.dumps(replay_export(path, player), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def write_replay(path: str | Path | store.Game, player: str, output: str | Path) -> int:
+    """Write :func:`replay_json` to ``output`` atomically; returns how many events it holds."""
+    game = open_game(path)
+    text = replay_json(game, player)
+    try:
+        store.write_atomic(Path(output), text.encode("utf-8"))
+    except OSError as error:
+        raise ApiError(f"cannot write {output} ({error.strerror or error})") from None
+    return len(game.events)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import NovaError
 from . import commands, play, tools
 
 
@@ -25,13 +26,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..api import USER_ERRORS
-
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)
-    except USER_ERRORS as error:
+    except NovaError as error:
         print(f"nova {args.command}: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -5,7 +5,7 @@ rulebook: :func:`generate` a world, players :func:`join` and :func:`launch`, :fu
 asks a ``decide`` callback for each turn, and :func:`replay` rebuilds a state from its log.
 """
 
-from .events import ReplayError, replay
+from .events import Replayer, ReplayError, replay
 from .generation import generate
 from .players import active_count, add_script, capacity, join, launch
 from .reasons import REFUSAL_CODES, Outcome, Reason, failed_turn
@@ -26,6 +26,7 @@ __all__ = [
     "GameState",
     "Refusal",
     "ReplayError",
+    "Replayer",
     "Scenario",
     "Score",
     "UnknownPlayer",

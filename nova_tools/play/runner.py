@@ -7,6 +7,7 @@ bytecode is compiled once however many games run it.
 
 from __future__ import annotations
 
+import atexit
 import json
 from collections.abc import Mapping
 from functools import lru_cache
@@ -23,6 +24,9 @@ def sandbox():
     (Imported on first use, so loading the game loop does not load wasmtime.)"""
     from ..sandbox import Sandbox
 
+    # let go of the wasmtime objects while the interpreter is whole: at its teardown their
+    # finalisers would find wasmtime's own module half gone (and print a TypeError)
+    atexit.register(sandbox.cache_clear)
     return Sandbox()
 
 

@@ -179,7 +179,7 @@ async def run(server: "NovaServer", arguments: tuple) -> dict:
             result = await asyncio.to_thread(
                 api.dry_run, files=files, entry_name=entry, game=game, android_id=server.settings.android_id
             )
-    except api.USER_ERRORS as error:
+    except api.NovaError as error:
         return _failed(server, f"Dry-run not possible: {error}")
     except Exception as error:  # the outer edge: say it in one sentence, keep the details in the log
         log.exception("dry-run of %s failed", uri)
