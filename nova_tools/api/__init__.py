@@ -12,7 +12,7 @@ player's world), ``frames`` (a recorded game moment by moment), ``folder`` (a fo
 
 from ..engine.reasons import Outcome, Reason, failed_turn
 from ..engine.refusals import Refusal, UnknownPlayer
-from .access import game_rules, open_game, require_player
+from .access import game_rules, open_game, read_game, require_player
 from .dryrun import DryRun, dry_run
 from .errors import USER_ERRORS, ApiError, NovaError
 from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
@@ -37,6 +37,7 @@ from .results import (
     OwnAndroid,
     PlayerWorld,
     Position,
+    RecordedAndroid,
     Result,
     RunSummary,
     ScoreLine,
@@ -74,6 +75,7 @@ __all__ = [
     "PlayerWorld",
     "Position",
     "Reason",
+    "RecordedAndroid",
     "Refusal",
     "Result",
     "RunSummary",
@@ -98,6 +100,7 @@ __all__ = [
     "open_game",
     "play_to_file",
     "player_world",
+    "read_game",
     "redact_event",
     "replay_export",
     "replay_frames",

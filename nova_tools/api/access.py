@@ -17,6 +17,12 @@ def open_game(path: str | Path | store.Game) -> store.Game:
     return path if isinstance(path, store.Game) else store.load(path)
 
 
+def read_game(path: str | Path | store.Game | store.MatchRecord) -> store.Game | store.MatchRecord:
+    """A game, or a peer match record (kept under ``--disclosure recording``), for the reads that
+    take both (status, an android)."""
+    return path if isinstance(path, (store.Game, store.MatchRecord)) else store.read(path)
+
+
 def require_player(game: str | Path | store.Game, player: str) -> store.Game:
     """The game, if ``player`` has joined it; else the refusal ``unknown-player``."""
     game = open_game(game)

@@ -77,6 +77,14 @@ def _script_name(entry: str) -> str:
     return folder.name or path.stem
 
 
+def _refuse_finished_match(game: store.Game) -> None:
+    if game.match is not None:
+        raise ApiError(
+            f"{game.path} is a peer match played to its arrival round; a match cannot be continued once it has run "
+            "(start a new game with `nova create-game`, or host a new match)"
+        )
+
+
 def compile_upload(entry: str | Path | None = None, files: Mapping[str, str] | None = None, entry_name: str | None = None) -> CompiledScript:
     if files is not None:
         if not files:
@@ -105,6 +113,7 @@ def upload_script(
     compiled = compile_upload(entry, files, entry_name)  # slow part first, outside the lock
     name = name or _script_name(str(entry if entry is not None else entry_name or "main.ts"))
     with store.editing(path) as game:
+        _refuse_finished_match(game)
         joined = player not in game.state.players
         events = []
         if joined:
@@ -118,6 +127,7 @@ def upload_script(
 
 def launch_android(path: str | Path, player: str, script_id: str) -> Launched:
     with store.editing(path) as game:
+        _refuse_finished_match(game)
         event = engine.launch(game.state, player, script_id)
         game.record([event])
         android = game.state.androids[event["android"]]
@@ -152,6 +162,7 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) 
     start = time.perf_counter()
     with store.locked(path):
         game = store.load(path)
+        _refuse_finished_match(game)
         session = GameSession(game.state, bundles_of(game), keep_events=False)
         first = game.state.round + 1
         turns = failed = 0

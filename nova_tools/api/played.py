@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import store
-from ..play import GameResult, GameSpec, Seat, play_game, sandbox_build
+from ..play import GameResult, GameSession, GameSpec, Seat, stored_game
 from ..rules import Rules
 from ..toolchain.compile import CompiledScript, compile_android
 from .errors import ApiError
@@ -63,17 +63,6 @@ def _seats(result: GameResult) -> tuple[SeatPlayed, ...]:
     return tuple(seats)
 
 
-def game_of(path: Path, spec: GameSpec, result: GameResult) -> store.Game:
-    """The game file of a game played in memory."""
-    if result.initial is None or result.state is None:
-        raise ApiError("only a game played from its start (GameSession.start) can be kept as a game file")
-    scripts: dict[str, store.StoredScript] = {}
-    uploads = [e for e in result.events if e["type"] == "script.uploaded"]
-    for event, seat in zip(uploads, spec.seats, strict=True):
-        scripts[event["script"]] = store.StoredScript(seat.player, seat.name, seat.script.sha256, seat.script.bundle)
-    return store.Game(path, spec.rules, spec.seed, sandbox_build(), result.initial, scripts, result.events, result.state)
-
-
 def play_to_file(
     path: str | Path, spec: GameSpec, *, force: bool = False, progress: Callable[[int, int], None] | None = None
 ) -> PlayedGame:
@@ -84,7 +73,9 @@ def play_to_file(
     if path.exists() and not force:
         raise ApiError(f"{path} already exists; replace it only deliberately (--force on the command line)")
     start = time.perf_counter()
-    result = play_game(spec, progress=progress)
+    session = GameSession.start(spec)
+    session.play(spec.rounds, progress=progress)
     with store.locked(path):
-        store.save(game_of(path, spec, result))
+        store.save(stored_game(session, path))
+    result = session.result()
     return PlayedGame(path, _seats(result), result, time.perf_counter() - start)

@@ -11,24 +11,32 @@ from .. import store
 from ..engine.notes import NOTE_KEYS, NoteTracker
 from ..engine.reasons import Outcome, failed_turn
 from ..engine.view import REDACTED, android_json
-from .access import open_game, require_player
+from .access import open_game, read_game, require_player
 from .convert import android_report as report_of
 from .convert import standings
 from .errors import ApiError
-from .results import AndroidReport, EventsPage, Status
+from .results import AndroidReport, EventsPage, RecordedAndroid, Status
 
 Notes = Literal["logged", "whole"]
 
 
-def status(path: str | Path | store.Game) -> Status:
-    """Scores with their breakdown, androids and wrecks: ``nova status --json`` (DESIGN section 6)."""
-    game = open_game(path)
-    return Status(round=game.state.round, final_turn=game.rules.match.final_round, players=standings(game.state))
+def status(path: str | Path | store.Game | store.MatchRecord) -> Status:
+    """Scores with their breakdown, androids and wrecks: ``nova status --json`` (DESIGN section 6);
+    a peer match's file (a game, or a record kept under --disclosure recording) adds its ``match``
+    account."""
+    game = read_game(path)
+    if isinstance(game, store.MatchRecord):
+        return Status.model_validate({**game.status, "match": game.match})
+    return Status(round=game.state.round, final_turn=game.rules.match.final_round, players=standings(game.state), match=game.match)
 
 
-def android_report(path: str | Path | store.Game, android_id: str, player: str | None = None) -> AndroidReport:
+def android_report(path: str | Path | store.Game | store.MatchRecord, android_id: str, player: str | None = None) -> AndroidReport | RecordedAndroid:
     """One android as its owner sees it. With ``player``, only that player's own androids."""
-    game = open_game(path) if player is None else require_player(path, player)
+    game = read_game(path)
+    if isinstance(game, store.MatchRecord):
+        return _recorded_android(game, android_id, player)
+    if player is not None:
+        require_player(game, player)
     android = game.state.androids.get(android_id)
     if android is None:
         known = ", ".join(list(game.state.androids)[:10]) or "none yet"
@@ -36,6 +44,15 @@ def android_report(path: str | Path | store.Game, android_id: str, player: str |
     if player is not None and android.owner != player:
         raise ApiError(f"{android_id} belongs to another player; you can only read your own androids")
     return report_of(android)
+
+
+def _recorded_android(record: store.MatchRecord, android_id: str, player: str | None) -> RecordedAndroid:
+    """One of the player's own androids from a match record: its recording, nothing else."""
+    for android in record.androids:
+        if android["id"] == android_id and player in (None, android["ownerId"]):
+            return RecordedAndroid.model_validate(android)
+    own = ", ".join(a["id"] for a in record.androids) or "none"
+    raise ApiError(f"{record.path} is a match record that keeps only your own androids' recordings, and {android_id!r} is not one of them (yours: {own})")
 
 
 def events_page(

@@ -129,11 +129,19 @@ class Standing(Result):
 
 
 class Status(Result):
-    """``nova status --json``: ``{"round", "finalTurn", "players": [...]}``."""
+    """``nova status --json``: ``{"round", "finalTurn", "players": [...]}``, and for a peer match's
+    file its ``match`` account (docs/matches.md)."""
 
     round: int
     final_turn: int | None
     players: tuple[Standing, ...]
+    match: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        if self.match is None:
+            del data["match"]
+        return data
 
 
 # --- things on the board ----------------------------------------------------------------------
@@ -156,6 +164,16 @@ class AndroidReport(AndroidState):
     """``nova android --json``: one android as its owner sees it."""
 
     memory: str
+    recording: str
+
+
+class RecordedAndroid(Result):
+    """``nova android --json`` on a peer match record: what the record keeps of one's own android."""
+
+    id: str
+    owner_id: str
+    script_id: str
+    active: bool
     recording: str
 
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from ..errors import NovaError
-from . import commands, play, tools
+from . import commands, match, play, tools
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     commands.register(sub)
     play.register(sub)
+    match.register(sub)
     tools.register(sub)
     return parser
 

@@ -75,7 +75,17 @@ def cmd_status(args: argparse.Namespace) -> int:
         emit_json(status.to_json())
     else:
         print(score_table(status))
+        if status.match:
+            print(match_line(status.match))
     return 0
+
+
+def match_line(account: dict) -> str:
+    """How a peer match's file describes itself in `nova status`."""
+    head = f"Peer match: {account['player']} against {account['opponent']}, {account['rounds']} rounds on {account['size']}"
+    if account["outcome"] == "verified":
+        return f"{head}, verified on both sides."
+    return f"{head}, {account['outcome']}: {account['note']}"
 
 
 def cmd_android(args: argparse.Namespace) -> int:
@@ -84,6 +94,11 @@ def cmd_android(args: argparse.Namespace) -> int:
         emit_json(report.to_json())
         return 0
     state = "active" if report.active else "wreck"
+    if isinstance(report, api.RecordedAndroid):  # a match record keeps only the recording
+        print(f"{report.id} of {report.owner_id} ({state} at the end of the match), script {report.script_id}")
+        print(f"  recording ({len(report.recording)} chars):")
+        print("    " + (report.recording.replace("\n", "\n    ") or "(empty)"))
+        return 0
     cargo = ", ".join(f"{u} {m}" for m, u in report.cargo.items()) or "empty"
     print(f"{report.id} of {report.owner_id} ({state}), script {report.script_id}")
     print(f"  at ({report.position.x}, {report.position.y})  battery {fmt_points(report.battery)}  health {fmt_points(report.health)}")

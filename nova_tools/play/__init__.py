@@ -10,6 +10,7 @@ all play through here: there is one game loop.
 (2, (), 64)
 """
 
+from .keeping import stored_game
 from .runner import FAILURE_CODES, ScriptRunner, TurnGlobals, failure_code, sandbox, sandbox_build
 from .session import GameResult, GameSession, GameSpec, RoundReport, Seat, SpecError, play_game
 
@@ -27,4 +28,5 @@ __all__ = [
     "play_game",
     "sandbox",
     "sandbox_build",
+    "stored_game",
 ]

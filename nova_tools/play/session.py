@@ -110,6 +110,7 @@ class GameSession:
         self.turns = 0
         self.failed_turns = 0
         self.initial: dict | None = None
+        self.seats: dict[str, Seat] = {}  # script id -> the seat that uploaded it here
 
     @classmethod
     def start(cls, spec: GameSpec, *, keep_events: bool = True) -> "GameSession":
@@ -141,6 +142,7 @@ class GameSession:
         events = [] if seat.player in state.players else [engine.join(state, seat.player)]
         uploaded = engine.add_script(state, seat.player, seat.name)
         self.runner.bundles[uploaded["script"]] = seat.script.bundle
+        self.seats[uploaded["script"]] = seat
         events += [uploaded, engine.launch(state, seat.player, uploaded["script"])]
         self._record(events)
         return events
