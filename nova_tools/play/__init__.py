@@ -11,7 +11,7 @@ all play through here: there is one game loop.
 """
 
 from .keeping import stored_game
-from .runner import FAILURE_CODES, ScriptRunner, TurnGlobals, failure_code, sandbox, sandbox_build
+from .runner import FAILURE_CODES, ScriptRunner, failure_code, sandbox, sandbox_build
 from .session import GameResult, GameSession, GameSpec, RoundReport, Seat, SpecError, play_game
 
 __all__ = [
@@ -23,7 +23,6 @@ __all__ = [
     "ScriptRunner",
     "Seat",
     "SpecError",
-    "TurnGlobals",
     "failure_code",
     "play_game",
     "sandbox",

@@ -1,6 +1,7 @@
 """Running android turns: the glue between the engine's ``decide`` callback and the sandbox.
 
-One :class:`ScriptRunner` per game (it holds the game's bundles and its rules, serialised once);
+One :class:`ScriptRunner` per game (it holds the game's bundles and its rules, handed to the
+sandbox once per game);
 one sandbox per process (:func:`sandbox`), shared by every game the process plays, so a bundle's
 bytecode is compiled once however many games run it.
 """
@@ -11,11 +12,15 @@ import atexit
 import json
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .. import engine
 from ..engine.reasons import Reason
 from ..engine.state import Android, GameState
 from ..rules import Rules
+
+if TYPE_CHECKING:
+    from ..sandbox import TurnGlobals
 
 
 @lru_cache(maxsize=1)
@@ -56,47 +61,33 @@ def failure_code(kind: object) -> Reason:
     return FAILURE_CODES.get(str(kind), Reason.SCRIPT_ERROR)
 
 
-class TurnGlobals:
-    """The globals a script sees (``androidId``, ``turn``, ``world``, ``rules``, ``finalTurn``),
-    as the JSON text the sandbox parses. The rules and finalTurn are the same for every turn of a
-    game: serialised once."""
-
-    def __init__(self, rules: Rules) -> None:
-        rules_json = json.dumps(rules.to_json(), separators=(",", ":"))
-        self._suffix = ',"rules":' + rules_json + ',"finalTurn":' + json.dumps(rules.match.final_round) + "}"
-
-    def json(self, state: GameState, android: Android) -> str:
-        view = engine.world_view(state, android.owner, android)
-        return (
-            '{"androidId":'
-            + json.dumps(android.id)
-            + ',"turn":'
-            + str(state.round)
-            + ',"world":'
-            + json.dumps(view, separators=(",", ":"), ensure_ascii=False)
-            + self._suffix
-        )
-
-
 class ScriptRunner:
     """Decides turns by running each android's script (``bundles``: script id -> bundle) in the
     sandbox, under the budgets of ``rules.script``."""
 
     def __init__(self, rules: Rules, bundles: Mapping[str, str]) -> None:
-        from ..sandbox import Budgets
+        from ..sandbox import Budgets, GameGlobals
 
         self.bundles = dict(bundles)
         self.last_logs: tuple[str, ...] = ()
-        self.globals = TurnGlobals(rules)
+        # The rules and finalTurn are the same for every turn: the sandbox parses them once per
+        # game into the snapshot the game's turns start from.
+        rules_json = json.dumps(rules.to_json(), separators=(",", ":"), ensure_ascii=False)
+        self.game_globals = GameGlobals(rules_json, rules.match.final_round)
         self.budgets = Budgets(fuel=rules.script.fuel, memory=rules.script.memory, timeout_ms=rules.script.timeout_ms)
 
-    def globals_json(self, state: GameState, android: Android) -> str:
-        return self.globals.json(state, android)
+    def globals(self, state: GameState, android: Android) -> TurnGlobals:
+        """What ``android``'s script sees this turn (its fogged world, the rules, ...): the glue
+        between the engine's view and the sandbox's globals, in this one place."""
+        from ..sandbox import TurnGlobals
+
+        view = engine.world_view(state, android.owner, android)
+        return TurnGlobals.of(self.game_globals, android.id, state.round, view)
 
     def decide(self, state: GameState, android: Android) -> engine.Decision:
         bundle = self.bundles.get(android.script)
         if bundle is None:
             return engine.Decision(error=f"its script {android.script} is not stored in this game")
-        result = sandbox().run_turn(bundle, self.globals_json(state, android), self.budgets, engine.turn_seed(state, android.id))
+        result = sandbox().run_turn(bundle, self.globals(state, android), self.budgets, engine.turn_seed(state, android.id))
         self.last_logs = result.logs  # console.log output: shown by dry-runs, not kept in games
         return engine.Decision(value=result.value, error=result.error, ticks=result.ticks, code=failure_code(result.kind))
