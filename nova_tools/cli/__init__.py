@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from ..errors import NovaError
-from . import commands, match, play, tools
+from . import arena, commands, match, play, tools
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.register(sub)
     play.register(sub)
     match.register(sub)
+    arena.register(sub)
     tools.register(sub)
     return parser
 
