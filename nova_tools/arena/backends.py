@@ -64,6 +64,9 @@ _CONTEST: Contest | None = None  # the contest of this worker process, received 
 def _start_worker(contest: Contest) -> None:
     global _CONTEST
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # the parent's stdout carries its result (--json, or an MCP server's protocol): nothing a
+    # worker might print may land there
+    os.dup2(2, 1)
     _CONTEST = contest
 
 
