@@ -71,6 +71,14 @@ BUGS = (
         '"memory": android.memory,\n        "recording": android.recording,',
         ("tests/mcp",),  # the MCP suite alone: the engine's own tests catch it too
     ),
+    Bug(
+        "http-all-interfaces",
+        "`nova mcp --http` listens on every interface, not only on 127.0.0.1",
+        "nova_tools/mcp/__init__.py",
+        'LOCALHOST = "127.0.0.1"',
+        'LOCALHOST = "0.0.0.0"',
+        ("tests/mcp/test_subprocess.py",),
+    ),
 )
 
 
