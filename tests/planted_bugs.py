@@ -53,7 +53,7 @@ BUGS = (
         '    with open(path, "wb") as handle:\n'
         "        handle.write(data)\n"
         "    return\n",
-        ("tests/cli/test_refusals.py",),
+        ("tests/api/test_saving.py", "tests/cli/test_refusals.py"),
     ),
     Bug(
         "compile-not-charged",
