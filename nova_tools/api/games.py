@@ -42,9 +42,25 @@ class Created:
     final_turn: int | None
 
 
-def create_game(path: str | Path, rules: Rules | Mapping | str | Path | None = None, seed: int = 0, force: bool = False) -> Created:
+def with_final_round(rules: Rules, final_round: int | None) -> Rules:
+    """The rules with ``match.finalRound`` set (None leaves them as they are)."""
+    if final_round is None:
+        return rules
+    if final_round < 1:
+        raise ApiError(f"the final round must be at least 1, not {final_round}")
+    return resolve({**rules.to_json(), "match": {**rules.to_json()["match"], "finalRound": final_round}}, "rules")
+
+
+def create_game(
+    path: str | Path,
+    rules: Rules | Mapping | str | Path | None = None,
+    seed: int = 0,
+    force: bool = False,
+    final_round: int | None = None,
+) -> Created:
+    """A new game file. ``final_round`` sets ``rules.match.finalRound`` over whatever the rules say."""
     path = Path(path)
-    resolved = resolve_rules(rules)
+    resolved = with_final_round(resolve_rules(rules), final_round)
     if not 0 <= seed < 2**63:
         raise ApiError(f"the seed must be a whole number from 0 to 2^63 - 1, not {seed}")
     if path.parent and not path.parent.exists():
@@ -142,6 +158,7 @@ class RunSummary:
     failed_turns: int
     destroyed: tuple[str, ...]
     seconds: float
+    final_round: int | None = None  # rules.match.finalRound: None means the game has no arrival date
 
 
 Progress = Callable[[int, int], None]  # (rounds done, rounds asked)
@@ -181,4 +198,6 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) 
             store.save(game)
             raise
         store.save(game)
-    return RunSummary(done, first, game.state.round, turns, failed, tuple(destroyed), time.perf_counter() - start)
+    return RunSummary(
+        done, first, game.state.round, turns, failed, tuple(destroyed), time.perf_counter() - start, game.rules.match.final_round
+    )

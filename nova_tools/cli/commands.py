@@ -22,7 +22,7 @@ def _json_arg(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_create_game(args: argparse.Namespace) -> int:
-    created = api.create_game(args.file, args.rules, seed=args.seed, force=args.force)
+    created = api.create_game(args.file, args.rules, seed=args.seed, force=args.force, final_round=args.final_round)
     if args.json:
         emit_json({"file": str(created.path), "seed": created.seed, "width": created.width, "height": created.height, "finalTurn": created.final_turn})
     else:
@@ -63,6 +63,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(data)
     else:
+        if summary.final_round is None:
+            print(
+                "nova run: note: this game has no final round (scripts see finalTurn = null); "
+                "give one with `nova create-game --final-round N`.",
+                file=sys.stderr,
+            )
         rate = summary.rounds / summary.seconds if summary.seconds else 0
         print(
             f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, "
@@ -188,6 +194,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", type=Path, help="a rules file (JSON with comments); omitted: the shipped rules")
     p.add_argument("--seed", type=int, default=0, help="the world seed (default 0)")
     p.add_argument("--force", action="store_true", help="replace an existing file")
+    p.add_argument(
+        "--final-round", type=int, metavar="N", help="the round the humans land on (sets rules.match.finalRound; scripts read it as finalTurn)"
+    )
     _json_arg(p)
     p.set_defaults(handler=cmd_create_game)
 
