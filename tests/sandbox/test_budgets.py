@@ -139,3 +139,11 @@ def test_budgets_reject_nonsense():
     with pytest.raises(ValueError):
         Budgets(memory=2**40)
     assert Budgets() == Budgets(fuel=200, memory=16 * 1024 * 1024, timeout_ms=2000)
+
+
+def test_a_script_that_spends_exactly_its_ticks_and_then_throws_fails_for_the_throw(run):
+    spent_then_thrown = LOOP.replace("return 'done';", "throw new Error('spent it all');")
+
+    result = run(spent_then_thrown, budgets=Budgets(fuel=LOOP_TICKS, timeout_ms=60_000))
+
+    assert (result.kind, result.error, result.ticks) == (TurnKind.ERROR, "threw Error: spent it all at line 3", LOOP_TICKS)
