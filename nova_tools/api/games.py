@@ -85,6 +85,14 @@ def _script_name(entry: str) -> str:
     return folder.name or path.stem
 
 
+def _refuse_finished_match(game: store.Game) -> None:
+    if game.match is not None:
+        raise ApiError(
+            f"{game.path} is a peer match played to its arrival round; a match cannot be continued once it has run "
+            "(start a new game with `nova create-game`, or host a new match)"
+        )
+
+
 @dataclass(frozen=True)
 class Uploaded:
     script_id: str
@@ -122,6 +130,7 @@ def upload_script(
     compiled = compile_upload(entry, files, entry_name)  # slow part first, outside the lock
     name = name or _script_name(str(entry if entry is not None else entry_name or "main.ts"))
     with store.editing(path) as game:
+        _refuse_finished_match(game)
         joined = player not in game.state.players
         events = []
         if joined:
@@ -143,6 +152,7 @@ class Launched:
 
 def launch_android(path: str | Path, player: str, script_id: str) -> Launched:
     with store.editing(path) as game:
+        _refuse_finished_match(game)
         event = engine.launch(game.state, player, script_id)
         game.record([event])
         android = game.state.androids[event["android"]]
@@ -175,6 +185,7 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) 
     start = time.perf_counter()
     with store.locked(path):
         game = store.load(path)
+        _refuse_finished_match(game)
         runner = ScriptRunner.for_game(game)
         first = game.state.round + 1
         turns = failed = 0

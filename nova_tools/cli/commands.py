@@ -83,7 +83,17 @@ def cmd_status(args: argparse.Namespace) -> int:
         emit_json(status)
     else:
         print(score_table(status))
+        if status.get("match"):
+            print(match_line(status["match"]))
     return 0
+
+
+def match_line(account: dict) -> str:
+    """How a peer match's file describes itself in `nova status`."""
+    head = f"Peer match: {account['player']} against {account['opponent']}, {account['rounds']} rounds on {account['size']}"
+    if account["outcome"] == "verified":
+        return f"{head}, verified on both sides."
+    return f"{head}, {account['outcome']}: {account['note']}"
 
 
 def cmd_android(args: argparse.Namespace) -> int:
@@ -92,6 +102,11 @@ def cmd_android(args: argparse.Namespace) -> int:
         emit_json(report)
         return 0
     state = "active" if report["active"] else "wreck"
+    if "position" not in report:  # a match record keeps only the recording
+        print(f"{report['id']} of {report['ownerId']} ({state} at the end of the match), script {report['scriptId']}")
+        print(f"  recording ({len(report['recording'])} chars):")
+        print("    " + (report["recording"].replace("\n", "\n    ") or "(empty)"))
+        return 0
     cargo = ", ".join(f"{u} {m}" for m, u in report["cargo"].items()) or "empty"
     print(f"{report['id']} of {report['ownerId']} ({state}), script {report['scriptId']}")
     print(f"  at ({report['position']['x']}, {report['position']['y']})  battery {fmt_points(report['battery'])}  health {fmt_points(report['health'])}")
