@@ -59,8 +59,8 @@ BUGS = (
         "compile-not-charged",
         "a turn is not charged the wasm fuel of compiling its bundle",
         "nova_tools/sandbox/runner.py",
-        "g.store.set_fuel(self.script_fuel - compiled.fuel)  # charged as if this turn had parsed it",
-        "g.store.set_fuel(self.script_fuel)",
+        "charged = compiled.fuel + (loaded.load_fuel if loaded is not None else 0)",
+        "charged = loaded.load_fuel if loaded is not None else 0",
         ("tests/sandbox",),
     ),
     Bug(
