@@ -123,6 +123,7 @@ async def test_no_tool_resource_or_prompt_shows_alice_anything_of_bobs(secrets_g
         bobs = await ok(client, "get_android", game="secrets", player="bob", android_id=bob_keeper)
         failures = await ok(client, "get_events", game="secrets", player="bob", android_id=bob_thrower, failed_only=True)
     assert bobs.data["memory"] == BOB_MEMORY and bobs.data["recording"] == BOB_LOG + " 12"
+    assert BOB_SOURCE in (secrets_game.root / "secrets.json").read_text()  # his bundle does hold it
     assert BOB_THROWN in failures.everything()
 
 
