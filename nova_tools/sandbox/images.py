@@ -21,6 +21,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 from .bytecode import Compiled
@@ -99,6 +100,7 @@ GAMES: _Lru[tuple[str, int], GameImage] = _Lru(GAME_IMAGES)
 BUNDLES: _Lru[tuple[tuple[str, int], tuple[str, int]], BundleImage | None] = _Lru(BUNDLE_IMAGES)
 
 
+@lru_cache(maxsize=64)  # a game hands the same GameGlobals every turn: hash the rules once
 def game_key(game: GameGlobals, memory: int) -> tuple[str, int]:
     return hashlib.sha256(game.install_text().encode("utf-8", "surrogatepass")).hexdigest(), memory
 
