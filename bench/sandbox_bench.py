@@ -287,11 +287,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=200, help="turns per median (default 200)")
     parser.add_argument("--fuel", action="store_true", help="also measure wasm fuel per tick by kind of work")
+    parser.add_argument("--only", choices=("turns", "node", "growth"), action="append",
+                        help="run only this part (repeatable; default: all three)")
     args = parser.parse_args([] if argv is None else argv)
+    parts = args.only or ["turns", "node", "growth"]
     print("sandbox build:", ", ".join(f"{k} {v}" for k, v in SANDBOX_BUILD.items()))
-    turn_costs(args.runs)
-    node_anchor(args.runs)
-    world_growth(args.runs)
+    if "turns" in parts:
+        turn_costs(args.runs)
+    if "node" in parts:
+        node_anchor(args.runs)
+    if "growth" in parts:
+        world_growth(args.runs)
     if args.fuel:
         fuel_per_tick()
 
