@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import commands, match, play, tools
+from . import arena, commands, match, play, tools
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,18 +21,23 @@ def build_parser() -> argparse.ArgumentParser:
     commands.register(sub)
     play.register(sub)
     match.register(sub)
+    arena.register(sub)
     tools.register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     from ..api import USER_ERRORS
+    from ..arena.errors import ArenaError
 
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)
     except USER_ERRORS as error:
+        print(f"nova {args.command}: {error}", file=sys.stderr)
+        return 1
+    except ArenaError as error:
         print(f"nova {args.command}: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
