@@ -28,8 +28,9 @@ from .bytecode import Compiled
 from .globals import GameGlobals
 from .guest import TAG_EXCEPTION, Guest, Image, Snapshot, capture, restore, tag
 
-# Images hold ~0.5 MB of data each (the rest is zeros), plus their patches for fresh guests: a process keeps a few games, and a
-# few scripts per game, which is what a game, a tournament worker or an editor session cycles through.
+# An image holds ~0.5 MB of data (the rest is zeros), plus its patches for fresh guests: a process
+# keeps a few games, and a few scripts per game: what a game, a tournament worker or an editor
+# session cycles through.
 GAME_IMAGES = 8
 BUNDLE_IMAGES = 16
 
