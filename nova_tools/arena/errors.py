@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..errors import NovaError
 
-class ArenaError(ValueError):
+
+class ArenaError(NovaError, ValueError):
     """A comparison or tournament that cannot be played as asked; the message says why."""
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .. import engine, store
+from ..engine.reasons import failed_turn
+from ..play import GameSession, GameSpec, Seat, stored_game
 from .plan import Contest, GameTask
 
 
@@ -58,50 +59,29 @@ class GameRecord:
         return next(s for s in self.seats if s.entrant == entrant)
 
 
-class _Session:
-    """A stand-in for :class:`nova_tools.play.GameSession` until the play package lands: seats
-    join, upload and launch in seat order, then the engine plays rounds with the script runner
-    every other caller uses."""
-
-    def __init__(self, contest: Contest, task: GameTask, keep_events: bool) -> None:
-        from ..api.turns import ScriptRunner
-
-        self.state = engine.generate(contest.rules, task.seed)
-        self.initial = engine.to_json(self.state)
-        self.keep_events = keep_events
-        self.events: list[dict] = []
-        self.runner = ScriptRunner(contest.rules, {})
-        for seat, entrant in enumerate(task.seats):
-            player = seat_player(seat)
-            joined = engine.join(self.state, player)
-            uploaded = engine.add_script(self.state, player, contest.entrants[entrant].name)
-            self.runner.bundles[uploaded["script"]] = contest.entrants[entrant].script.bundle
-            self._record([joined, uploaded, engine.launch(self.state, player, uploaded["script"])])
-
-    def _record(self, events: list[dict]) -> None:
-        if self.keep_events:
-            self.events.extend(events)
-
-    def play_round(self) -> list[dict]:
-        events = engine.play_round(self.state, self.runner.decide)
-        self._record(events)
-        return events
+def _session(contest: Contest, task: GameTask) -> GameSession:
+    """The game of a task: seats join, upload and launch in seat order (players named by seat),
+    then it is played through the one game loop."""
+    seats = tuple(
+        Seat(seat_player(seat), contest.entrants[entrant].script, contest.entrants[entrant].name) for seat, entrant in enumerate(task.seats)
+    )
+    return GameSession.start(GameSpec(contest.rules, task.seed, seats, task.rounds), keep_events=contest.keep_files)
 
 
 def play_task(contest: Contest, task: GameTask) -> GameRecord:
     """Play one game of a contest from its seed to its last round."""
     start = time.perf_counter()
-    session = _Session(contest, task, keep_events=contest.keep_files)
+    session = _session(contest, task)
     state = session.state
     turns: Counter[str] = Counter()
     failed: dict[str, Counter[str]] = {seat_player(i): Counter() for i in range(len(task.seats))}
     for _ in range(task.rounds):
-        for event in session.play_round():
+        for event in session.play_round().events:
             if event["type"] != "turn":
                 continue
             owner = state.androids[event["android"]].owner
             turns[owner] += 1
-            if event["outcome"] != "accepted":
+            if failed_turn(event):
                 failed[owner][event["code"]] += 1
     points = {s.player: s.points for s in engine.scores(state)}
     seats = tuple(
@@ -112,15 +92,6 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
     return GameRecord(task, seats, engine.state_hash(state), time.perf_counter() - start, game_file)
 
 
-def _game_file(contest: Contest, task: GameTask, session: _Session) -> bytes:
+def _game_file(contest: Contest, task: GameTask, session: GameSession) -> bytes:
     """The game as the bytes of a game file that `nova status` and `nova play` open."""
-    from ..api.turns import sandbox_build
-
-    scripts = {}
-    for event in session.events:
-        if event["type"] == "script.uploaded":
-            seat = int(event["player"][1:]) - 1
-            compiled = contest.entrants[task.seats[seat]].script
-            scripts[event["script"]] = store.StoredScript(event["player"], event["name"], compiled.sha256, compiled.bundle)
-    game = store.Game(Path(task.file_name(contest)), contest.rules, task.seed, sandbox_build(), session.initial, scripts, session.events, session.state)
-    return store.serialize(game)
+    return store.serialize(stored_game(session, task.file_name(contest)))

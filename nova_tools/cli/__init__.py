@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import NovaError
 from . import arena, commands, match, play, tools
 
 
@@ -27,17 +28,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..api import USER_ERRORS
-    from ..arena.errors import ArenaError
-
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)
-    except USER_ERRORS as error:
-        print(f"nova {args.command}: {error}", file=sys.stderr)
-        return 1
-    except ArenaError as error:
+    except NovaError as error:
         print(f"nova {args.command}: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -188,7 +188,7 @@ async def run(server: "NovaServer", arguments: tuple) -> dict:
             began = time.perf_counter()
             result = await checked_turn(files, entry, game, server.settings.android_id)
             log.info("dry-run of %s: %.0f ms (after %.0f ms waiting for another)", uri, 1000 * (time.perf_counter() - began), 1000 * (began - asked))
-    except api.USER_ERRORS as error:
+    except api.NovaError as error:
         return _failed(server, f"Dry-run not possible: {error}")
     except Exception as error:  # the outer edge: say it in one sentence, keep the details in the log
         log.exception("dry-run of %s failed", uri)
