@@ -114,7 +114,7 @@ def _strict(raw: bytes) -> object:
     return json.loads(raw.decode("utf-8"), parse_constant=refuse)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(result=turn_results)
 def test_any_returned_value_is_one_judged_turn_and_the_game_file_stays_valid(tmp_path, result):
     path = tmp_path / "game.json"
@@ -144,7 +144,7 @@ def _well_formed_reply(result: api.DryRun) -> dict:
     return shown
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(thrown=st.one_of(values, st.sampled_from(["bigMessage(8 << 20)", "bigMessage(1 << 20)"])))
 def test_any_thrown_value_is_a_script_error_with_a_well_formed_reason(thrown):
     result = _dry_run(_bundle(f"throw {thrown};"))
@@ -154,7 +154,7 @@ def test_any_thrown_value_is_a_script_error_with_a_well_formed_reason(thrown):
     assert shown["reason"] and len(shown["reason"]) < 1000
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(arguments=st.lists(values, min_size=1, max_size=3))
 def test_any_console_log_arguments_are_kept_well_formed_and_the_turn_goes_on(arguments):
     result = _dry_run(_bundle(f"console.log({', '.join(arguments)}); return {{ type: 'android.wait' }};"))

@@ -68,3 +68,8 @@ def test_the_calibration_bench_runs_its_workloads_to_a_deterministic_limit(capsy
     measured = module.run(runs=1, only="regex backtracking")
     assert [m.kind for m in measured] == ["fuel"] * len(measured)
     assert "of timeoutMs" in capsys.readouterr().out
+
+
+def test_the_sandbox_defaults_are_the_default_rules():
+    script = Rules().script
+    assert Budgets() == Budgets(fuel=script.fuel, memory=script.memory, timeout_ms=script.timeout_ms)
