@@ -136,6 +136,7 @@ class RawPeer:
     def __init__(self, url: str) -> None:
         self.ws = connect(url, proxy=None, open_timeout=10, compression=None, max_size=None).__enter__()
         self.nonce = bytes(range(32))
+        self.told: dict | None = None  # an abort received during the handshake
 
     def send(self, data: dict | str | bytes) -> None:
         self.ws.send(json.dumps(data) if isinstance(data, dict) else data)
@@ -153,15 +154,20 @@ class RawPeer:
         }
         self.send({**accept, **override})
 
-    def handshake(self, player: str = "mallory") -> dict:
-        """Everything up to round 1: offer, accept, scripts, reveals. Returns the offer."""
+    def handshake(self, player: str = "mallory", bundle: str = TINY_BUNDLE, nonce: bytes | None = None) -> dict:
+        """Everything up to round 1: offer, accept, scripts, reveals. Returns the offer. A
+        ``bundle`` or ``nonce`` other than the ones committed to breaks the commitments."""
         offer = self.receive()
         assert offer["type"] == "offer", offer
         self.accept(offer, player)
         assert self.receive()["type"] == "script"
-        self.send({"type": "script", "name": "raw", "sha256": hashlib.sha256(TINY_BUNDLE.encode()).hexdigest(), "bundle": TINY_BUNDLE})
-        assert self.receive()["type"] == "reveal"
-        self.send({"type": "reveal", "nonce": self.nonce.hex()})
+        self.send({"type": "script", "name": "raw", "sha256": hashlib.sha256(bundle.encode()).hexdigest(), "bundle": bundle})
+        reply = self.receive()
+        if reply["type"] == "abort":  # the host caught a broken commitment
+            self.told = reply
+            return offer
+        assert reply["type"] == "reveal", reply
+        self.send({"type": "reveal", "nonce": (nonce or self.nonce).hex()})
         return offer
 
     def close(self) -> None:

@@ -10,6 +10,7 @@ joiner is taken, any further connection is turned away with a sentence.
 
 from __future__ import annotations
 
+import os
 import queue
 import socket
 import threading
@@ -143,7 +144,8 @@ def host(
     try:
         server = serve(lobby.handle, bind, port, **CONNECTION_OPTIONS)
     except OSError as error:
-        raise MatchError(f"cannot listen on {bind}:{port} ({error.strerror or error})") from None
+        why = os.strerror(error.errno) if error.errno else str(error)
+        raise MatchError(f"cannot listen on {bind}:{port} ({why})") from None
     except UnicodeError:
         raise MatchError(f"{bind!r} is not an address to listen on") from None
     listening = threading.Thread(target=server.serve_forever, name="nova-host-listener", daemon=True)
@@ -156,7 +158,7 @@ def host(
         channel, answer = _wait_for_joiner(lobby, wait, cancel)
         tracker.move(MatchState.OFFERED, f"to {channel.address}")
         deal = _agree(channel, tracker, offer, answer, me, nonce, say)
-        return play_agreed(channel, tracker, deal, out, progress, say)
+        return play_agreed(channel, tracker, deal, out, progress, say, cancel)
     finally:
         lobby.finished.set()
         server.shutdown()

@@ -72,7 +72,7 @@ def join(
         channel = Channel(connection, timeout)
         try:
             deal = _answer(channel, tracker, me, nonce, wanted, say, on_offer)
-            return play_agreed(channel, tracker, deal, out, progress, say)
+            return play_agreed(channel, tracker, deal, out, progress, say, cancel)
         except KeyboardInterrupt:
             channel.close(f"{player} stopped before round 1")
             raise MatchInterrupted("interrupted before round 1; nothing was played") from None

@@ -10,6 +10,7 @@ unverified.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -163,9 +164,14 @@ class Lockstep:
             self.tracker.move(MatchState.ABANDONED, why)
 
 
-def play_rounds(game, lockstep: Lockstep, progress: Progress | None = None) -> Verification:
+class Cancelled(Exception):
+    """The caller asked this side to stop (the lab's Stop button); handled like Ctrl-C."""
+
+
+def play_rounds(game, lockstep: Lockstep, progress: Progress | None = None, cancel: threading.Event | None = None) -> Verification:
     """Play every round of ``game`` (anything with ``play_round() -> state hash``), verifying as
-    the hashes arrive. Returns how far the match was played and verified."""
+    the hashes arrive. Returns how far the match was played and verified. ``cancel``, once set,
+    stops the match between two rounds (raised as :class:`Cancelled`)."""
     result = lockstep.result
 
     def report() -> None:
@@ -174,6 +180,8 @@ def play_rounds(game, lockstep: Lockstep, progress: Progress | None = None) -> V
 
     try:
         for round_number in range(1, result.rounds + 1):
+            if cancel is not None and cancel.is_set():
+                raise Cancelled
             lockstep.played(round_number, game.play_round())
             report()
         lockstep.finish()

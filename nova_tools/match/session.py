@@ -11,6 +11,7 @@ abandoned by the peer (finished here alone, unverified from the round it left).
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,8 +20,8 @@ from .. import engine
 from ..rules import Rules
 from .channel import Channel, PeerError, PeerViolation
 from .game import MatchGame, Seat
-from .lockstep import Lockstep, Progress, play_rounds
-from .messages import ProtocolViolation, Refuse, Reveal, Script
+from .lockstep import Cancelled, Lockstep, Progress, play_rounds
+from .messages import ProtocolViolation, Refuse, Reveal, Script, Size
 from .result import MatchError, MatchResult, MatchTerms, write_result
 from .seed import Nonce, check_reveal, match_seed
 from .setup import MAX_BUNDLE_BYTES
@@ -47,7 +48,7 @@ class Agreement:
     peer_seed_commit: str
     peer_script_commit: str
     rules: Rules
-    terms_size: object  # messages.Size
+    terms_size: Size
     rounds: int
     disclosure: str
 
@@ -97,6 +98,7 @@ def play_agreed(
     out: Path,
     progress: Progress | None = None,
     notice: Notice | None = None,
+    cancel: threading.Event | None = None,
 ) -> MatchResult:
     try:
         peer, seed = _exchange(channel, tracker, deal)
@@ -122,8 +124,8 @@ def play_agreed(
     tracker.move(MatchState.PLAYING)
     lockstep = Lockstep(deal.rounds, channel, tracker)
     try:
-        verification = play_rounds(game, lockstep, progress)
-    except KeyboardInterrupt:
+        verification = play_rounds(game, lockstep, progress, cancel)
+    except (KeyboardInterrupt, Cancelled):
         reached = lockstep.result
         lockstep.interrupted(f"{deal.me.player} interrupted the match at round {reached.played}")
         write_result(game.game, deal.me.player, MatchState.ABANDONED, terms, out, reached)

@@ -59,11 +59,16 @@ def wasm_fuel_ceiling(ticks: int, source_bytes: int) -> int:
 # 2: bundles are compiled once and each turn loads their bytecode; a turn is charged the compile's
 #    fuel plus loading's (not parsing's), and the parser's scratch heap is no longer counted with
 #    the turn's globals, so wasm-fuel and memory cut-off points moved slightly (ticks did not).
-# 3: the output a script hands back is judged in one place (sandbox/output.py: depth, lone
+# 3: turns start from per-game memory images (rules parsed once per game, the bytecode read once
+#    per game and script, each charged as before) and each top-level key of `world` is parsed on
+#    first read, charged to the script's wasm fuel and heap: wasm-fuel and memory cut-off points
+#    moved (a script that never reads the world no longer pays for it), and a turn's interpreter
+#    ticks may differ by one where its poll count straddles a multiple of 10,000.
+# 4: the output a script hands back is judged in one place (sandbox/output.py: depth, lone
 #    surrogates, clipped error text), console and describe read hostile values safely, and the
 #    source allowance is 1,500 fuel per byte of a bundle of at most 1 MiB (was 2,000, unbounded):
 #    console.log and error paths spend slightly different wasm fuel, big bundles run out sooner.
-SANDBOX_REVISION = "3"
+SANDBOX_REVISION = "4"
 
 SANDBOX_BUILD: dict[str, str] = {
     "wasmtime": WASMTIME_VERSION,

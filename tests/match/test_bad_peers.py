@@ -133,6 +133,38 @@ def test_a_joiner_with_another_sandbox_build_is_refused_in_one_sentence(tmp_path
     assert hosted.code == 1 and one_sentence(hosted.err, "host") == f"nova host: refused mallory: {expected}"
 
 
+@pytest.mark.parametrize(
+    ("broken", "sentence"),
+    [
+        ({"bundle": "export default () => ({ type: 'android.wait' }); // another script\n"}, "the peer sent a script that is not the one it committed to before seeing this side's"),
+        ({"nonce": bytes(32)}, "the peer revealed a seed nonce that does not match the commitment it sent as joiner"),
+    ],
+    ids=["script", "seed"],
+)
+def test_a_joiner_breaking_its_commitments_is_caught_before_round_1(tmp_path: Path, broken: dict, sentence: str) -> None:
+    host, url, _ = hosting(tmp_path)
+    peer = RawPeer(url)
+    peer.handshake(**broken)
+    hosted = host.finish()
+    no_traceback(hosted)
+    assert hosted.code == 1
+    assert one_sentence(hosted.err, "host") == f"nova host: {sentence}, before round 1; nothing was played"
+    assert not (tmp_path / "alice.json").exists()
+    told = peer.told or peer.receive()
+    assert told == {"type": "abort", "reason": f"the match was stopped: {sentence}"}
+
+
+def test_a_port_already_in_use_is_one_sentence(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = nova("host", "--rounds", 3, "--player", "alice", wanderer(tmp_path), "--file", tmp_path / "a.json", "--port", port)
+    no_traceback(result)
+    assert result.code == 1 and result.err.strip() == f"nova host: cannot listen on 127.0.0.1:{port} (Address already in use)"
+    assert result.out == ""
+
+
 def test_a_second_joiner_is_turned_away_while_the_match_goes_on(tmp_path: Path) -> None:
     host, url, bot = hosting(tmp_path)
     first = RawPeer(url)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -184,3 +188,27 @@ def test_a_peer_that_leaves_at_round_5_leaves_the_other_side_a_whole_unverified_
     assert sentence.endswith(f"; the match was finished here alone, and the result is unverified from round {unverified} on")
     assert f"unverified from round {unverified}" in nova("status", "--file", tmp_path / "alice.json").out
     no_temporary_files(tmp_path)
+
+
+def test_a_terminal_shows_rounds_played_and_verified(tmp_path: Path) -> None:
+    bot = wanderer(tmp_path)
+    host, url = start_host(tmp_path, "--rounds", 6, "--player", "alice", bot, "--file", "alice.json", "--wait", 60)
+    leader, follower = pty.openpty()
+    joiner = subprocess.Popen(
+        [sys.executable, "-m", "nova_tools.cli", "join", url, "--player", "bob", str(bot), "--file", "bob.json"],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=follower,
+    )
+    os.close(follower)
+    seen = b""
+    while True:  # read the terminal until the joiner closes it
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    assert joiner.wait(timeout=60) == 0 and host.finish().code == 0
+    screen = seen.decode("utf-8", "replace")
+    assert "played 6/6, verified 6" in screen and "\r[" in screen

@@ -3,11 +3,14 @@ offer's checks. Fast tables; the real processes are in test_matches.py and test_
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
 
+from nova_tools import engine
 from nova_tools.match import offer as offers
+from nova_tools.match.game import MatchGame, Seat
 from nova_tools.match.messages import (
     MAX_SCRIPT_MESSAGE,
     MAX_SMALL_MESSAGE,
@@ -29,6 +32,7 @@ from nova_tools.match.messages import (
 from nova_tools.match.result import MatchError
 from nova_tools.match.seed import Nonce, check_reveal, commitment, match_seed
 from nova_tools.match.states import MOVES, IllegalMove, MatchState, Tracker
+from nova_tools.rules import resolve
 
 HASH = "ab" * 32
 
@@ -199,3 +203,18 @@ def test_sizes_are_checked_against_the_rules() -> None:
     assert offers.parse_sizes("12x12, 24x24,12x12", rules) == [Size(width=12, height=12), Size(width=24, height=24)]
     with pytest.raises(MatchError, match="'12 by 12' is not a board size"):
         offers.parse_sizes("12 by 12", rules)
+
+
+# -- the match's game ---------------------------------------------------------------------------
+
+
+def test_a_desync_keeps_the_game_as_it_stood_at_the_round_that_differed() -> None:
+    bundle = "export default function turn() { return { type: 'android.move', direction: turn % 2 ? 'east' : 'west' }; }\n"
+    seats = [Seat(p, "mover", bundle, hashlib.sha256(bundle.encode()).hexdigest()) for p in ("alice", "bob")]
+    game = MatchGame(resolve({"world": {"symmetry": "rotational"}}), 42, seats)
+    hashes = [game.play_round() for _ in range(5)]
+    assert len(set(hashes)) == 5
+    at_three = game.through(3)
+    assert at_three.state.round == 3 and at_three.events[-1] == {"type": "round.ended", "round": 3, "destroyed": []}
+    assert engine.state_hash(at_three.state) == hashes[2]
+    assert game.through(5) is game.game and game.round == 5
