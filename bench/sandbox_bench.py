@@ -125,7 +125,7 @@ def starter_case() -> tuple[str, TurnGlobals, str] | None:
     in a default game (also as one JSON text, for Node); None without the toolchain (esbuild)."""
     try:
         from nova_tools import engine
-        from nova_tools.api.turns import ScriptRunner
+        from nova_tools.play import ScriptRunner
         from nova_tools.rules import Rules
         from nova_tools.starter import ENTRY, files
         from nova_tools.toolchain import compile_sources

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import engine, strictjson
+from .errors import NovaError
 from .engine.state import GameState, canonical
 from .rules import Rules, RulesError, resolve
 
@@ -26,7 +27,7 @@ FORMAT = "nova-game"
 VERSION = 1
 
 
-class GameFileError(Exception):
+class GameFileError(NovaError):
     """A game file that cannot be used; the message says what and where."""
 
 

@@ -69,8 +69,8 @@ def test_scaffold_into_an_empty_folder(tmp_path: Path):
 
 
 def test_starter_plays_without_failed_turns_or_ticks():
-    engine = pytest.importorskip("nova_tools.engine")
-    turns = pytest.importorskip("nova_tools.api.turns")
+    from nova_tools import engine
+    from nova_tools import play as turns
     from nova_tools.rules import Rules
 
     rules = Rules()
@@ -96,8 +96,8 @@ def test_starter_plays_without_failed_turns_or_ticks():
 
 
 def _play_starter_game(seed: int, rounds: int):
-    engine = pytest.importorskip("nova_tools.engine")
-    turns = pytest.importorskip("nova_tools.api.turns")
+    from nova_tools import engine
+    from nova_tools import play as turns
     from nova_tools.rules import Rules
 
     rules = Rules()
@@ -154,7 +154,7 @@ def test_starter_comes_home_before_its_battery_runs_out_on_a_big_board():
     # once had two androids reach their charger with an empty battery (destroyed at round end)
     # after hazards found on the way made the trip longer than planned.
     from nova_tools import engine
-    from nova_tools.api.turns import ScriptRunner
+    from nova_tools.play import ScriptRunner
     from nova_tools.rules import resolve
 
     rules = resolve({"world": {"width": 24, "height": 24, "generation": {"pods": {"count": 30}}}})
