@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nova_tools import api, engine, store
-from nova_tools.api.turns import FAILURE_CODES, sandbox_build
+from nova_tools.play import FAILURE_CODES, sandbox_build
 from nova_tools.rules import Rules
 from nova_tools.toolchain.compile import CompiledScript
 
-KNOWN_CODES = set(FAILURE_CODES.values()) | set(engine.REFUSAL_CODES) | {"not-an-action"}
+KNOWN_CODES = {str(code) for code in FAILURE_CODES.values()} | set(engine.REFUSAL_CODES) | {"not-an-action"}
 
 HELPERS = """
 const deep = (n, leaf) => { let v = leaf; for (let i = 0; i < n; i++) v = [v]; return v; };
