@@ -110,12 +110,6 @@ def _time(fn: Callable[[], object], runs: int) -> list[float]:
     return samples
 
 
-def _turn_ms(sandbox: Sandbox, source: str, turn: TurnGlobals, runs: int) -> tuple[float, object]:
-    """Median ms of a warm turn (after a warm-up), and the last result."""
-    wall, _, result = _turn_wall_and_cpu(sandbox, source, turn, runs)
-    return wall, result
-
-
 def _turn_wall_and_cpu(sandbox: Sandbox, source: str, turn: TurnGlobals, runs: int) -> tuple[float, float, object]:
     """Median wall-clock and CPU (this process) ms of a warm turn, and the last result."""
     budgets = Budgets()
@@ -277,9 +271,9 @@ def world_growth(runs: int) -> None:
         size_kb = sum(len(text) for text in turn.world.values()) / 1024  # type: ignore[union-attr]
         wall, cpu, quiet = _turn_wall_and_cpu(sandbox, TINY, turn, runs)
         tiny[name] = (wall, cpu)
-        reading, reader = _turn_ms(sandbox, READER, turn, max(20, runs // 4))
+        reading, reading_cpu, reader = _turn_wall_and_cpu(sandbox, READER, turn, max(20, runs // 4))
         print(f"  {name:28s} ({size_kb:6.1f} KB of JSON): tiny script {wall:6.3f} ms ({cpu:.3f} CPU) [{quiet.wasm_fuel / 1e6:.2f}M],"
-              f" reading it all {reading:7.3f} ms [{reader.wasm_fuel / 1e6:.2f}M]")
+              f" reading it all {reading:7.3f} ms ({reading_cpu:.3f} CPU) [{reader.wasm_fuel / 1e6:.2f}M]")
     small, big = tiny["12x12"], tiny["48x48"]
     print(f"  tiny script, 12x12 world / tiny globals: {small[0] / baseline:.2f}x, {small[1] / baseline_cpu:.2f}x CPU"
           "   (target <= 1.5x)")
