@@ -66,9 +66,9 @@ def connect(root: Path) -> Client:
 def secret_keeper(memory: str, recording: str, marker: str = "", watch_for: tuple[str, ...] = ()) -> str:
     """An android that never fails a turn: it paces about the middle of the board (a step east
     or west on odd turns, north or south on even ones, never off the map), writing the given
-    memory and recording. ``marker`` is a comment in its source (to prove the source is never
+    memory and recording. ``marker`` is a string its bundle keeps (to prove the source is never
     shown); any of ``watch_for`` found in its globals is written down (" saw ...") in its recording."""
-    return f"""// {marker}
+    return f"""export const marker = {json.dumps(marker)};  // kept by the bundle, unlike a comment
 // reversed, so that this source does not hold the words it watches for
 const watched = ({json.dumps([w[::-1] for w in watch_for])} as string[]).map((w) => w.split('').reverse().join(''));
 const keep: AndroidTurn = () => {{

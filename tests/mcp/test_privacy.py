@@ -71,6 +71,20 @@ async def test_the_players_do_see_each_other_so_the_privacy_checks_can_fail(secr
     assert {alice_keeper, bob_keeper} <= moved
 
 
+async def test_alices_world_holds_her_own_things_and_only_what_she_sees_of_bobs(secrets_game):
+    async with connect(secrets_game.root) as client:
+        world = (await ok(client, "get_world", game="secrets", player="alice", tile_limit=200)).data
+        bobs = (await ok(client, "get_world", game="secrets", player="bob", tile_limit=200)).data
+    for player, seen in (("alice", world), ("bob", bobs)):
+        yours = seen["yours"]
+        assert [a["id"] for a in yours["androids"]] == secrets_game.androids[player]
+        assert [s["id"] for s in yours["scripts"]] == secrets_game.scripts[player]
+        assert yours["buildings"] and {b["ownerId"] for b in yours["buildings"]} == {player}
+        assert seen["others"]["androids"] and {a["ownerId"] for a in seen["others"]["androids"]} <= {"alice", "bob"} - {player}
+        assert {b["ownerId"] for b in seen["others"]["buildings"]} <= {"alice", "bob"} - {player}
+    assert (world["yours"]["activeAndroids"], world["yours"]["capacity"]) == (1, 2)
+
+
 async def test_no_tool_resource_or_prompt_shows_alice_anything_of_bobs(secrets_game):
     seen: list[tuple[str, str]] = []
     async with connect(secrets_game.root) as client:
@@ -109,6 +123,7 @@ async def test_no_tool_resource_or_prompt_shows_alice_anything_of_bobs(secrets_g
         bobs = await ok(client, "get_android", game="secrets", player="bob", android_id=bob_keeper)
         failures = await ok(client, "get_events", game="secrets", player="bob", android_id=bob_thrower, failed_only=True)
     assert bobs.data["memory"] == BOB_MEMORY and bobs.data["recording"] == BOB_LOG + " 12"
+    assert BOB_SOURCE in (secrets_game.root / "secrets.json").read_text()  # his bundle does hold it
     assert BOB_THROWN in failures.everything()
 
 
