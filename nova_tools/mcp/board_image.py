@@ -72,14 +72,17 @@ def ground_colour(composition: dict[str, int]) -> tuple[int, int, int]:
     return _blend(GROUND, COMPOSITION[main], min(1.0, 0.35 + 0.65 * amounts[main] / COMPOSITION_FULL))
 
 
-def _fog(draw: ImageDraw.ImageDraw, x0: int, y0: int, size: int) -> None:
-    draw.rectangle([x0, y0, x0 + size - 1, y0 + size - 1], fill=FOG)
+def _fog_tile(size: int) -> Image.Image:
+    """One tile of fog: the fog colour with diagonal hatching (drawn once, pasted everywhere)."""
+    tile = Image.new("RGB", (size, size), FOG)
+    draw = ImageDraw.Draw(tile)
     step = max(4, size // 4)
-    for offset in range(-size, size, step):  # diagonal hatching, clipped to the tile
-        start = (x0 + max(0, offset), y0 + max(0, -offset))
-        end = (x0 + min(size - 1, size - 1 + offset), y0 + min(size - 1, size - 1 - offset))
+    for offset in range(-size, size, step):
+        start = (max(0, offset), max(0, -offset))
+        end = (min(size - 1, size - 1 + offset), min(size - 1, size - 1 - offset))
         if start[0] <= end[0]:
             draw.line([start, end], fill=FOG_HATCH)
+    return tile
 
 
 def render(world, viewer: str) -> tuple[bytes, dict[str, tuple[int, int, int]]]:
@@ -89,12 +92,13 @@ def render(world, viewer: str) -> tuple[bytes, dict[str, tuple[int, int, int]]]:
     image = Image.new("RGB", (world.width * size, world.height * size), FOG)
     draw = ImageDraw.Draw(image)
     visible = {(t.position.x, t.position.y): t for t in world.tiles}
+    fog = _fog_tile(size)
     for y in range(world.height):
         for x in range(world.width):
             x0, y0 = x * size, y * size
             tile = visible.get((x, y))
             if tile is None:
-                _fog(draw, x0, y0, size)
+                image.paste(fog, (x0, y0))
                 continue
             draw.rectangle([x0, y0, x0 + size - 1, y0 + size - 1], fill=ground_colour(dict(tile.composition)), outline=GRID)
             if any(v > 0 for v in tile.scattered.values()):
