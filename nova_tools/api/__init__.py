@@ -11,13 +11,14 @@ player's world), ``frames`` (a recorded game moment by moment), ``folder`` (a fo
 """
 
 from ..engine.reasons import Outcome, Reason, failed_turn
+from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
 from ..engine.refusals import Refusal, UnknownPlayer
 from .access import game_rules, open_game, read_game, require_player
 from .dryrun import DryRun, dry_run
 from .errors import USER_ERRORS, ApiError, NovaError
 from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
 from .frames import replay_frames
-from .games import compile_upload, create_game, launch_android, resolve_rules, run_rounds, upload_script
+from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
 from .played import PlayedGame, demo_spec, play_to_file, starter_entry
 from .reference import write_docs as write_generated_docs
 from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
@@ -50,6 +51,7 @@ from .results import (
 from .world import player_world
 
 __all__ = [
+    "Action",
     "NAME_RULE",
     "USER_ERRORS",
     "AndroidReport",
@@ -88,7 +90,9 @@ __all__ = [
     "VisibleTile",
     "android_report",
     "check_name",
+    "PlayerScript",
     "compile_upload",
+    "player_script",
     "create_game",
     "demo_spec",
     "dry_run",

@@ -9,6 +9,7 @@ pinned by ``tests/mcp/snapshots/tools.json``.
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +26,7 @@ from pydantic import Field, ValidationError
 from .. import api
 from ..api import NAME_RULE, ApiError, GameFolder
 from ..rules import RulesError
-from . import content
+from . import content, pictures
 from .edge import argument_problems, failure, log, reply, tool_edge
 from .shaping import (
     android_brief,
@@ -143,7 +144,8 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         )
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            app.add_tool(tool_edge(folder, fn), title=title, annotations=hints)
+            # The docstring without its source indentation: agents read it as the tool's description.
+            app.add_tool(tool_edge(folder, fn), title=title, annotations=hints, description=inspect.cleandoc(fn.__doc__ or ""))
             return fn
 
         return register
@@ -511,6 +513,8 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         return reply(out, "\n".join(lines))
 
     content.register(app, folder)
+    pictures.register(tool, folder, GameArg, PlayerArg)  # get_board_image, get_score_history
+
     return app
 
 
