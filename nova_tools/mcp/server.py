@@ -26,7 +26,7 @@ from pydantic import Field, ValidationError
 from .. import api
 from ..api import NAME_RULE, ApiError, GameFolder
 from ..rules import RulesError
-from . import content, pictures
+from . import compare, content, pictures
 from .edge import argument_problems, failure, log, reply, tool_edge
 from .shaping import (
     android_brief,
@@ -60,6 +60,7 @@ from .models import (
     RuleProblemOut,
     RulesCheck,
     ScoreLine,
+    ScriptsCompared,
     ScriptOut,
     Seen,
     TileOut,
@@ -514,6 +515,23 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
 
     content.register(app, folder)
     pictures.register(tool, folder, GameArg, PlayerArg)  # get_board_image, get_score_history
+
+    @tool("Compare two scripts", read_only=True)
+    async def compare_scripts(
+        a: Annotated[compare.ScriptChoice, Field(description="Script A: {source} or {files, entry} or {starter: true} or {game, player, script_id}.")],
+        b: Annotated[compare.ScriptChoice, Field(description="Script B, given the same way.")],
+        ctx: Context,
+        seeds: Annotated[
+            str, Field(description=f"Seeds like '1-10' or '1,4,9-12'; each is played in both seat orders ({compare.MAX_GAMES} games at most).")
+        ] = "1-10",
+        rounds: Annotated[int, Field(description=f"Rounds per game, 1 to {compare.MAX_ROUNDS} (also the games' final round unless rules set one).")] = 100,
+        rules: Annotated[dict[str, Any] | str | None, Field(description=RULES_DOC + " Maps are rotational (fair) unless world.symmetry is set.")] = None,
+    ) -> Annotated[CallToolResult, ScriptsCompared]:
+        """Is A better than B? Play them against each other on every seed in both seat orders, on
+        fair (rotational) maps, in parallel worker processes, and summarise: wins, mean scores, the
+        95% interval of A's score minus B's (paired by seed), failed turns by reason, the seeds that
+        differ most. Nothing is stored. Reports progress while it plays."""
+        return await compare.compare_scripts(folder, a, b, ctx, seeds, rounds, rules)
 
     return app
 
