@@ -3,7 +3,7 @@
 // interpreter ticks (rules.script.fuel is counted in them), so the search covers at most
 // MAX_SEARCH tiles, and a trip beyond that window is walked greedily.
 
-import { xOf, yOf } from './sense';
+import { distance, xOf, yOf } from './sense';
 
 export const DIRECTIONS: Direction[] = ['north', 'east', 'south', 'west'];
 const DX = [0, 1, 0, -1];
@@ -16,10 +16,6 @@ const WINDOW_RADIUS = 11;
 
 export function onMap(x: number, y: number): boolean {
   return x >= 0 && y >= 0 && x < rules.world.width && y < rules.world.height;
-}
-
-export function distance(a: number, b: number): number {
-  return Math.abs(xOf(a) - xOf(b)) + Math.abs(yOf(a) - yOf(b));
 }
 
 /** The tile one step from `from` in `direction`, or undefined off the map. */
@@ -38,6 +34,10 @@ export class Paths {
   private readonly h: number;
   private readonly dist: Int16Array;
   private readonly first: Int8Array;
+  /** The board index of every tile the search went through, nearest first. */
+  readonly order: Int32Array;
+  /** How many entries of `order` are filled. */
+  readonly count: number;
 
   /**
    * `blocked[i]` marks tiles a route may end on but not pass through (hazards); with
@@ -56,6 +56,7 @@ export class Paths {
     const dist = (this.dist = new Int16Array(n).fill(-1));
     const first = (this.first = new Int8Array(n).fill(-1));
     const queue = new Int32Array(n);
+    const order = (this.order = new Int32Array(n));
     const start = (yOf(origin) - this.y0) * w + (xOf(origin) - this.x0);
     const x0 = this.x0;
     const y0 = this.y0;
@@ -70,6 +71,7 @@ export class Paths {
       const cell = queue[head++];
       const cx = cell % w;
       const g = ((cell - cx) / w + y0) * W + cx + x0; // the same tile, as a board index
+      order[head - 1] = g;
       const d1 = dist[cell] + 1;
       const f = cell === start ? -1 : first[cell];
       let next: number;
@@ -94,6 +96,7 @@ export class Paths {
         if (ignoreHazards || !blocked[g - 1]) queue[tail++] = next;
       }
     }
+    this.count = tail;
   }
 
   private local(tile: number): number {
@@ -131,5 +134,56 @@ export class Paths {
       fallback = fallback || DIRECTIONS[d];
     }
     return fallback;
+  }
+}
+
+/** Routes from where the android stands: one search a turn, a second only when hazards wall it in. */
+export class Navigator {
+  private readonly paths: Paths;
+  private loose?: Paths;
+
+  constructor(readonly here: number, readonly blocked: Uint8Array, private readonly battery: number) {
+    this.paths = new Paths(here, blocked);
+  }
+
+  /** Moves to `tile` (the straight-line distance when no route is known). */
+  steps(tile: number): number {
+    const n = this.paths.steps(tile);
+    return n === undefined ? distance(this.here, tile) : n;
+  }
+
+  /** Whether a route to `tile` is known not to be walled off by hazards. */
+  reachable(tile: number): boolean {
+    return this.paths.reachable(tile);
+  }
+
+  /**
+   * The nearest tile (by route) whose flag is 0 and that `skip` does not turn down; when `skip`
+   * turns them all down, the nearest whose flag is 0. Walks the search in the order it went, so
+   * it stops at the first match instead of measuring every tile.
+   */
+  nearestUnflagged(flags: Uint8Array, skip: (tile: number) => boolean): number | undefined {
+    const order = this.paths.order;
+    let fallback: number | undefined;
+    for (let k = 0; k < this.paths.count; k++) {
+      const tile = order[k];
+      if (flags[tile]) continue;
+      if (!skip(tile)) return tile;
+      if (fallback === undefined) fallback = tile;
+    }
+    return fallback;
+  }
+
+  /** A move toward `to`, if the map and the battery allow one. */
+  go(to: number): Action | undefined {
+    let direction = this.paths.toward(to, this.blocked);
+    if (!direction && to !== this.here) {
+      // Walled in by known hazards: cross them rather than stand still.
+      this.loose = this.loose || new Paths(this.here, this.blocked, true);
+      direction = this.loose.toward(to, this.blocked);
+    }
+    if (!direction || this.battery < rules.android.moveBatteryCost) return undefined;
+    if (neighbour(this.here, direction) === undefined) return undefined;
+    return { type: 'android.move', direction };
   }
 }
