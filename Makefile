@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test bench schemas clean
+.PHONY: setup editor-tools emacs demo test bench schemas clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -19,10 +19,29 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# What the real-editor tests (tests/editors) drive besides Neovim, which comes with the dev extra:
+# the VS Code extension's own locked toolchain (vsce, esbuild, vscode-languageclient), and Emacs
+# with Eglot from Debian, installed when missing (as root, like CI).
+EXTENSION := editor/vscode
+editor-tools: $(EXTENSION)/node_modules/.installed emacs
+
+$(EXTENSION)/node_modules/.installed: $(EXTENSION)/package.json $(EXTENSION)/package-lock.json
+	cd $(EXTENSION) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+EMACS_HAS_EGLOT := emacs --batch --eval "(require 'eglot)" >/dev/null 2>&1
+emacs:
+	@$(EMACS_HAS_EGLOT) || { \
+	  echo "Installing Emacs with Eglot (Debian packages) for tests/editors"; \
+	  apt-get update -qq && \
+	  { command -v emacs >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq emacs-nox >/dev/null; } && \
+	  { $(EMACS_HAS_EGLOT) || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq elpa-eglot >/dev/null; } \
+	  || echo "Could not install Emacs with Eglot (not root?): its tests skip on a local run and fail under CI"; }
+
 demo: setup
 	$(BIN)/nova demo
 
-test: setup
+test: setup editor-tools
 	$(BIN)/python -m pytest -q
 
 bench: setup

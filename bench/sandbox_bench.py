@@ -1,24 +1,39 @@
-"""Sandbox benchmark: what one android turn costs, and the measurements behind the wasm-fuel factor.
+"""Sandbox benchmark: what one android turn costs, what the world handed to it costs, and anchors.
 
-    .venv/bin/python bench/sandbox_bench.py           # per-turn cost (medians over 200 turns)
+    .venv/bin/python bench/sandbox_bench.py           # per-turn cost, anchors, growth with the world
     .venv/bin/python bench/sandbox_bench.py --fuel    # also wasm fuel per tick, by kind of work
 
-Every turn runs in a fresh QuickJS (restored from the post-prelude snapshot), as in a game. A
-bundle is compiled once per process and each turn loads its bytecode ("warm"); the starter-sized
-case also shows a "cold" turn, with the bytecode cache emptied before it (compile + turn).
+Every turn starts from a fresh QuickJS state (a memory image restored into a reused instance), as
+in a game. A bundle is compiled once per process and each turn starts with its bytecode already
+read ("warm"); the starter case also shows a "cold" turn, with every cache emptied before it.
+The globals of each case are prepared once (``TurnGlobals``), as the game loop hands them over.
+
+Anchors, measured side by side in the same run on the same bundle and globals:
+- Node's ``vm`` with a fresh context per turn (bench/node_vm_anchor.js; skipped, and said so,
+  where ``node`` is missing): the isolation Screeps-style hosts pay for. DESIGN section 7: the
+  starter's turn at most 1.0x of it;
+- the bare sandbox call with tiny globals: what the world costs a script that never reads it
+  (DESIGN: a 12x12 world within 1.5x of tiny globals, a fully visible 48x48 one within 3x of 12x12).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from nova_tools.sandbox import SANDBOX_BUILD, Budgets, Sandbox, build
+from nova_tools.sandbox import SANDBOX_BUILD, Budgets, GameGlobals, Sandbox, TurnGlobals, build
 from nova_tools.sandbox.bytecode import CACHE
+from nova_tools.sandbox.images import BUNDLES, GAMES
+
+NODE_ANCHOR = Path(__file__).resolve().parent / "node_vm_anchor.js"
 
 WORLD = {
     "width": 12,
@@ -44,6 +59,15 @@ export default () => {
     if (d > 0 && d < bestDistance) { best = tile; bestDistance = d; }
   }
   return { type: 'android.move', direction: best.position.x > me.position.x ? 'east' : 'west' };
+};
+"""
+# Reads every tile and android of the world once (what a script that looks at everything pays).
+READER = """
+export default () => {
+  let n = 0;
+  for (const tile of world.tiles) n += tile.position.x + (tile.scattered.metal || 0);
+  for (const a of world.androids) n += a.position.y;
+  return { type: 'android.wait', recording: String(n) };
 };
 """
 
@@ -86,9 +110,19 @@ def _time(fn: Callable[[], object], runs: int) -> list[float]:
     return samples
 
 
-def starter_case() -> tuple[str, str] | None:
-    """The shipped starter android as `nova upload` bundles it (~17 KB) and the globals of one of
-    its turns in a default game; None without the toolchain (esbuild)."""
+def _turn_ms(sandbox: Sandbox, source: str, turn: TurnGlobals, runs: int) -> tuple[float, object]:
+    """Median ms of a warm turn (after a warm-up), and the last result."""
+    budgets = Budgets()
+    result = sandbox.run_turn(source, turn, budgets, 1)
+    assert result.ok, result.error
+    for _ in range(10):
+        sandbox.run_turn(source, turn, budgets, 1)
+    return _median_ms(_time(lambda: sandbox.run_turn(source, turn, budgets, 1), runs)), result
+
+
+def starter_case() -> tuple[str, TurnGlobals, str] | None:
+    """The shipped starter android as `nova upload` bundles it and the globals of one of its turns
+    in a default game (also as one JSON text, for Node); None without the toolchain (esbuild)."""
     try:
         from nova_tools import engine
         from nova_tools.api.turns import ScriptRunner
@@ -105,7 +139,30 @@ def starter_case() -> tuple[str, str] | None:
     script = engine.add_script(state, "alice", "starter")["script"]
     android_id = engine.launch(state, "alice", script)["android"]
     runner = ScriptRunner(Rules(), {script: bundle})
-    return bundle, runner.globals_json(state, state.androids[android_id])
+    android = state.androids[android_id]
+    as_json = json.dumps({"androidId": android.id, "turn": state.round,
+                          "world": engine.world_view(state, android.owner, android),
+                          "rules": Rules().to_json(), "finalTurn": Rules().match.final_round})
+    return bundle, runner.globals(state, android), as_json
+
+
+def visible_world(size: int, androids: int = 1) -> dict:
+    """An engine view of a generated ``size`` x ``size`` board with every tile in sight, and
+    ``androids`` androids in view."""
+    from nova_tools import engine
+    from nova_tools.rules import Rules
+
+    state = engine.generate(Rules.model_validate({"world": {"width": size, "height": size}}), 7)
+    engine.join(state, "alice")
+    state.visible["alice"] = frozenset(range(size * size))
+    view = engine.world_view(state, "alice")
+    view["androids"] = [
+        {"id": f"android-{i + 1}", "ownerId": "bob" if i % 2 else "alice", "scriptId": "script-1",
+         "position": {"x": i % size, "y": (i // size) % size}, "battery": 100, "health": 100, "active": True,
+         "cargo": {"metal": i % 3}, "memory": "[Redacted]", "recording": "[Redacted]"}
+        for i in range(androids)
+    ]
+    return view
 
 
 def turn_costs(runs: int) -> None:
@@ -117,28 +174,96 @@ def turn_costs(runs: int) -> None:
           f" take the snapshot), then {later:.2f} ms")
 
     budgets = Budgets()
-    cases = [("tiny script, tiny globals", TINY, SMALL_GLOBALS), ("tiny script, 12x12 world", TINY, GLOBALS),
-             ("scanning bot, 12x12 world", BOT, GLOBALS)]
+    cases = [("tiny script, tiny globals", TINY, TurnGlobals.from_json(SMALL_GLOBALS)),
+             ("tiny script, 12x12 world", TINY, TurnGlobals.from_json(GLOBALS)),
+             ("scanning bot, 12x12 world", BOT, TurnGlobals.from_json(GLOBALS))]
     starter = starter_case()
     if starter is not None:
-        bundle, starter_globals = starter
+        bundle, starter_globals, _ = starter
         name = f"starter ({len(bundle) // 1024} KB), its game"
-        cases += [(name, bundle, starter_globals), ("starter, its game, cold cache", bundle, starter_globals)]
-    for name, source, globals_json in cases:
-        result = sandbox.run_turn(source, globals_json, budgets, 1)
+        cases += [(name, bundle, starter_globals), ("starter, its game, cold caches", bundle, starter_globals)]
+    for name, source, globals in cases:
+        result = sandbox.run_turn(source, globals, budgets, 1)
         assert result.ok, result.error
         for _ in range(20):
-            sandbox.run_turn(source, globals_json, budgets, 1)
-        if name.endswith("cold cache"):
+            sandbox.run_turn(source, globals, budgets, 1)
+        if name.endswith("cold caches"):
             def turn() -> object:
-                CACHE.clear()  # timed with the turn: clearing costs about a microsecond
-                return sandbox.run_turn(source, globals_json, budgets, 1)
+                # Timed with the turn: clearing costs a few microseconds.
+                CACHE.clear()
+                GAMES.clear()
+                BUNDLES.clear()
+                return sandbox.run_turn(source, globals, budgets, 1)
         else:
             def turn() -> object:
-                return sandbox.run_turn(source, globals_json, budgets, 1)
+                return sandbox.run_turn(source, globals, budgets, 1)
         samples = sorted(_time(turn, runs))
         print(f"turn, {name:30s} median {_median_ms(samples):6.3f} ms   p90 {samples[int(len(samples) * 0.9)] * 1000:6.3f} ms"
               f"   ({result.ticks} ticks, {result.wasm_fuel / 1e6:.2f}M wasm fuel)")
+
+
+def node_anchor(runs: int, rounds: int = 5) -> None:
+    """The starter's turn in the sandbox against Node's vm with a fresh context, interleaved."""
+    print("\nanchor: the starter's turn, sandbox against Node's vm with a fresh context per turn")
+    node = shutil.which("node")
+    esbuild = None
+    try:
+        from nova_tools.toolchain.paths import ESBUILD
+
+        esbuild = ESBUILD.find()
+    except ImportError:
+        pass
+    starter = starter_case()
+    if node is None or esbuild is None or starter is None:
+        missing = "node" if node is None else "esbuild" if esbuild is None else "the starter bundle"
+        print(f"  skipped: {missing} is not available on this machine")
+        return
+    bundle, globals, as_json = starter
+    sandbox = Sandbox()
+    with tempfile.TemporaryDirectory(prefix="nova-bench-") as folder:
+        module = Path(folder) / "android.mjs"
+        module.write_text(bundle)
+        script = Path(folder) / "android.js"
+        subprocess.run([str(esbuild), str(module), "--format=iife", "--global-name=__android", "--log-level=warning",
+                        f"--outfile={script}"], check=True)
+        globals_path = Path(folder) / "globals.json"
+        globals_path.write_text(as_json)
+        ours, theirs, value = [], [], None
+        for _ in range(rounds):  # interleaved, so load on the machine hits both alike
+            out = subprocess.run([node, str(NODE_ANCHOR), str(script), str(globals_path), str(runs)],
+                                 capture_output=True, text=True, check=True)
+            answer = json.loads(out.stdout)
+            theirs.append(answer["medianMs"])
+            value = answer["value"]
+            median, result = _turn_ms(sandbox, bundle, globals, runs)
+            ours.append(median)
+    mine, node_ms = statistics.median(ours), statistics.median(theirs)
+    same = "the same action" if result.value == value else "a DIFFERENT action (not the same work!)"
+    print(f"  Node {subprocess.run([node, '--version'], capture_output=True, text=True).stdout.strip()} vm,"
+          f" fresh context: {node_ms:.3f} ms   sandbox: {mine:.3f} ms   ({same})")
+    print(f"  starter turn / Node vm turn: {mine / node_ms:.2f}x   (target <= 1.0x)")
+
+
+def world_growth(runs: int) -> None:
+    """What the world costs: a script that never reads it, and one that reads all of it."""
+    print("\ngrowth with the world (every tile in sight), medians in ms; wasm fuel in brackets")
+    sandbox = Sandbox()
+    game = GameGlobals("{}", None)
+    tiny_globals = TurnGlobals.of(game, "android-1", 1, {})
+    baseline, _ = _turn_ms(sandbox, TINY, tiny_globals, runs)
+    print(f"  tiny script, tiny globals: {baseline:.3f} ms")
+    rows = [(f"{size}x{size}", visible_world(size)) for size in (12, 24, 48)]
+    rows += [(f"12x12, {n} androids in view", visible_world(12, n)) for n in (10, 100)]
+    tiny: dict[str, float] = {}
+    for name, world in rows:
+        turn = TurnGlobals.of(game, "android-1", 1, world)
+        size_kb = sum(len(text) for text in turn.world.values()) / 1024  # type: ignore[union-attr]
+        tiny[name], quiet = _turn_ms(sandbox, TINY, turn, runs)
+        reading, reader = _turn_ms(sandbox, READER, turn, max(20, runs // 4))
+        print(f"  {name:28s} ({size_kb:6.1f} KB of JSON): tiny script {tiny[name]:6.3f} ms [{quiet.wasm_fuel / 1e6:.2f}M],"
+              f" reading it all {reading:7.3f} ms [{reader.wasm_fuel / 1e6:.2f}M]")
+    print(f"  tiny script, 12x12 world / tiny globals: {tiny['12x12'] / baseline:.2f}x   (target <= 1.5x)")
+    print(f"  tiny script, 48x48 world / 12x12 world:  {tiny['48x48'] / tiny['12x12']:.2f}x   (target <= 3x)")
 
 
 def fuel_per_tick() -> None:
@@ -165,6 +290,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args([] if argv is None else argv)
     print("sandbox build:", ", ".join(f"{k} {v}" for k, v in SANDBOX_BUILD.items()))
     turn_costs(args.runs)
+    node_anchor(args.runs)
+    world_growth(args.runs)
     if args.fuel:
         fuel_per_tick()
 

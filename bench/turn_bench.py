@@ -50,7 +50,7 @@ def main() -> None:
         # The whole per-turn path of `nova run` minus event bookkeeping: view, JSON, sandbox,
         # then (below) judging and applying the action.
         started = time.perf_counter()
-        globals_json = runner.globals_json(state, android)
+        globals_json = runner.globals(state, android)
         seed = engine.turn_seed(state, android.id)
         result = box.run_turn(runner.bundles[android.script], globals_json, runner.budgets, seed)
         decision = engine.Decision(value=result.value, error=result.error, ticks=result.ticks)

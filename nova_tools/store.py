@@ -52,12 +52,15 @@ class Game:
     scripts: dict[str, StoredScript]
     events: list[dict]
     state: GameState = field(repr=False)
+    # A peer match's account of itself (who played, how far it was verified); a game with one is
+    # finished: a match cannot be continued once it has run (rulebook 1.1).
+    match: dict | None = None
 
     def record(self, new_events: list[dict]) -> None:
         self.events.extend(new_events)
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "format": FORMAT,
             "version": VERSION,
             "rules": self.rules.to_json(),
@@ -65,8 +68,11 @@ class Game:
             "sandbox": self.sandbox,
             "initial": self.initial,
             "scripts": {sid: s.to_json() for sid, s in self.scripts.items()},
-            "events": self.events,
         }
+        if self.match is not None:
+            data["match"] = self.match
+        data["events"] = self.events
+        return data
 
 
 def new_game(path: Path, rules: Rules, seed: int, sandbox: dict[str, str], initial: GameState | None = None) -> Game:
@@ -93,9 +99,13 @@ def _describe(path: Path) -> str:
 
 def parse(path: Path, raw: bytes) -> Game:
     """Turn file bytes into a :class:`Game`, replaying the log; any problem is a GameFileError."""
+    return _game_from(path, _decode(path, raw))
+
+
+def _decode(path: Path, raw: bytes) -> object:
     where = _describe(path)
     try:
-        data = json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise GameFileError(f"{where} is not a Nova game file (it is not UTF-8 text)") from None
     except json.JSONDecodeError as error:
@@ -103,6 +113,15 @@ def parse(path: Path, raw: bytes) -> Game:
         truncated = error.pos >= len(raw.rstrip()) - 1 or not raw.rstrip().endswith(b"]}")
         hint = "it looks truncated" if truncated else "it is corrupt"
         raise GameFileError(f"{where} is not a readable Nova game file ({hint}: {error.msg} at line {error.lineno}, column {error.colno})") from None
+
+
+def _game_from(path: Path, data: object) -> Game:
+    where = _describe(path)
+    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
+        raise GameFileError(
+            f"{where} is a peer match record kept under --disclosure recording: it holds the final scores and your "
+            "androids' recordings, not a game to replay or continue (`nova status` and `nova android` read it)"
+        )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GameFileError(f"{where} is not a Nova game file (no \"format\": \"{FORMAT}\" marker)")
     version = data.get("version")
@@ -114,6 +133,9 @@ def parse(path: Path, raw: bytes) -> Game:
         initial = data["initial"]
         scripts = {sid: StoredScript(s["player"], s["name"], s["sha256"], s["bundle"]) for sid, s in data["scripts"].items()}
         events = data["events"]
+        match = data.get("match")
+        if match is not None and not isinstance(match, dict):
+            raise TypeError("'match' is not an object")
         state = engine.from_json(initial, rules)
         engine.replay(state, events)
     except RulesError as error:
@@ -122,7 +144,7 @@ def parse(path: Path, raw: bytes) -> Game:
         raise GameFileError(f"{where} has an event log that does not replay: {error}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise GameFileError(f"{where} is damaged: a required part is missing or malformed ({error.__class__.__name__}: {error})") from None
-    return Game(path, rules, seed, dict(data.get("sandbox", {})), initial, scripts, events, state)
+    return Game(path, rules, seed, dict(data.get("sandbox", {})), initial, scripts, events, state, match)
 
 
 def load(path: str | Path) -> Game:
@@ -215,3 +237,81 @@ def editing(path: str | Path) -> Iterator[Game]:
         game = load(path)
         yield game
         save(game)
+
+
+# -- peer match records ---------------------------------------------------------------------------
+#
+# What a player keeps of a peer match played under ``--disclosure recording``: the rules, the
+# final scores with their breakdown, and their own androids' recordings. Nothing of the other
+# player's scripts, memory or recordings is ever written, so the record cannot be replayed; it is
+# read by `nova status` and `nova android` (for the player's own androids).
+
+RECORD_FORMAT = "nova-match-record"
+RECORD_VERSION = 1
+
+
+@dataclass
+class MatchRecord:
+    path: Path
+    rules: Rules
+    match: dict  # the match's account of itself (players, rounds, verification)
+    status: dict  # the `nova status --json` object at the end of the match
+    androids: list[dict]  # the player's own androids: id, ownerId, scriptId, active, recording
+    scripts: dict[str, dict]  # the player's own scripts: id -> {name, sha256}
+    sandbox: dict[str, str]
+
+    def to_json(self) -> dict:
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "rules": self.rules.to_json(),
+            "sandbox": self.sandbox,
+            "match": self.match,
+            "status": self.status,
+            "scripts": self.scripts,
+            "androids": self.androids,
+        }
+
+
+def save_record(record: MatchRecord) -> None:
+    try:
+        write_atomic(record.path, canonical(record.to_json()) + b"\n")
+    except OSError as error:
+        raise GameFileError(f"cannot write {record.path} ({error.strerror or error})") from None
+
+
+def _record_from(path: Path, data: dict) -> MatchRecord:
+    where = _describe(path)
+    version = data.get("version")
+    if not isinstance(version, int) or version > RECORD_VERSION:
+        raise GameFileError(f"{where} was written by a newer Nova (match record format {version}); upgrade nova-tools to open it")
+    try:
+        rules = resolve(data["rules"], f"{where} (stored rules)")
+        status, androids, scripts, match = data["status"], data["androids"], data["scripts"], data["match"]
+        if not (isinstance(status, dict) and isinstance(status["round"], int) and isinstance(status["players"], list)):
+            raise TypeError("'status' is not a status object")
+        for player in status["players"]:
+            if not (isinstance(player["id"], str) and isinstance(player["score"], (int, float)) and isinstance(player["breakdown"], list)):
+                raise TypeError("a player's score is malformed")
+        if not isinstance(androids, list) or not all(isinstance(a, dict) and isinstance(a["id"], str) and isinstance(a["recording"], str) for a in androids):
+            raise TypeError("'androids' is not a list of androids")
+        if not isinstance(scripts, dict) or not isinstance(match, dict):
+            raise TypeError("'scripts' or 'match' is not an object")
+    except RulesError as error:
+        raise GameFileError(str(error)) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise GameFileError(f"{where} is damaged: a required part is missing or malformed ({error.__class__.__name__}: {error})") from None
+    return MatchRecord(path, rules, match, status, androids, scripts, dict(data.get("sandbox", {})))
+
+
+def read(path: str | Path) -> Game | MatchRecord:
+    """A game file or a peer match record, whichever ``path`` holds (for the commands that read both)."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return load(path)  # the same sentences as for a game file
+    data = _decode(path, raw)
+    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
+        return _record_from(path, data)
+    return _game_from(path, data)

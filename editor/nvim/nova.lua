@@ -2,12 +2,14 @@
 --
 -- Put this file on your runtimepath (e.g. ~/.config/nvim/plugin/nova.lua) or source it from
 -- init.lua. It starts `nova lsp` for android scripts (.ts) and rules files (rules.json,
--- *.rules.json, or JSON whose "$schema" names rules.schema.json; the server ignores other JSON).
+-- NAME.nova-rules.json, or JSON whose "$schema" names rules.schema.json; the server ignores other
+-- JSON). The server pushes diagnostics to Neovim, so a dry-run's verdict shows up as a warning.
 
 vim.lsp.config('nova', {
   -- A virtualenv's nova works too: { '/path/to/.venv/bin/nova', 'lsp' }
   cmd = { 'nova', 'lsp' },
   filetypes = { 'typescript', 'json', 'jsonc' },
+  -- `nova new-android` puts tsconfig.json and rules.json at the project's top.
   root_markers = { 'tsconfig.json', 'rules.json', '.git' },
   -- Read with workspace/configuration (section "nova"); relative paths are taken from the root.
   settings = {
@@ -20,7 +22,8 @@ vim.lsp.config('nova', {
 })
 vim.lsp.enable('nova')
 
--- :NovaDryRun runs one turn of the current buffer in the sandbox and shows the verdict.
+-- :NovaDryRun runs one turn of the current buffer in the sandbox. The server shows the verdict
+-- (window/showMessage) and, for a turn that would fail, a warning on `export default`.
 vim.api.nvim_create_user_command('NovaDryRun', function()
   local bufnr = vim.api.nvim_get_current_buf()
   local client = vim.lsp.get_clients({ bufnr = bufnr, name = 'nova' })[1]
@@ -31,11 +34,9 @@ vim.api.nvim_create_user_command('NovaDryRun', function()
   client:request('workspace/executeCommand', {
     command = 'nova.dryRun',
     arguments = { vim.uri_from_bufnr(bufnr) },
-  }, function(err, result)
+  }, function(err)
     if err then
       vim.notify('Dry-run: ' .. err.message, vim.log.levels.ERROR)
-    elseif result then
-      vim.notify(result.message, (result.ok and result.accepted) and vim.log.levels.INFO or vim.log.levels.WARN)
     end
   end, bufnr)
 end, { desc = 'Nova: dry-run this turn' })

@@ -42,9 +42,25 @@ class Created:
     final_turn: int | None
 
 
-def create_game(path: str | Path, rules: Rules | Mapping | str | Path | None = None, seed: int = 0, force: bool = False) -> Created:
+def with_final_round(rules: Rules, final_round: int | None) -> Rules:
+    """The rules with ``match.finalRound`` set (None leaves them as they are)."""
+    if final_round is None:
+        return rules
+    if final_round < 1:
+        raise ApiError(f"the final round must be at least 1, not {final_round}")
+    return resolve({**rules.to_json(), "match": {**rules.to_json()["match"], "finalRound": final_round}}, "rules")
+
+
+def create_game(
+    path: str | Path,
+    rules: Rules | Mapping | str | Path | None = None,
+    seed: int = 0,
+    force: bool = False,
+    final_round: int | None = None,
+) -> Created:
+    """A new game file. ``final_round`` sets ``rules.match.finalRound`` over whatever the rules say."""
     path = Path(path)
-    resolved = resolve_rules(rules)
+    resolved = with_final_round(resolve_rules(rules), final_round)
     if not 0 <= seed < 2**63:
         raise ApiError(f"the seed must be a whole number from 0 to 2^63 - 1, not {seed}")
     if path.parent and not path.parent.exists():
@@ -67,6 +83,14 @@ def _script_name(entry: str) -> str:
     if folder.name == "src":
         folder = folder.parent
     return folder.name or path.stem
+
+
+def _refuse_finished_match(game: store.Game) -> None:
+    if game.match is not None:
+        raise ApiError(
+            f"{game.path} is a peer match played to its arrival round; a match cannot be continued once it has run "
+            "(start a new game with `nova create-game`, or host a new match)"
+        )
 
 
 @dataclass(frozen=True)
@@ -106,6 +130,7 @@ def upload_script(
     compiled = compile_upload(entry, files, entry_name)  # slow part first, outside the lock
     name = name or _script_name(str(entry if entry is not None else entry_name or "main.ts"))
     with store.editing(path) as game:
+        _refuse_finished_match(game)
         joined = player not in game.state.players
         events = []
         if joined:
@@ -127,6 +152,7 @@ class Launched:
 
 def launch_android(path: str | Path, player: str, script_id: str) -> Launched:
     with store.editing(path) as game:
+        _refuse_finished_match(game)
         event = engine.launch(game.state, player, script_id)
         game.record([event])
         android = game.state.androids[event["android"]]
@@ -142,6 +168,7 @@ class RunSummary:
     failed_turns: int
     destroyed: tuple[str, ...]
     seconds: float
+    final_round: int | None = None  # rules.match.finalRound: None means the game has no arrival date
 
 
 Progress = Callable[[int, int], None]  # (rounds done, rounds asked)
@@ -158,6 +185,7 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) 
     start = time.perf_counter()
     with store.locked(path):
         game = store.load(path)
+        _refuse_finished_match(game)
         runner = ScriptRunner.for_game(game)
         first = game.state.round + 1
         turns = failed = 0
@@ -181,4 +209,6 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) 
             store.save(game)
             raise
         store.save(game)
-    return RunSummary(done, first, game.state.round, turns, failed, tuple(destroyed), time.perf_counter() - start)
+    return RunSummary(
+        done, first, game.state.round, turns, failed, tuple(destroyed), time.perf_counter() - start, game.rules.match.final_round
+    )

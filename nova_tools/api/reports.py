@@ -11,9 +11,12 @@ from ..engine.view import REDACTED, android_json
 from .errors import ApiError
 
 
-def status(path: str | Path | store.Game) -> dict:
-    """The documented ``nova status --json`` shape (DESIGN section 6)."""
-    game = path if isinstance(path, store.Game) else store.load(path)
+def status(path: str | Path | store.Game | store.MatchRecord) -> dict:
+    """The documented ``nova status --json`` shape (DESIGN section 6); a peer match's file (a game
+    or a record kept under --disclosure recording) adds its ``match`` account."""
+    game = path if isinstance(path, (store.Game, store.MatchRecord)) else store.read(path)
+    if isinstance(game, store.MatchRecord):
+        return {**game.status, "match": game.match}
     state = game.state
     players = []
     for score in engine.scores(state):
@@ -27,12 +30,17 @@ def status(path: str | Path | store.Game) -> dict:
                 "wrecks": sum(1 for a in owned if not a.active),
             }
         )
-    return {"round": state.round, "finalTurn": game.rules.match.final_round, "players": players}
+    result = {"round": state.round, "finalTurn": game.rules.match.final_round, "players": players}
+    if game.match is not None:
+        result["match"] = game.match
+    return result
 
 
 def android_report(path: str | Path | store.Game, android_id: str, player: str | None = None) -> dict:
     """One android as its owner sees it. With ``player``, only that player's own androids."""
-    game = path if isinstance(path, store.Game) else store.load(path)
+    game = path if isinstance(path, (store.Game, store.MatchRecord)) else store.read(path)
+    if isinstance(game, store.MatchRecord):
+        return _recorded_android(game, android_id)
     android = game.state.androids.get(android_id)
     if android is None:
         known = ", ".join(list(game.state.androids)[:10]) or "none yet"
@@ -41,6 +49,15 @@ def android_report(path: str | Path | store.Game, android_id: str, player: str |
         raise ApiError(f"{android_id} belongs to another player; you can only read your own androids")
     data = android_json(android, private=True)
     return data
+
+
+def _recorded_android(record: store.MatchRecord, android_id: str) -> dict:
+    """One of the player's own androids from a match record: its recording, nothing else."""
+    for android in record.androids:
+        if android["id"] == android_id:
+            return dict(android)
+    own = ", ".join(a["id"] for a in record.androids) or "none"
+    raise ApiError(f"{record.path} is a match record that keeps only your own androids' recordings, and {android_id!r} is not one of them (yours: {own})")
 
 
 def world_for(path: str | Path | store.Game, player: str) -> dict:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .. import engine
 from ..engine.state import Android, GameState
 from ..rules import Rules
 from ..store import Game
+
+if TYPE_CHECKING:
+    from ..sandbox import TurnGlobals
 
 
 @lru_cache(maxsize=1)
@@ -43,35 +47,31 @@ class ScriptRunner:
     """Decides turns by running each android's stored script in the sandbox."""
 
     def __init__(self, rules: Rules, bundles: dict[str, str]) -> None:
-        from ..sandbox import Budgets
+        from ..sandbox import Budgets, GameGlobals
 
         self.bundles = bundles
         self.last_logs: tuple[str, ...] = ()
-        # The rules and finalTurn are the same for every turn: serialise them once.
-        rules_json = json.dumps(rules.to_json(), separators=(",", ":"))
-        self._suffix = ',"rules":' + rules_json + ',"finalTurn":' + json.dumps(rules.match.final_round) + "}"
+        # The rules and finalTurn are the same for every turn: the sandbox parses them once per
+        # game into the snapshot the game's turns start from.
+        rules_json = json.dumps(rules.to_json(), separators=(",", ":"), ensure_ascii=False)
+        self.game_globals = GameGlobals(rules_json, rules.match.final_round)
         self.budgets = Budgets(fuel=rules.script.fuel, memory=rules.script.memory, timeout_ms=rules.script.timeout_ms)
 
     @classmethod
     def for_game(cls, game: Game) -> "ScriptRunner":
         return cls(game.rules, {sid: s.bundle for sid, s in game.scripts.items()})
 
-    def globals_json(self, state: GameState, android: Android) -> str:
+    def globals(self, state: GameState, android: Android) -> TurnGlobals:
+        """What ``android``'s script sees this turn (its fogged world, the rules, ...)."""
+        from ..sandbox import TurnGlobals
+
         view = engine.world_view(state, android.owner, android)
-        return (
-            '{"androidId":'
-            + json.dumps(android.id)
-            + ',"turn":'
-            + str(state.round)
-            + ',"world":'
-            + json.dumps(view, separators=(",", ":"), ensure_ascii=False)
-            + self._suffix
-        )
+        return TurnGlobals.of(self.game_globals, android.id, state.round, view)
 
     def decide(self, state: GameState, android: Android) -> engine.Decision:
         bundle = self.bundles.get(android.script)
         if bundle is None:
             return engine.Decision(error=f"its script {android.script} is not stored in this game")
-        result = sandbox().run_turn(bundle, self.globals_json(state, android), self.budgets, engine.turn_seed(state, android.id))
+        result = sandbox().run_turn(bundle, self.globals(state, android), self.budgets, engine.turn_seed(state, android.id))
         self.last_logs = result.logs  # console.log output: shown by dry-runs, not kept in games
         return engine.Decision(value=result.value, error=result.error, ticks=result.ticks, code=FAILURE_CODES.get(str(result.kind), "script-error"))

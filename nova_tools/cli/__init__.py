@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import commands, play, tools
+from . import commands, match, play, tools
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     commands.register(sub)
     play.register(sub)
+    match.register(sub)
     tools.register(sub)
     return parser
 

@@ -22,7 +22,7 @@ def _json_arg(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_create_game(args: argparse.Namespace) -> int:
-    created = api.create_game(args.file, args.rules, seed=args.seed, force=args.force)
+    created = api.create_game(args.file, args.rules, seed=args.seed, force=args.force, final_round=args.final_round)
     if args.json:
         emit_json({"file": str(created.path), "seed": created.seed, "width": created.width, "height": created.height, "finalTurn": created.final_turn})
     else:
@@ -63,6 +63,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(data)
     else:
+        if summary.final_round is None:
+            print(
+                "nova run: note: this game has no final round (scripts see finalTurn = null); "
+                "give one with `nova create-game --final-round N`.",
+                file=sys.stderr,
+            )
         rate = summary.rounds / summary.seconds if summary.seconds else 0
         print(
             f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, "
@@ -77,7 +83,17 @@ def cmd_status(args: argparse.Namespace) -> int:
         emit_json(status)
     else:
         print(score_table(status))
+        if status.get("match"):
+            print(match_line(status["match"]))
     return 0
+
+
+def match_line(account: dict) -> str:
+    """How a peer match's file describes itself in `nova status`."""
+    head = f"Peer match: {account['player']} against {account['opponent']}, {account['rounds']} rounds on {account['size']}"
+    if account["outcome"] == "verified":
+        return f"{head}, verified on both sides."
+    return f"{head}, {account['outcome']}: {account['note']}"
 
 
 def cmd_android(args: argparse.Namespace) -> int:
@@ -86,6 +102,11 @@ def cmd_android(args: argparse.Namespace) -> int:
         emit_json(report)
         return 0
     state = "active" if report["active"] else "wreck"
+    if "position" not in report:  # a match record keeps only the recording
+        print(f"{report['id']} of {report['ownerId']} ({state} at the end of the match), script {report['scriptId']}")
+        print(f"  recording ({len(report['recording'])} chars):")
+        print("    " + (report["recording"].replace("\n", "\n    ") or "(empty)"))
+        return 0
     cargo = ", ".join(f"{u} {m}" for m, u in report["cargo"].items()) or "empty"
     print(f"{report['id']} of {report['ownerId']} ({state}), script {report['scriptId']}")
     print(f"  at ({report['position']['x']}, {report['position']['y']})  battery {fmt_points(report['battery'])}  health {fmt_points(report['health'])}")
@@ -188,6 +209,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", type=Path, help="a rules file (JSON with comments); omitted: the shipped rules")
     p.add_argument("--seed", type=int, default=0, help="the world seed (default 0)")
     p.add_argument("--force", action="store_true", help="replace an existing file")
+    p.add_argument(
+        "--final-round", type=int, metavar="N", help="the round the humans land on (sets rules.match.finalRound; scripts read it as finalTurn)"
+    )
     _json_arg(p)
     p.set_defaults(handler=cmd_create_game)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..rules import COMPOSITION, MATERIALS, Rules
 from .prng import SplitMix64, derive
 from .state import GameState, Tile, reindex
+from .symmetry import group_size, images
 
 
 def generate(rules: Rules, seed: int) -> GameState:
@@ -13,28 +14,40 @@ def generate(rules: Rules, seed: int) -> GameState:
     The order of draws is part of the format: for each tile in row-major order, for each of
     ore, water, acid, radiation: one chance draw, then (if it hits) one amount draw; then for each
     pod: a tile draw, then one draw per material listed in ``pods.contents``, in material order.
+
+    On a rotational map (``rules.world.symmetry``) the draws are the same, but only for the first
+    tile of each rotation orbit (in row-major order), whose composition its twins copy; and each
+    pod draw lands a whole symmetric group of pods, one on each image of the tile drawn.
     """
     world = rules.world
     gen = world.generation
-    tiles = [Tile() for _ in range(world.width * world.height)]
+    width, height, symmetry = world.width, world.height, world.symmetry
+    tiles = [Tile() for _ in range(width * height)]
     rng = SplitMix64(derive(seed, "generation", "composition"))
-    for tile in tiles:
+    for index, tile in enumerate(tiles):
+        twins = [ty * width + tx for tx, ty in images(index % width, index // width, width, height, symmetry)]
+        if min(twins) < index:
+            continue  # its composition was copied from the first tile of its orbit
         for kind in COMPOSITION:
             roll = getattr(gen, kind)
             if rng.chance(roll.chance):
                 amount = rng.between(roll.min, roll.max)
                 if amount:
-                    tile.composition[kind] = amount
+                    for twin in twins:
+                        tiles[twin].composition[kind] = amount
     rng = SplitMix64(derive(seed, "generation", "pods"))
-    for _ in range(gen.pods.count):
-        tile = tiles[rng.below(len(tiles))]
+    group = group_size(width, height, symmetry)
+    for _ in range((gen.pods.count + group // 2) // group):  # the nearest multiple of the group, halves up
+        index = rng.below(len(tiles))
+        landing = [tiles[ty * width + tx] for tx, ty in images(index % width, index // width, width, height, symmetry)]
         for material in MATERIALS:
             roll = gen.pods.contents.get(material)
             if roll is None:
                 continue
             units = rng.between(roll.min, roll.max)
             if units:
-                tile.scattered[material] = tile.scattered.get(material, 0) + units
-    state = GameState(rules=rules, seed=seed, width=world.width, height=world.height, tiles=tiles)
+                for tile in landing:
+                    tile.scattered[material] = tile.scattered.get(material, 0) + units
+    state = GameState(rules=rules, seed=seed, width=width, height=height, tiles=tiles)
     reindex(state)
     return state

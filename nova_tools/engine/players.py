@@ -5,6 +5,7 @@ from __future__ import annotations
 from .prng import SplitMix64, derive
 from .refusals import Refusal, UnknownPlayer
 from .state import Android, Building, GameState, Player, Script
+from .symmetry import group_size, images
 from .visibility import recompute
 
 
@@ -20,23 +21,37 @@ def active_count(state: GameState, player: str) -> int:
     return sum(1 for a in state.androids.values() if a.owner == player and a.active)
 
 
+def _charger_candidates(state: GameState) -> list[tuple[int, int, bool]]:
+    """Free tiles with no acid and no radiation, each marked whether it lies away from the edge."""
+    margin = 1 if min(state.width, state.height) > 4 else 0
+    candidates = []
+    for y in range(state.height):
+        for x in range(state.width):
+            if not _free_and_safe(state, x, y):
+                continue
+            inner = margin <= x < state.width - margin and margin <= y < state.height - margin
+            candidates.append((x, y, inner))
+    return candidates
+
+
+def _free_and_safe(state: GameState, x: int, y: int) -> bool:
+    tile = state.tile(x, y)
+    return (x, y) not in state.building_at and not tile.composition.get("acid") and not tile.composition.get("radiation")
+
+
 def _initial_charger_tile(state: GameState, seat: int) -> tuple[int, int]:
     """A free, hazard-free tile as far as possible from the other initial chargers.
 
     Seat 0 takes a random free tile away from the edge; every later seat takes the free tile that
     maximises the distance (orthogonal steps) to the nearest existing initial charger, ties broken
     by a draw from the seat's own stream. So placement depends only on the seed and join order.
+    On a rotational map the first seats get rotations of one tile instead (see :func:`_symmetric_tile`).
     """
+    symmetric = _symmetric_tile(state, seat)
+    if symmetric is not None:
+        return symmetric
     taken = [(b.x, b.y) for b in state.buildings.values() if b.initial]
-    margin = 1 if min(state.width, state.height) > 4 else 0
-    candidates = []
-    for y in range(state.height):
-        for x in range(state.width):
-            tile = state.tile(x, y)
-            if (x, y) in state.building_at or tile.composition.get("acid") or tile.composition.get("radiation"):
-                continue
-            inner = margin <= x < state.width - margin and margin <= y < state.height - margin
-            candidates.append((x, y, inner))
+    candidates = _charger_candidates(state)
     if not candidates:
         raise Refusal("no-room", "there is no free, hazard-free tile left for another initial charger")
     rng = SplitMix64(derive(state.seed, "initial-charger", seat))
@@ -53,6 +68,41 @@ def _initial_charger_tile(state: GameState, seat: int) -> tuple[int, int]:
         elif distance == best:
             best_tiles.append((x, y))
     return best_tiles[rng.below(len(best_tiles))]
+
+
+def _symmetric_tile(state: GameState, seat: int) -> tuple[int, int] | None:
+    """On a rotational map: seat 0's tile is one whose rotated twins (as many as the map is fair
+    to: 2, or 4 on a square board) are all distinct, free and hazard-free, and not too close to it:
+    at least half as many steps from its half-turn twin, and from its nearest twin, as the board's
+    most spread tiles are (a draw from the seed picks among those); seats 1-3 take seat 0's twins
+    in seat order. None when the map is not rotational, the seat is past the twins, or the twins are
+    not available (a building or a cleaned tile in the way): the ordinary placement applies."""
+    rules = state.rules.world
+    size = group_size(state.width, state.height, rules.symmetry)
+    if size == 1 or seat >= size:
+        return None
+    if seat > 0:
+        first = next((p.id for p in state.players.values() if p.seat == 0), None)
+        home = next((b for b in state.buildings.values() if b.initial and b.owner == first), None)
+        if home is None:
+            return None
+        x, y = images(home.x, home.y, state.width, state.height, rules.symmetry)[seat]
+        return (x, y) if _free_and_safe(state, x, y) else None
+    # (x, y, steps to the half-turn twin, steps to the nearest quarter-turn twin, inner)
+    spreads: list[tuple[int, int, int, int, bool]] = []
+    for x, y, inner in _charger_candidates(state):
+        twins = images(x, y, state.width, state.height, rules.symmetry)
+        if len(set(twins)) < size or not all(_free_and_safe(state, tx, ty) for tx, ty in twins[1:]):
+            continue
+        steps = [abs(x - tx) + abs(y - ty) for tx, ty in twins[1:]]
+        spreads.append((x, y, steps[0], min(steps), inner))
+    pool = [s for s in spreads if s[4]] or spreads
+    if not pool:
+        return None
+    widest_half = max(s[2] for s in pool)
+    widest_quarter = max(s[3] for s in pool)
+    fair = [(x, y) for x, y, half, quarter, _ in pool if 2 * half >= widest_half and 2 * quarter >= widest_quarter]
+    return fair[SplitMix64(derive(state.seed, "initial-charger", "rotational")).below(len(fair))]
 
 
 def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> dict:

@@ -49,7 +49,12 @@ class NovaProtocol(LanguageServerProtocol):
     def lsp_initialize(self, params: types.InitializeParams):
         if params.capabilities.general is not None:
             params.capabilities.general.position_encodings = None
-        return (yield from super().lsp_initialize(params))
+        result = yield from super().lsp_initialize(params)
+        if not self._server.diagnostics.pull:
+            # Offered pull diagnostics, a client pulls *instead of* taking pushes; one that cannot
+            # be asked to pull again would never see a dry-run verdict. So it is not offered them.
+            result.capabilities.diagnostic_provider = None
+        return result
 
 
 class NovaServer(LanguageServer):

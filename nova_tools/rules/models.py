@@ -187,6 +187,14 @@ class WorldRules(Group):
     width: int = Field(12, ge=2, le=256, description="Number of tile columns (x runs from 0 to width - 1).")
     height: int = Field(12, ge=2, le=256, description="Number of tile rows (y runs from 0 to height - 1).")
     generation: Generation = Field(default_factory=Generation, description="How a fresh map is generated.")
+    symmetry: Literal["none", "rotational"] = Field(
+        "none",
+        description="'none': the random map of the rulebook. 'rotational': a fair map for comparing "
+        "scripts: composition, pods and the first two seats' initial chargers are symmetric under a "
+        "half turn about the board's centre, and on a square board under a quarter turn, so four "
+        "seats start alike. Pods land in symmetric groups (2, or 4 on a square board): "
+        "generation.pods.count is rounded to the nearest multiple of the group size, halves up.",
+    )
 
 
 class AndroidRules(Group):

@@ -1,18 +1,24 @@
 """Runs one android turn of a compiled script, deterministically, under budgets.
 
     sandbox = Sandbox()   # once per process (or per thread): loads the compiled quickjs.wasm
-    result = sandbox.run_turn(bundle, globals_json, Budgets(fuel=200), seed=42)
+    game = GameGlobals(rules_json, final_turn)                    # once per game
+    turn = TurnGlobals.of(game, android_id, round, world_view)    # every turn
+    result = sandbox.run_turn(bundle, turn, Budgets(fuel=200), seed=42)
     result.value, result.error, result.ticks, result.kind, result.logs
 
+(``run_turn`` also takes the five globals as one JSON text, for tools and tests.)
+
 QuickJS-NG (``quickjs.wasm`` of the npm package quickjs-wasi 3.7.0) runs inside wasmtime 50.0.1,
-from a fresh interpreter every turn (DESIGN.md section 3, rulebook 7.1). Each distinct bundle is
-compiled to bytecode once per process (``bytecode.py``, an in-memory LRU keyed by the bundle's
-sha256); every turn loads that bytecode and runs the module's top-level code afresh, and is charged
-the compile's wasm fuel, so a turn comes out the same whether its bundle was compiled for it or
-earlier. What a script sees:
+from a fresh interpreter state every turn (DESIGN.md section 3, rulebook 7.1): a memory image
+restored into a reused instance, with the game's rules already parsed and the script's bytecode
+already read (images.py). Each distinct bundle is compiled to bytecode once per process
+(``bytecode.py``); every turn runs the module's top-level code afresh and is charged the fuel that
+compiling and reading it cost, so a turn comes out the same whatever was cached. README.md in this
+folder explains the design and the measurements behind it. What a script sees:
 
 - the globals ``androidId``, ``world``, ``rules``, ``turn`` and ``finalTurn`` (undefined when the
-  game has no arrival round), and ``console.log`` (lines come back in ``TurnResult.logs``);
+  game has no arrival round), and ``console.log`` (lines come back in ``TurnResult.logs``); each
+  top-level key of ``world`` is parsed when first read, charged to the turn (globals.py);
 - a frozen clock: ``Date.now()`` is always 4102444800000 (2100-01-01T00:00:00Z), time zone UTC;
 - ``Math.random`` seeded per turn from ``seed``: the same values on every replay, different ones
   for each android and round;
@@ -26,7 +32,8 @@ Limits, each ending the turn with a sentence a player can act on (``TurnResult.e
   spends 200. Built-in work that polls rarely (join, sort, JSON, Date) is bounded by wasm fuel:
   ``build.WASM_FUEL_PER_TICK`` (25M) per tick, plus a base and a per-source-byte allowance that
   covers compiling the bundle (``build.wasm_fuel_ceiling``);
-- ``memory`` bytes of JS heap (the parsed globals count too); running out cannot be caught;
+- ``memory`` bytes of JS heap (the rules, the script's code and the world keys it reads count
+  too); running out cannot be caught;
 - a 128 KiB call stack (a catchable RangeError, ~540 plain recursive calls);
 - ``timeout_ms`` of wall-clock time, a last resort that the fuel ceiling normally pre-empts;
 - a returned action of at most 2 MiB of JSON.
@@ -34,7 +41,9 @@ Limits, each ending the turn with a sentence a player can act on (``TurnResult.e
 
 from .build import SANDBOX_BUILD
 from .errors import SandboxUnavailable
+from .globals import GameGlobals, TurnGlobals
 from .results import Budgets, TurnKind, TurnResult
 from .runner import Sandbox
 
-__all__ = ["SANDBOX_BUILD", "Budgets", "Sandbox", "SandboxUnavailable", "TurnKind", "TurnResult"]
+__all__ = ["SANDBOX_BUILD", "Budgets", "GameGlobals", "Sandbox", "SandboxUnavailable", "TurnGlobals", "TurnKind",
+           "TurnResult"]

@@ -61,7 +61,12 @@ def wasm_fuel_ceiling(ticks: int, source_bytes: int) -> int:
 # 2: bundles are compiled once and each turn loads their bytecode; a turn is charged the compile's
 #    fuel plus loading's (not parsing's), and the parser's scratch heap is no longer counted with
 #    the turn's globals, so wasm-fuel and memory cut-off points moved slightly (ticks did not).
-SANDBOX_REVISION = "2"
+# 3: turns start from per-game memory images (rules parsed once per game, the bytecode read once
+#    per game and script, each charged as before) and each top-level key of `world` is parsed on
+#    first read, charged to the script's wasm fuel and heap: wasm-fuel and memory cut-off points
+#    moved (a script that never reads the world no longer pays for it), and a turn's interpreter
+#    ticks may differ by one where its poll count straddles a multiple of 10,000.
+SANDBOX_REVISION = "3"
 
 SANDBOX_BUILD: dict[str, str] = {
     "wasmtime": WASMTIME_VERSION,

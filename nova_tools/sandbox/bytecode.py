@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import wasmtime
 
-from .guest import EVAL_MODULE, Guest, Snapshot
+from .guest import EVAL_MODULE, Guest, Image, Snapshot
 from .prelude import SCRIPT_FILENAME
 
 # Keep the bytecode of this many bundles (a game has one per uploaded script), and at most this
@@ -148,7 +148,7 @@ def compile_bundle(guest: Guest, snap: Snapshot, code: bytes, memory: int, ceili
     if buffer != 0:
         (length,) = struct.unpack("<I", guest.read(length_ptr, 4))
         return Compiled(fuel=spent, bytecode=guest.read(buffer, length))
-    exhausted_heap = heap_was_exhausted(guest, snap, memory)  # before describing grows it
+    exhausted_heap = heap_was_exhausted(guest, snap.image, memory)  # before describing grows it
     return Compiled(fuel=spent, failure=_describe(guest, snap, memory), heap_exhausted=exhausted_heap)
 
 
@@ -172,13 +172,16 @@ def _describe(guest: Guest, snap: Snapshot, memory: int) -> dict:
     return envelope if isinstance(envelope, dict) else {}
 
 
-def heap_was_exhausted(guest: Guest, snap: Snapshot, memory: int) -> bool:
-    """Whether the heap came close to ``memory`` bytes since ``snap`` (linear memory never shrinks).
+def heap_was_exhausted(guest: Guest, image: Image, memory: int) -> bool:
+    """Whether the heap came close to ``memory`` bytes since ``image`` was restored.
 
     quickjs-wasi 3.7.0 sometimes fails an allocation at the heap limit without raising its "out of
-    memory" error (growing a large array, for one), and the script sees `null` thrown; the growth
-    of linear memory tells whether that is what happened (a deliberate `throw null` after the heap
-    came close is worded as memory too).
+    memory" error (growing a large array, for one), and the script sees `null` thrown; how far the
+    heap grew tells whether that is what happened (a deliberate `throw null` after the heap came
+    close is worded as memory too). The heap grew by how far into the image's free heap (its longest
+    run of zeros) the allocator wrote, plus how much linear memory grew (it never shrinks).
     """
-    growth = guest.memory.data_len(guest.store) - snap.size
-    return growth >= memory - max(memory // 8, 256 * 1024)
+    start, length = image.free
+    size = guest.memory.data_len(guest.store)
+    used = len(guest.read(start, length).rstrip(b"\0")) + max(0, size - image.size)
+    return used >= memory - max(memory // 8, 256 * 1024)

@@ -1,15 +1,23 @@
-"""One QuickJS instance in its own wasmtime Store, and the snapshot every turn starts from.
+"""One QuickJS instance in its own wasmtime Store, the memory images a turn starts from, and the
+snapshot taken after the prelude (the first image).
 
-A value crosses the boundary as an i32 pointer to a heap-allocated JSValue ("handle"), the
-convention of quickjs-wasi's ``c/interface.c``; handles are never freed here because the whole
-instance is thrown away after the turn.
+A value crosses the boundary either as an i32 pointer to a heap-allocated JSValue ("handle"), the
+convention of quickjs-wasi's ``c/interface.c``, or, on the per-turn path, as the 64-bit JSValue
+itself for the raw ``JS_*`` exports. Nothing is ever freed here: the next turn restores an image
+over whatever the last one left.
+
+Reusing one instance is safe because an instance's whole state is its linear memory and one
+mutable global, ``__stack_pointer`` (the module has no other globals, and its table is never
+written): restoring both makes it indistinguishable from a fresh instance holding the same image.
+A test checks it byte for byte.
 
 Two shortcuts through wasmtime-py internals keep a turn near 1 ms (wasmtime is pinned exactly, and
 the sandbox tests exercise both paths):
 - exports are looked up one by one with ``wasmtime_instance_export_get``: ``Instance.exports()``
   wraps all ~450 of them (~6-9 ms per instance);
-- ``call`` builds the raw argument array itself: ``Func.__call__`` re-reads and converts the
-  function type on every call, which is most of its ~8 µs.
+- ``call`` fills a raw argument array kept per export and checks for a trap itself:
+  ``Func.__call__`` re-reads and converts the function type on every call, which is most of its
+  ~8 µs, and wasmtime's ``enter_wasm`` is a generator-based context manager.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from dataclasses import dataclass
 import wasmtime
 from wasmtime import _ffi as ffi
 from wasmtime._extern import wrap_extern
-from wasmtime._func import enter_wasm
+from wasmtime._func import maybe_raise_last_exn
 
 from .determinism import xorshift64star
 from .wasi import TurnState
@@ -36,22 +44,45 @@ INTRINSICS = 0xFFFFFFFF & ~((1 << 9) | (1 << 10))
 MAX_STACK_SIZE = 128 * 1024
 
 _I32 = ffi.WASMTIME_I32.value
-# Result shape per export name: (number of results, whether the result is an f64). The module is
-# fixed, so this is read from the function type once per process, not on every call.
-_RESULT_SHAPES: dict[str, tuple[int, bool]] = {}
+_I64 = ffi.WASMTIME_I64.value
+# Per export name: (whether each parameter is an i64, number of results, the result's kind). The
+# module is fixed, so this is read from the function type once per process, not on every call.
+_SHAPES: dict[str, tuple[tuple[bool, ...], int, str]] = {}
 
 
 class _Export:
-    __slots__ = ("func", "results", "f64")
+    """One export, with argument and result arrays allocated once (a guest runs one call at a time)."""
 
-    def __init__(self, func: wasmtime.Func, results: int, f64: bool) -> None:
+    __slots__ = ("func", "wide", "results", "kind", "params", "out")
+
+    def __init__(self, func: wasmtime.Func, wide: tuple[bool, ...], results: int, kind: str) -> None:
         self.func = func
+        self.wide = wide
         self.results = results
-        self.f64 = f64
+        self.kind = kind
+        self.params = (ffi.wasmtime_val_t * len(wide))()
+        for i, is_wide in enumerate(wide):
+            self.params[i].kind = _I64 if is_wide else _I32
+        self.out = (ffi.wasmtime_val_t * results)()
+
+
+def _shape(store: wasmtime.Store, func: wasmtime.Func) -> tuple[tuple[bool, ...], int, str]:
+    kind = func.type(store)
+    wide = tuple(p == wasmtime.ValType.i64() for p in kind.params)
+    results = kind.results
+    if not results:
+        return wide, 0, "i32"
+    first = results[0]
+    return wide, len(results), "f64" if first == wasmtime.ValType.f64() else "i64" if first == wasmtime.ValType.i64() else "i32"
 
 
 class Guest:
-    """A freshly instantiated ``quickjs.wasm`` and typed helpers over the exports the sandbox uses."""
+    """A freshly instantiated ``quickjs.wasm`` and typed helpers over the exports the sandbox uses.
+
+    One guest serves many turns (``restore`` puts a whole image back before each); ``fresh`` says
+    nothing has run in it since it was instantiated, so only the pages that differ from the module
+    need writing.
+    """
 
     def __init__(self, engine: wasmtime.Engine, pre: wasmtime.InstancePre, state: TurnState,
                  memory_cap: int | None = None) -> None:
@@ -66,6 +97,9 @@ class Guest:
         self.instance = pre.instantiate(self.store)
         self._exports: dict[str, _Export] = {}
         self.memory: wasmtime.Memory = self.export("memory")  # type: ignore[assignment]
+        self._stack_pointer: wasmtime.Global = self.export("__stack_pointer")  # type: ignore[assignment]
+        self.fresh = True
+        self.scratch = 0  # Snapshot.scratch once the guest holds an image built on the snapshot
         state.memory = self.memory
 
     def export(self, name: str) -> wasmtime.Func | wasmtime.Memory | wasmtime.Global:
@@ -77,41 +111,59 @@ class Guest:
         return wrap_extern(item)  # type: ignore[return-value]
 
     def call(self, name: str, *args: int) -> int:
-        """Call an export with i32 arguments; returns its result (0 for a void export)."""
+        """Call an export with integer arguments (i32, or i64 where the export takes a JSValue);
+        returns its result (0 for a void export)."""
         export = self._exports.get(name)
         if export is None:
             func: wasmtime.Func = self.export(name)  # type: ignore[assignment]
-            shape = _RESULT_SHAPES.get(name)
+            shape = _SHAPES.get(name)
             if shape is None:
-                results = func.type(self.store).results
-                shape = _RESULT_SHAPES[name] = (len(results), bool(results) and results[0] == wasmtime.ValType.f64())
+                shape = _SHAPES[name] = _shape(self.store, func)
             export = self._exports[name] = _Export(func, *shape)
-        params = (ffi.wasmtime_val_t * len(args))()
+        params, wide = export.params, export.wide
+        if len(args) != len(wide):
+            raise TypeError(f"{name} takes {len(wide)} arguments, not {len(args)}")
         for i, arg in enumerate(args):
-            params[i].kind = _I32
-            params[i].of.i32 = arg
-        results = (ffi.wasmtime_val_t * export.results)()
-        with enter_wasm(self.store) as trap:
-            error = ffi.wasmtime_func_call(self.store._context(), ctypes.byref(export.func._func),
-                                           params, len(args), results, export.results, trap)
+            if wide[i]:
+                params[i].of.i64 = arg
+            else:
+                params[i].of.i32 = arg
+        out = export.out
+        # What wasmtime's enter_wasm does, without a generator-based context manager per call.
+        trap = ctypes.POINTER(ffi.wasm_trap_t)()
+        try:
+            error = ffi.wasmtime_func_call(self.store._context(), ctypes.byref(export.func._func), params, len(args),
+                                           out, export.results, ctypes.byref(trap))
             if error:
                 raise wasmtime.WasmtimeError._from_ptr(error)
+        except wasmtime.WasmtimeError:
+            maybe_raise_last_exn()
+            raise
+        if trap:
+            raised = wasmtime.Trap._from_ptr(trap)
+            maybe_raise_last_exn()
+            raise raised
         if not export.results:
             return 0
-        return results[0].of.f64 if export.f64 else results[0].of.i32
+        kind = export.kind
+        return out[0].of.i32 if kind == "i32" else out[0].of.i64 if kind == "i64" else out[0].of.f64
 
     # -- memory ----------------------------------------------------------------------------------
 
     def _address(self, offset: int, length: int) -> int:
-        if offset < 0 or offset + length > self.memory.data_len(self.store):
+        context, memory = self.store._context(), ctypes.byref(self.memory._memory)
+        if offset < 0 or offset + length > ffi.wasmtime_memory_data_size(context, memory):
             raise IndexError(f"guest memory access out of bounds ({offset}+{length})")
-        return ctypes.addressof(self.memory.data_ptr(self.store).contents) + offset
+        return ctypes.addressof(ffi.wasmtime_memory_data(context, memory).contents) + offset
 
     def write(self, offset: int, data: bytes) -> None:
         ctypes.memmove(self._address(offset, len(data)), data, len(data))
 
     def read(self, offset: int, length: int) -> bytes:
         return ctypes.string_at(self._address(offset, length), length)
+
+    def pages(self) -> int:
+        return self.memory.size(self.store)
 
     def alloc(self, data: bytes) -> int:
         """Copy ``data`` into a fresh ``malloc`` block (not counted against the JS heap limit)."""
@@ -123,7 +175,7 @@ class Guest:
 
     def js_string(self, handle: int) -> str | None:
         """The UTF-8 text of a JS string handle (None if QuickJS could not convert it)."""
-        len_ptr = self.alloc(b"\0\0\0\0")
+        len_ptr = self.scratch + 8 if self.scratch else self.alloc(b"\0\0\0\0")
         cstr = self.call("qjs_get_string_len", handle, len_ptr)
         if cstr == 0:
             return None
@@ -138,33 +190,171 @@ class Guest:
     def is_exception(self, handle: int) -> bool:
         return self.call("qjs_is_exception", handle) != 0
 
+    def handle(self, value: int, at: int = 0) -> int:
+        """A handle (a pointer to a JSValue, what the ``qjs_*`` exports take) holding ``value``:
+        at ``at``, or in a new malloc block."""
+        if at:
+            self.write(at, struct.pack("<q", value))
+            return at
+        return self.alloc(struct.pack("<q", value))
+
     def stack_pointer(self) -> wasmtime.Global:
-        return self.export("__stack_pointer")  # type: ignore[return-value]
+        return self._stack_pointer
+
+    def set_stack_pointer(self, value: int) -> None:
+        # Global.set_value re-reads the global's type on every call; it is an i32, always.
+        raw = ffi.wasmtime_val_t()
+        raw.kind = _I32
+        raw.of.i32 = value
+        error = ffi.wasmtime_global_set(self.store._context(), ctypes.byref(self._stack_pointer._global), ctypes.byref(raw))
+        if error:
+            raise wasmtime.WasmtimeError._from_ptr(error)
+
+
+# -- JSValues ---------------------------------------------------------------------------------------
+# The raw QuickJS API (``JS_*`` exports) passes values as 64-bit NaN-boxed JSValues: the tag in the
+# high 32 bits, a pointer or small integer in the low 32. Used on the per-turn path, where the
+# ``qjs_*`` wrappers would malloc a handle for every value.
+
+TAG_MODULE = -3
+TAG_EXCEPTION = 6
+UNDEFINED = 3 << 32
+
+
+def tag(value: int) -> int:
+    return value >> 32
+
+
+def pointer(value: int) -> int:
+    return value & 0xFFFFFFFF
+
+
+# QuickJS's binary object format (JS_WriteObject / JS_ReadObject), for one string: a version byte,
+# a checksum (all ones: "not checked", which the reader allows), no atoms, the string tag, then
+# LEB128(length << 1 | wide) and the characters, one byte each or UTF-16LE. Reading it is a
+# memcpy, where JS_NewStringLen scans the UTF-8 byte by byte (~10 wasm fuel per byte).
+_BC_TAG_STRING = 7
+
+
+def encode_string(text: str, version: int) -> bytes:
+    """``text`` as QuickJS's JS_ReadObject reads it back (``version``: Snapshot.object_version)."""
+    try:
+        chars, wide, length = text.encode("latin-1"), 0, len(text)
+    except UnicodeEncodeError:
+        chars, wide = text.encode("utf-16-le", "surrogatepass"), 1
+        length = len(chars) // 2
+    value = length << 1 | wide
+    leb = bytearray()
+    while value >= 0x80:
+        leb.append(value & 0x7F | 0x80)
+        value >>= 7
+    leb.append(value)
+    return bytes((version, 0xFF, 0xFF, 0xFF, 0xFF, 0, _BC_TAG_STRING)) + leb + chars
+
+
+# -- images -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Image:
+    """A QuickJS state a turn can start from: linear memory and the stack pointer.
+
+    A guest that already ran something gets all of memory written back (``runs``: most of an image
+    is zeros, the unused C stack and free heap, which are cleared; the rest is copied: ~30 µs for
+    1.5 MB); a freshly instantiated one only needs ``patches``, the 4 KiB blocks that differ from
+    the module's own initial memory (writing every page of a fresh instance would fault each in).
+    """
+
+    size: int  # bytes of linear memory
+    free: tuple[int, int]  # (offset, length) of the longest run of zeros above the stack: free heap
+    stack_pointer: int
+    runs: tuple[tuple[int, bytes | int], ...]  # (offset, bytes to copy) or (offset, length of zeros)
+    patches: tuple[tuple[int, bytes], ...]
+
+    @property
+    def pages(self) -> int:
+        return self.size // PAGE
+
+
+def capture(guest: Guest, initial: bytes) -> Image:
+    """The guest's state now, as an Image (``initial``: the module's memory before anything ran)."""
+    memory = guest.read(0, guest.memory.data_len(guest.store))
+    stack_pointer = guest.stack_pointer().value(guest.store)
+    runs = _runs(memory)
+    free = max(((offset, run) for offset, run in runs if isinstance(run, int) and offset >= stack_pointer),
+               key=lambda zeros: zeros[1], default=(len(memory), 0))
+    return Image(len(memory), free, stack_pointer, runs, _diff(initial, memory))
+
+
+def _runs(memory: bytes, chunk: int = 4096) -> tuple[tuple[int, bytes | int], ...]:
+    zero = bytes(chunk)
+    runs: list[tuple[int, bytes | int]] = []
+    start, zeros = 0, memory[:chunk] == zero
+    for offset in range(chunk, len(memory) + chunk, chunk):
+        here = memory[offset:offset + chunk] == zero if offset < len(memory) else not zeros
+        if here != zeros:
+            runs.append((start, offset - start) if zeros else (start, memory[start:offset]))
+            start, zeros = offset, here
+    return tuple(runs)
+
+
+def restore(guest: Guest, image: Image) -> None:
+    """Put ``image`` in ``guest``: afterwards it is indistinguishable from any other guest holding it.
+
+    The guest's memory must not be larger than the image's (memory cannot shrink, and a larger one
+    would change where the allocator finds new pages): the caller makes a new guest instead.
+    """
+    pages = image.pages - guest.pages()
+    if pages < 0:
+        raise ValueError("a guest whose memory grew past the image cannot hold it")
+    if pages > 0:
+        guest.memory.grow(guest.store, pages)
+    if guest.fresh:
+        for offset, data in image.patches:
+            guest.write(offset, data)
+    else:
+        base = guest._address(0, image.size)
+        for offset, run in image.runs:
+            if isinstance(run, int):
+                ctypes.memset(base + offset, 0, run)
+            else:
+                ctypes.memmove(base + offset, run, len(run))
+    guest.fresh = False
+    guest.set_stack_pointer(image.stack_pointer)
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """QuickJS right after the prelude ran: linear memory plus the few pointers outside it.
+    """QuickJS right after the prelude ran (every turn's first layer), and pointers into it."""
 
-    Only the parts of memory that differ from a freshly instantiated module are kept (~200 KB of
-    1.3 MB), so restoring is a couple of small copies.
-    """
-
-    size: int  # bytes of linear memory
-    patches: tuple[tuple[int, bytes], ...]  # (offset, bytes) that differ from a fresh instance
-    stack_pointer: int
-    runtime: int
+    image: Image
+    initial: bytes  # the module's own memory before ``_initialize``: what fresh guests hold
     context: int
     random_state: int  # address of QuickJS's Math.random state, reseeded every turn
-    undefined: int  # handles (pointers into the snapshot) the host uses every turn
-    setup: int
+    scratch: int  # a malloc'd block for arguments, out-parameters and small turn payloads
+    object_version: int  # the version byte of QuickJS's binary object format (encode_string)
+    undefined: int  # handles (pointers into the snapshot) of values the host uses
+    install_game: int
+    setup_turn: int
     run: int
     describe: int
+    setup_turn_value: int  # the same drivers as JSValues, for the raw JS_Call on the per-turn path
+    run_value: int
+
+    @property
+    def size(self) -> int:
+        return self.image.size
+
+
+# The scratch block: two JSValues (arguments, out-parameters), then room for a turn's payload
+# (the starter's is ~3 KB; a bigger one gets its own malloc).
+SCRATCH_BYTES = 64 * 1024
+SCRATCH_PAYLOAD = 16
 
 
 def take_snapshot(guest: Guest, prelude: str) -> Snapshot:
     """Initialise QuickJS in a fresh ``guest``, run the prelude, and capture the result."""
-    fresh = guest.read(0, guest.memory.data_len(guest.store))
+    initial = guest.read(0, guest.memory.data_len(guest.store))
     guest.call("_initialize")
     if guest.call("qjs_init2", INTRINSICS) != 0:
         raise RuntimeError("QuickJS failed to initialise")
@@ -172,21 +362,40 @@ def take_snapshot(guest: Guest, prelude: str) -> Snapshot:
     guest.call("qjs_set_interrupt_handler", 1)
     random_state = _find_random_state(guest)
     drivers = _eval(guest, prelude)
-    handles = [guest.call("qjs_get_prop_string", drivers, guest.alloc(index + b"\0")) for index in (b"0", b"1", b"2")]
+    handles = [guest.call("qjs_get_prop_string", drivers, guest.alloc(str(i).encode() + b"\0")) for i in range(4)]
+    values = [struct.unpack("<q", guest.read(h, 8))[0] for h in handles]
+    scratch = guest.alloc(bytes(SCRATCH_BYTES))
+    undefined = guest.call("qjs_get_undefined")
+    version = _object_version(guest, scratch)
     guest.call("qjs_run_gc")
-    memory = guest.read(0, guest.memory.data_len(guest.store))
     return Snapshot(
-        size=len(memory),
-        patches=_diff(fresh, memory),
-        stack_pointer=guest.stack_pointer().value(guest.store),
-        runtime=guest.call("qjs_get_runtime_ptr"),
+        image=capture(guest, initial),
+        initial=initial,
         context=guest.call("qjs_get_context_ptr"),
         random_state=random_state,
-        undefined=guest.call("qjs_get_undefined"),
-        setup=handles[0],
-        run=handles[1],
-        describe=handles[2],
+        scratch=scratch,
+        object_version=version,
+        undefined=undefined,
+        install_game=handles[0],
+        setup_turn=handles[1],
+        run=handles[2],
+        describe=handles[3],
+        setup_turn_value=values[1],
+        run_value=values[2],
     )
+
+
+def _object_version(guest: Guest, scratch: int) -> int:
+    """The version byte QuickJS writes in front of a binary object (it refuses any other)."""
+    context = guest.call("qjs_get_context_ptr")
+    empty = guest.call("JS_NewStringLen", context, scratch, 0)
+    written = guest.call("JS_WriteObject", context, scratch, empty, 0)
+    if written == 0:
+        raise RuntimeError("QuickJS could not write a binary object")
+    version = guest.read(written, 1)[0]
+    guest.call("js_free", context, written)
+    guest.write(scratch, bytes(8))
+    return version
 
 
 def _eval(guest: Guest, code: str) -> int:
@@ -238,17 +447,6 @@ def _diff(fresh: bytes, memory: bytes, chunk: int = 4096) -> tuple[tuple[int, by
             patches.append((start, memory[start:offset]))
             start = None
     return tuple(patches)
-
-
-def restore(guest: Guest, snapshot: Snapshot) -> None:
-    """Make a fresh instance continue from ``snapshot`` (quickjs-wasi's ``QuickJS.restore``)."""
-    pages = snapshot.size // PAGE - guest.memory.size(guest.store)
-    if pages > 0:
-        guest.memory.grow(guest.store, pages)
-    for offset, data in snapshot.patches:
-        guest.write(offset, data)
-    guest.stack_pointer().set_value(guest.store, snapshot.stack_pointer)
-    guest.call("qjs_set_runtime_and_context", snapshot.runtime, snapshot.context)
 
 
 def seed_math_random(guest: Guest, snapshot: Snapshot, state: int) -> None:

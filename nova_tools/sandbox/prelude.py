@@ -1,10 +1,11 @@
 """The JavaScript the sandbox runs before any script: the turn driver, and console.
 
 It is evaluated once, when the QuickJS snapshot is taken, so every turn starts from the state it
-leaves behind. It returns three functions that the host keeps handles to; they are not reachable
+leaves behind. It returns four functions that the host keeps handles to; they are not reachable
 from ``globalThis``, and they captured the built-ins they use before any script could patch them:
 
-``setup(json)``     parses the globals object and installs the turn globals.
+``installGame(json)`` installs ``rules`` and ``finalTurn`` (once per game, into its snapshot).
+``setupTurn(text)``  installs ``androidId``, ``turn`` and ``world`` (globals.py encodes ``text``).
 ``run(ns)``         calls the module's default export and returns a JSON envelope
                     ``{"ok": true, "value": ..., "logs": [...]}`` or, for a turn that ended
                     without an action, ``{"ok": false, "kind": ..., ...}``.
@@ -81,13 +82,67 @@ PRELUDE = r"""
     return r;
   };
 
-  function setup(globalsJson) {
-    const v = parse(globalsJson);
-    g.androidId = v.androidId;
-    g.world = v.world;
+  // The globals. `rules` and `finalTurn` are the same for a whole game: installGame runs once per
+  // game, into the snapshot its turns start from. setupTurn installs the rest every turn; each
+  // top-level key of `world` is parsed when the script first reads it (see globals.py).
+  const defineProperty = Reflect.defineProperty, TypeErrorCtor = TypeError;
+  function installGame(text) {
+    const v = parse(text);
+    // androidId, world and turn are reserved here so the globals keep the order they always had.
+    g.androidId = undefined;
+    g.world = undefined;
     g.rules = v.rules;
-    g.turn = v.turn;
+    g.turn = undefined;
     g.finalTurn = v.finalTurn === null ? undefined : v.finalTurn;
+  }
+  const settle = (obj, key, value) =>
+    defineProperty(obj, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
+  // obj[key] reads as JSON.parse(text.slice(start, end)), parsed on the first read, which turns
+  // the property into the plain data property it stands for.
+  function lazy(obj, key, text, start, end) {
+    let value, parsed = false;
+    defineProperty(obj, key, {
+      __proto__: null, enumerable: true, configurable: true,
+      get() {
+        if (!parsed) {
+          value = parse(slice(text, start, end));
+          parsed = true;
+          text = undefined;
+          settle(obj, key, value);
+        }
+        return value;
+      },
+      set(v) {
+        if (!settle(obj, key, v)) throw new TypeErrorCtor("'" + key + "' is read-only");
+        parsed = true;
+        value = v;
+        text = undefined;
+      },
+    });
+  }
+  // s = <length of head> ":" head world-texts...; head = [androidId, turn, world keys], where the
+  // world keys are [key, length] pairs (length -1: the value is head[3]'s next item), or null
+  // when there is no world.
+  function setupTurn(s) {
+    const colon = indexOf(s, ":");
+    const start = colon + 1, end = start + +slice(s, 0, colon);
+    const head = parse(slice(s, start, end));
+    const keys = head[2];
+    let world;
+    if (keys !== null) {
+      world = {};
+      const eager = head[3];
+      let at = end, next = 0;
+      for (let i = 0; i < keys.length; i += 2) {
+        const length = keys[i + 1];
+        if (length < 0) { settle(world, keys[i], eager[next++]); continue; }
+        lazy(world, keys[i], s, at, at + length);
+        at += length;
+      }
+    }
+    g.androidId = head[0];
+    g.world = world;
+    g.turn = head[1];
   }
 
   function run(ns) {
@@ -147,7 +202,7 @@ PRELUDE = r"""
     return envelope(details(e));
   }
 
-  return [setup, run, describe];
+  return [installGame, setupTurn, run, describe];
 })()
 """ % {
     "max_result": MAX_RESULT_CHARS,

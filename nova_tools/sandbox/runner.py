@@ -2,28 +2,37 @@
 
 A turn:
 
-0. finds the bundle's compiled bytecode in the process's cache, or compiles it in a throwaway
-   interpreter restored from the same snapshot (bytecode.py: the outcome, and what the turn is
-   charged for it, are the same whether the cache was cold or warm);
-1. instantiates ``quickjs.wasm`` in a new Store and restores the snapshot taken after the prelude
-   (so the interpreter, its tick-counter phase and its heap layout are identical every turn);
-2. seeds Math.random, sets the heap limit and calls the prelude's ``setup`` with the globals;
-3. gives the store the script's wasm fuel less what compiling it cost, loads the bytecode and
-   evaluates it as an ES module (its top-level code runs now, after the globals are installed)
-   and drains its promise jobs (module evaluation is asynchronous in QuickJS); a bundle that did
-   not compile (a syntax error, an import) fails here, as if it had just been parsed;
+0. finds the bundle's compiled bytecode in the process's cache, or compiles it in an interpreter
+   restored from the post-prelude snapshot (bytecode.py: the outcome, and what the turn is charged
+   for it, are the same whether the cache was cold or warm); then the game's image (its rules
+   installed, the heap limit set) and the bundle's image on top of it (its bytecode read), built
+   once and cached (images.py);
+1. restores the deepest of those images into the Sandbox's one instance of ``quickjs.wasm`` (a new
+   instance after a trap, or when a turn grew its memory), so the interpreter, its tick-counter
+   phase and its heap layout are identical every turn, whatever ran before;
+2. seeds Math.random and calls the prelude's ``setupTurn`` with ``androidId``, ``turn`` and the
+   world's JSON texts, one string read with JS_ReadObject (globals.py);
+3. gives the store the script's wasm fuel less what compiling and reading the bytecode cost, and
+   evaluates the module (its top-level code runs now, after the globals are installed) and drains
+   its promise jobs (module evaluation is asynchronous in QuickJS); a bundle that did not compile
+   (a syntax error, an import) fails here, as if it had just been parsed;
 4. calls the prelude's ``run`` with the module namespace, which calls ``export default`` and
    returns a JSON envelope; or, when anything threw, ``describe`` words the exception.
 
-Failures of every kind come back as a TurnResult; only a bad ``globals_json`` (the caller's bug)
-or a missing sandbox raise.
+The per-turn path calls the raw QuickJS API (``JS_*``, JSValues as i64) rather than the
+``qjs_*`` wrappers, which malloc a handle for every value: 8 host-to-guest calls a turn.
+
+Failures of every kind come back as a TurnResult; only globals that are not JSON (the caller's
+bug) or a missing sandbox raise.
 """
 
 from __future__ import annotations
 
 import json
+import struct
 import threading
 import time
+from collections import OrderedDict
 
 import wasmtime
 
@@ -32,7 +41,10 @@ from .build import compiled_quickjs, wasm_fuel_ceiling
 from .bytecode import (CACHE, DESCRIBE_FUEL, DESCRIBE_MEMORY, Compiled, cache_key, compile_bundle,
                        heap_was_exhausted)
 from .determinism import ByteStream, math_random_state
-from .guest import Guest, Snapshot, restore, seed_math_random, take_snapshot
+from .globals import GameGlobals, TurnGlobals
+from .guest import (SCRATCH_BYTES, SCRATCH_PAYLOAD, TAG_EXCEPTION, UNDEFINED, Guest, Image, Snapshot, encode_string,
+                    pointer, restore, seed_math_random, tag, take_snapshot)
+from .images import BUNDLES, GAMES, BundleImage, GameImage, build_bundle_image, build_game_image, game_key
 from .prelude import PRELUDE
 from .results import Budgets, TurnKind, TurnResult
 from .wasi import TurnState, define_imports
@@ -43,7 +55,7 @@ from .watchdog import watchdog_for
 MAX_JOBS = 10_000
 # Wasm fuel for reading a finished turn's envelope (at most 2 MiB of JSON plus 16 KiB of logs).
 READ_FUEL = 500_000_000
-# Linear memory beyond the snapshot, on top of the JS heap budget: the allocator's own overhead
+# Linear memory beyond the image, on top of the JS heap budget: the allocator's own overhead
 # and the copies of the inputs (which are plain malloc, outside the JS heap accounting).
 MEMORY_SLACK = 16 * 1024 * 1024
 
@@ -74,6 +86,9 @@ class Sandbox:
         self._pre = linker.instantiate_pre(compiled.module)
         self._watchdog = watchdog_for(self._engine)
         self._lock = threading.Lock()
+        # The guest every turn runs in, restored from an image first; replaced after a trap, or
+        # when its memory grew past the next image's (memory cannot shrink).
+        self._guest: Guest | None = None
         self._snapshot = self._shared_snapshot()
 
     def _shared_snapshot(self) -> Snapshot:
@@ -83,36 +98,93 @@ class Sandbox:
             if _snapshot is None:
                 self._state.fuel = 1 << 62
                 self._state.random = ByteStream(0)
-                try:
-                    _snapshot = take_snapshot(Guest(self._engine, self._pre, self._state), PRELUDE)
-                finally:
-                    self._state.memory = None
+                _snapshot = take_snapshot(Guest(self._engine, self._pre, self._state), PRELUDE)
             return _snapshot
 
-    def run_turn(self, bundle: str, globals_json: str, budgets: Budgets, seed: int) -> TurnResult:
+    def run_turn(self, bundle: str, globals: TurnGlobals | str, budgets: Budgets, seed: int) -> TurnResult:
+        """Run one turn of ``bundle`` (an ES module whose default export is the turn function).
+
+        ``globals`` is what the script sees (globals.py); a JSON text of the five globals is also
+        accepted (parsed into a TurnGlobals, which raises ValueError if it is not one).
+        """
+        if isinstance(globals, str):
+            globals = TurnGlobals.from_json(globals)
         with self._lock:
-            code = bundle.encode("utf-8", "surrogatepass")
+            code, digest = _source(bundle)
+            payload = encode_string(globals.payload(), self._snapshot.object_version)
             ceiling = wasm_fuel_ceiling(budgets.fuel, len(code))
             started = time.monotonic()
-            compiled = self._compiled(code, budgets, ceiling)
+            compiled = self._compiled(code, budgets, ceiling, digest)
+            game = self._game_image(globals.game, budgets.memory)
+            loaded = self._bundle_image(game, compiled, (digest, budgets.memory))
             # A cold turn's compile counts towards its wall-clock timeout, as parsing did.
             timeout_ms = max(0, budgets.timeout_ms - int((time.monotonic() - started) * 1000))
+            image = loaded.image if loaded is not None else game.image
             state = self._state
+            cap = image.size + budgets.memory + MEMORY_SLACK + 2 * (len(payload) + compiled.size)
+            guest = self._guest_for(image, cap)
             state.ticks = 0
             state.fuel = budgets.fuel
             state.random = ByteStream(seed)
-            cap = (self._snapshot.size + budgets.memory + MEMORY_SLACK + 2 * (len(bundle) + len(globals_json))
-                   + compiled.size)
-            guest = Guest(self._engine, self._pre, state, memory_cap=cap)
+            turn = _Turn(guest, self._snapshot, image, state, budgets, ceiling)
             try:
                 with self._watchdog.armed(guest.store, timeout_ms):
-                    return _Turn(guest, self._snapshot, state, budgets, ceiling).run(compiled, globals_json, seed)
+                    return turn.run(compiled, loaded, payload, seed)
             finally:
-                state.memory = None
+                if turn.trapped:
+                    self._guest = None  # its state is whatever the trap left: start afresh
 
-    def _compiled(self, code: bytes, budgets: Budgets, ceiling: int) -> Compiled:
+    # -- images ----------------------------------------------------------------------------------
+
+    def _guest_for(self, image: Image, cap: int) -> Guest:
+        """The reusable guest, holding ``image`` and limited to ``cap`` bytes of linear memory."""
+        guest = self._guest
+        if guest is None or guest.pages() > image.pages:
+            guest = self._guest = Guest(self._engine, self._pre, self._state)
+            guest.scratch = self._snapshot.scratch
+        guest.store.set_limits(memory_size=cap)
+        guest.store.set_fuel(1 << 62)
+        guest.store.set_epoch_deadline(1 << 62)
+        self._state.memory = guest.memory
+        restore(guest, image)
+        return guest
+
+    def _building(self, image: Image) -> Guest:
+        """The guest, ready to build a layer on ``image`` (no budgets: building is the host's work)."""
+        self._state.ticks = 0
+        self._state.fuel = 1 << 62
+        self._state.random = ByteStream(0)
+        return self._guest_for(image, 1 << 32)
+
+    def _game_image(self, game: GameGlobals, memory: int) -> GameImage:
+        key = game_key(game, memory)
+        found = GAMES.get(key)
+        if found is None:
+            try:
+                found = build_game_image(self._building(self._snapshot.image), self._snapshot, game, memory)
+            except BaseException:
+                self._guest = None
+                raise
+            GAMES.put(key, found)
+        return found
+
+    def _bundle_image(self, game: GameImage, compiled: Compiled, code_key: tuple[str, int]) -> BundleImage | None:
+        if compiled.bytecode is None or compiled.trap is not None:
+            return None
+        key = (game.key, code_key)
+        found = BUNDLES.get(key)
+        if found is None and key not in BUNDLES:
+            try:
+                found = build_bundle_image(self._building(game.image), self._snapshot, game, compiled)
+            except BaseException:
+                self._guest = None
+                raise
+            BUNDLES.put(key, found)
+        return found
+
+    def _compiled(self, code: bytes, budgets: Budgets, ceiling: int, digest: str | None = None) -> Compiled:
         """The bundle's compile outcome under these budgets: cached, or compiled now and cached."""
-        key = cache_key(code, budgets.memory)
+        key = (digest, budgets.memory) if digest is not None else cache_key(code, budgets.memory)
         found = CACHE.get(key, ceiling)
         if found is not None:
             return found
@@ -123,92 +195,133 @@ class Sandbox:
         state.fuel = 1 << 62
         state.random = ByteStream(0)
         cap = self._snapshot.size + budgets.memory + MEMORY_SLACK + 2 * len(code)
-        guest = Guest(self._engine, self._pre, state, memory_cap=cap)
+        guest = self._guest_for(self._snapshot.image, cap)
         try:
             with self._watchdog.armed(guest.store, budgets.timeout_ms):
-                restore(guest, self._snapshot)
                 compiled = compile_bundle(guest, self._snapshot, code, budgets.memory, ceiling)
         except wasmtime.Trap as trap:  # the watchdog, while describing a syntax error
             compiled = Compiled(fuel=ceiling, trap=trap)
-        finally:
-            state.memory = None
+        if compiled.trap is not None:
+            self._guest = None
         CACHE.put(key, compiled)  # not if it was cut short by something non-deterministic
         return compiled
 
 
-class _Turn:
-    """The steps of one turn on one guest."""
+_sources: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
+_sources_lock = threading.Lock()
 
-    def __init__(self, guest: Guest, snapshot: Snapshot, state: TurnState, budgets: Budgets, ceiling: int) -> None:
+
+def _source(bundle: str) -> tuple[bytes, str]:
+    """The bundle's UTF-8 bytes and their sha256, remembered for the last few bundles: a game hands
+    the same string every turn, whose hash Python keeps, so this is a dict lookup, not a rehash."""
+    with _sources_lock:
+        found = _sources.get(bundle)
+        if found is not None:
+            _sources.move_to_end(bundle)
+            return found
+    code = bundle.encode("utf-8", "surrogatepass")
+    found = (code, cache_key(code, 0)[0])
+    with _sources_lock:
+        _sources[bundle] = found
+        while len(_sources) > 32:
+            _sources.popitem(last=False)
+    return found
+
+
+class _Turn:
+    """The steps of one turn on one guest (restored from ``image``)."""
+
+    def __init__(self, guest: Guest, snapshot: Snapshot, image: Image, state: TurnState, budgets: Budgets,
+                 ceiling: int) -> None:
         self.guest = guest
         self.snap = snapshot
+        self.image = image
         self.state = state
         self.budgets = budgets
         self.script_fuel = ceiling  # build.wasm_fuel_ceiling: compiling the bundle is charged to it
         self.script_started = False
+        self.trapped = False
         # Fixed when the script stops, before describing a failure runs more guest code.
         self.fuel_spent: int | None = None
         self.ticks: int | None = None
 
-    def run(self, compiled: Compiled, globals_json: str, seed: int) -> TurnResult:
+    def run(self, compiled: Compiled, loaded: BundleImage | None, payload: bytes, seed: int) -> TurnResult:
         try:
-            return self._steps(compiled, globals_json, seed)
+            return self._steps(compiled, loaded, payload, seed)
         except _Failed as failed:
             return failed.result
         except wasmtime.Trap as trap:
+            self.trapped = True
             self._script_stopped()
             return self._trapped(trap)
+        except BaseException:
+            self.trapped = True
+            raise
 
-    def _steps(self, compiled: Compiled, globals_json: str, seed: int) -> TurnResult:
+    def _steps(self, compiled: Compiled, loaded: BundleImage | None, payload: bytes, seed: int) -> TurnResult:
         g, snap = self.guest, self.snap
-        restore(g, snap)
+        ctx, scratch = snap.context, snap.scratch
         seed_math_random(g, snap, math_random_state(seed))
-        g.call("qjs_set_memory_limit", max(1, self.budgets.memory))  # 0 would mean "unlimited"
 
-        payload = globals_json.encode("utf-8", "surrogatepass")
-        payload_ptr = g.alloc(payload)
-        result = g.call_js(snap.setup, snap.undefined, g.call("qjs_new_string", payload_ptr, len(payload)))
-        if g.is_exception(result):
+        if len(payload) <= SCRATCH_BYTES - SCRATCH_PAYLOAD:
+            g.write(scratch + SCRATCH_PAYLOAD, payload)
+            text = g.call("JS_ReadObject", ctx, scratch + SCRATCH_PAYLOAD, len(payload), 0)
+        else:
+            text = g.call("JS_ReadObject", ctx, g.alloc(payload), len(payload), 0)
+        if tag(text) != TAG_EXCEPTION:
+            g.write(scratch, struct.pack("<q", text))
+            text = g.call("JS_Call", ctx, snap.setup_turn_value, UNDEFINED, 1, scratch)
+        if tag(text) == TAG_EXCEPTION:
             failure = self._failure(phase="setup")
             if failure.kind is TurnKind.MEMORY:
                 return failure
-            raise ValueError(f"globals_json must be a JSON object: {failure.error}")
+            raise ValueError(f"the turn's globals could not be installed: {failure.error}")
 
-        bytecode = compiled.bytecode
-        bytecode_ptr = g.alloc(bytecode) if bytecode is not None else 0
         if compiled.trap is not None:  # the compile was cut short (the watchdog, the wasm stack)
             g.store.set_fuel(max(0, self.script_fuel - compiled.fuel))
             self.script_started = True
+            self.trapped = True
             return self._trapped(compiled.trap)
-        if compiled.exhausted or compiled.fuel >= self.script_fuel:
-            # The compile did not finish within this turn's ceiling.
+        # Reading the bytecode, done once for the bundle image, is charged as if done now.
+        charged = compiled.fuel + (loaded.load_fuel if loaded is not None else 0)
+        if compiled.exhausted or charged >= self.script_fuel:
+            # The compile (or the read) did not finish within this turn's ceiling.
             g.store.set_fuel(0)
             self.script_started = True
             return self._result(TurnKind.FUEL, say.fuel_message(self.budgets.fuel, by_builtins=True))
-        g.store.set_fuel(self.script_fuel - compiled.fuel)  # charged as if this turn had parsed it
+        g.store.set_fuel(self.script_fuel - charged)  # charged as if this turn had parsed it
         self.script_started = True
-        if bytecode is None:
+        if compiled.bytecode is None:
             return self._worded(compiled.failure or {}, "load", heap_exhausted=compiled.heap_exhausted)
 
-        promise = g.call("qjs_eval_bytecode", bytecode_ptr, len(bytecode))
-        if g.is_exception(promise):
+        if loaded is not None:
+            module = loaded.module
+        else:  # the heap budget is too small to hold the script: reading it fails, every turn
+            module = g.call("JS_ReadObject", ctx, g.alloc(compiled.bytecode), len(compiled.bytecode), 1)
+            if tag(module) == TAG_EXCEPTION or g.call("JS_ResolveModule", ctx, module) < 0:
+                return self._failure(phase="load")
+        promise = g.call("JS_EvalFunction", ctx, module)
+        if tag(promise) == TAG_EXCEPTION:
             return self._failure(phase="load")
         self._drain_jobs()
-        status = g.call("qjs_promise_state", promise)
+        status = g.call("JS_PromiseState", ctx, promise)
         if status == _PROMISE_REJECTED:
-            return self._failure(phase="run", exception=g.call("qjs_promise_result", promise))
+            return self._failure(phase="run", exception=g.handle(g.call("JS_PromiseResult", ctx, promise)))
         if status != _PROMISE_FULFILLED:
             return self._result(TurnKind.ERROR, say.pending_message())
 
-        namespace = g.call("qjs_promise_result", promise)
-        envelope_handle = g.call_js(snap.run, snap.undefined, namespace)
+        namespace = g.call("JS_GetModuleNamespace", ctx, pointer(module))
+        if tag(namespace) == TAG_EXCEPTION:
+            return self._failure(phase="run")
+        g.write(scratch, struct.pack("<q", namespace))
+        envelope = g.call("JS_Call", ctx, snap.run_value, UNDEFINED, 1, scratch)
         self._script_stopped()
         # Reading the envelope out is the host's work, not the script's: a turn that finished
         # within its fuel is not failed for want of fuel here.
         g.store.set_fuel(READ_FUEL)
-        if g.is_exception(envelope_handle):
+        if tag(envelope) == TAG_EXCEPTION:
             return self._failure(phase="run")
-        envelope = self._envelope(envelope_handle)
+        envelope = self._envelope(g.handle(envelope, at=scratch))
         if envelope.get("ok") is True:
             return self._result(TurnKind.OK, None, envelope, value=envelope.get("value"))
         return self._refusal(envelope)
@@ -254,7 +367,7 @@ class _Turn:
             pass
         if out_of_ticks:
             return self._result(TurnKind.FUEL, say.fuel_message(self.budgets.fuel), envelope)
-        return self._worded(envelope, phase, heap_exhausted=heap_was_exhausted(g, snap, self.budgets.memory))
+        return self._worded(envelope, phase, heap_exhausted=heap_was_exhausted(g, self.image, self.budgets.memory))
 
     def _worded(self, envelope: dict, phase: str, heap_exhausted: bool) -> TurnResult:
         """The result for an exception ``describe`` turned into ``envelope``."""

@@ -35,6 +35,19 @@ def project_tsconfig() -> dict:
     return {"compilerOptions": dict(COMPILER_OPTIONS), "files": ["nova.d.ts"], "include": ["src/**/*.ts"]}
 
 
+#: The project's rules file: the rules it is written against, and the marker editors take for the
+#: project's root (with tsconfig.json), so ``src/`` is not mistaken for the project.
+RULES_FILE = """\
+// The rules this android is written against (JSON with comments, see the rulebook). `nova lsp`
+// checks this file as you type and shows its values when you hover over `rules.…` in src/;
+// `nova create-game --file game.json --rules rules.json` plays a game with them.
+// Leave out what you keep: every rule has a default (`nova rules show` prints them all).
+{
+  // "android": { "cargoCapacity": 12 },
+}
+"""
+
+
 def readme() -> str:
     return (HERE / "README.md").read_text(encoding="utf-8")
 
@@ -43,8 +56,9 @@ def scaffold(directory: Path | str) -> list[Path]:
     """``nova new-android DIR``: a new android project made from the starter.
 
     Writes ``DIR/src/*.ts``, ``DIR/nova.d.ts`` (a copy of the typings, so the project works
-    outside a source checkout), ``DIR/tsconfig.json`` and ``DIR/README.md``; returns the files
-    written. ``DIR`` may exist only if it is an empty folder.
+    outside a source checkout), ``DIR/tsconfig.json``, ``DIR/rules.json`` and ``DIR/README.md``;
+    returns the files written. ``tsconfig.json`` and ``rules.json`` at the top are what editors
+    look for to find the project's root (``editor/nvim``, ``editor/emacs``). ``DIR`` may exist only if it is an empty folder.
     """
     target = Path(directory)
     if target.exists():
@@ -61,6 +75,7 @@ def scaffold(directory: Path | str) -> list[Path]:
     contents: dict[str, str] = {f"src/{name}": text for name, text in files().items()}
     contents["nova.d.ts"] = typings.read_text(encoding="utf-8")
     contents["tsconfig.json"] = json.dumps(project_tsconfig(), indent=2) + "\n"
+    contents["rules.json"] = RULES_FILE
     contents["README.md"] = readme()
     written = []
     try:

@@ -467,6 +467,12 @@ interface WorldRules {
   height: number;
   /** How a fresh map is generated. */
   generation: Generation;
+  /**
+   * 'none': the random map of the rulebook. 'rotational': a fair map for comparing scripts: composition, pods and the first two seats' initial chargers are symmetric under a half turn about the board's centre, and on a square board under a quarter turn, so four seats start alike. Pods land in symmetric groups (2, or 4 on a square board): generation.pods.count is rounded to the nearest multiple of the group size, halves up.
+   *
+   * @default "none"
+   */
+  symmetry: 'none' | 'rotational';
 }
 
 /** Androids: what they carry, what wears them out, what their actions cost. */

@@ -4,7 +4,8 @@ Two capability sets, so both ways diagnostics travel are exercised:
 
 * ``vscode``: VS Code's capabilities plus pull diagnostics (``textDocument.diagnostic``) and
   diagnostic refresh, as VS Code has had since 1.67;
-* ``neovim``: Neovim 0.9's capabilities, which only accept pushed diagnostics.
+* ``neovim``: Neovim 0.11's capabilities: it pulls diagnostics when the text changes but cannot be
+  asked to pull again (no ``workspace.diagnostics.refreshSupport``), so the server pushes to it.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ def editor_capabilities(name: str) -> types.ClientCapabilities:
         caps.text_document.diagnostic = types.DiagnosticClientCapabilities(dynamic_registration=True, related_document_support=False)
         caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
         return caps
-    caps = client_capabilities("neovim@v0.9.1")
-    assert caps.text_document.diagnostic is None  # push only
+    caps = client_capabilities("neovim@v0.11.0")
+    assert caps.text_document.diagnostic is not None and caps.workspace.diagnostics is None  # pulls, no refresh
     return caps
 
 
@@ -40,6 +41,7 @@ class Editor:
         self.name = name
         self.root = root
         self.pull = name == "vscode"
+        self.server_capabilities: types.ServerCapabilities | None = None
         self.versions: dict[str, int] = {}
 
     def write(self, relative: str, text: str) -> Path:
@@ -122,7 +124,7 @@ async def lsp(request, lsp_client: LanguageClient, tmp_path_factory):
     def code_lens_refresh(params: None) -> None:
         lsp_client.code_lens_refreshes += 1  # type: ignore[attr-defined]
 
-    await lsp_client.initialize_session(
+    result = await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=editor_capabilities(request.param),
             root_uri=root.as_uri(),
@@ -130,6 +132,7 @@ async def lsp(request, lsp_client: LanguageClient, tmp_path_factory):
         )
     )
     lsp_client.nova_editor = Editor(lsp_client, request.param, root)  # type: ignore[attr-defined]
+    lsp_client.nova_editor.server_capabilities = result.capabilities  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()
 

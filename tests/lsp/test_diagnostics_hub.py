@@ -47,10 +47,10 @@ class FakeServer:
         return future
 
 
-def capabilities(pull: bool) -> types.ClientCapabilities:
+def capabilities(pull: bool, refresh: bool = True) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         text_document=types.TextDocumentClientCapabilities(diagnostic=types.DiagnosticClientCapabilities() if pull else None),
-        workspace=types.WorkspaceClientCapabilities(diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)),
+        workspace=types.WorkspaceClientCapabilities(diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=refresh)),
     )
 
 
@@ -73,10 +73,10 @@ async def test_documents_are_debounced_separately():
     hub = DiagnosticsHub(server)
     hub.configure(capabilities(pull=False))
     for name in ("a", "b"):
-        server.workspace.text_documents[f"file:///w/{name}.rules.json"] = Doc("{}", 1)
-        hub.changed(f"file:///w/{name}.rules.json")
+        server.workspace.text_documents[f"file:///w/{name}.nova-rules.json"] = Doc("{}", 1)
+        hub.changed(f"file:///w/{name}.nova-rules.json")
     await asyncio.sleep(hub.DEBOUNCE_S * 3)
-    assert sorted(p.uri for p in server.published) == ["file:///w/a.rules.json", "file:///w/b.rules.json"]
+    assert sorted(p.uri for p in server.published) == ["file:///w/a.nova-rules.json", "file:///w/b.nova-rules.json"]
 
 
 async def test_a_pulling_client_is_not_pushed_to_but_asked_to_pull_again():
@@ -91,6 +91,21 @@ async def test_a_pulling_client_is_not_pushed_to_but_asked_to_pull_again():
     assert server.published == [] and server.refreshes == 1
     [problem] = await hub.collect(uri)
     assert "not valid JSON" in problem.message
+
+
+async def test_a_client_that_pulls_but_cannot_be_asked_to_pull_again_gets_pushes():
+    """Neovim 0.10/0.11 and eglot: they pull when the text changes, never after a dry-run."""
+    server = FakeServer()
+    hub = DiagnosticsHub(server)
+    hub.configure(capabilities(pull=True, refresh=False))
+    assert not hub.pull
+    uri = "file:///w/rules.json"
+    server.workspace.text_documents[uri] = Doc("{ nope", 1)
+    hub.results_changed(uri)
+    await asyncio.sleep(hub.DEBOUNCE_S * 3)
+    [published] = server.published
+    assert published.uri == uri and "not valid JSON" in published.diagnostics[0].message
+    assert server.refreshes == 0
 
 
 async def test_closing_a_document_clears_its_pushed_diagnostics():

@@ -142,7 +142,11 @@ def test_a_schema_reference_is_not_a_rule():
     ("name", "text", "expected"),
     [
         ("rules.json", "", True),
-        ("tiny.rules.json", "", True),
+        ("tiny.nova-rules.json", "", True),
+        ("tiny.nova-rules.jsonc", "", True),
+        ("database.rules.json", '{ "rules": { ".read": true } }', False),  # Firebase's
+        ("tiny.rules.json", "", False),
+        (".nova-rules.json", "", False),
         ("rules.jsonc", "", True),
         ("anything.json", '{ "$schema": "https://nova.invalid/schemas/rules.schema.json" }', True),
         ("package.json", '{ "name": "x" }', False),

@@ -28,6 +28,11 @@ def at(diagnostics, line: int, character: int) -> list[types.Diagnostic]:
     return [d for d in diagnostics if d.range.start.line == line and d.range.start.character <= character < d.range.end.character]
 
 
+async def test_only_a_client_that_can_be_asked_to_pull_again_is_offered_pull_diagnostics(editor: Editor):
+    offered = editor.server_capabilities.diagnostic_provider is not None
+    assert offered is editor.pull  # VS Code pulls; Neovim 0.11 (no refresh) is pushed to
+
+
 async def test_a_script_gets_both_type_errors_at_their_ranges(editor: Editor):
     uri = editor.open("bare/two_errors.ts", TWO_ERRORS)
     found = errors(await editor.diagnostics(uri))
@@ -76,7 +81,7 @@ async def test_hover_on_an_action_type_says_what_it_does_and_what_a_refusal_cost
 
 async def test_a_rules_file_with_a_partial_leaf_is_flagged_at_its_key(editor: Editor):
     text = '{ "android": { "sight": { "range": 6 } } }\n'
-    uri = editor.open("partial.rules.json", text)
+    uri = editor.open("partial.nova-rules.json", text)
     [problem] = await editor.diagnostics(uri)
     assert problem.range.start == position_of(text, '"sight"')
     assert problem.range.end == position_of(text, '"sight"', len('"sight"'))
@@ -85,7 +90,7 @@ async def test_a_rules_file_with_a_partial_leaf_is_flagged_at_its_key(editor: Ed
 
 async def test_a_rules_file_gets_key_hover_and_completion(editor: Editor):
     text = '{ "android": { "cargoCapacity": 6 } }\n'
-    uri = editor.open("complete.rules.json", text)
+    uri = editor.open("complete.nova-rules.json", text)
     where = position_of(text, "cargoCapacity", 2)
     body = (await editor.hover(uri, where.line, where.character)).contents.value
     assert "Most material units" in body and "Default: `12`" in body and "This file sets `6`" in body

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from nova_tools import starter
+from nova_tools.rules import Rules
+from nova_tools.rules.loading import load as load_rules
 from nova_tools.toolchain import compile_sources, typecheck_project, typings_path
 from nova_tools.toolchain.typecheck import COMPILER_OPTIONS
 
@@ -44,11 +46,12 @@ def test_scaffold_makes_a_project_that_checks_on_its_own(tmp_path: Path):
     target = tmp_path / "my-bot"
     written = starter.scaffold(target)
     names = sorted(str(p.relative_to(target)) for p in written)
-    assert names == sorted(["README.md", "nova.d.ts", "tsconfig.json", *(f"src/{n}" for n in starter.files())])
+    assert names == sorted(["README.md", "nova.d.ts", "rules.json", "tsconfig.json", *(f"src/{n}" for n in starter.files())])
     assert (target / "nova.d.ts").read_text() == typings_path().read_text()
     config = json.loads((target / "tsconfig.json").read_text())
     assert config["files"] == ["nova.d.ts"] and config["include"] == ["src/**/*.ts"]
     assert typecheck_project(target) == []
+    assert load_rules(target / "rules.json") == Rules()  # a valid rules file: the defaults
 
 
 def test_scaffold_refuses_a_non_empty_folder(tmp_path: Path):

@@ -1,11 +1,14 @@
 """Getting diagnostics to the editor, pushed or pulled.
 
-A client that declares ``textDocument.diagnostic`` (VS Code, recent Neovim) *pulls*: it asks
-after every change, and the answer is computed then. Any other client gets them *pushed*
-(``textDocument/publishDiagnostics``) after a short per-document debounce, so a burst of
-keystrokes costs one check. When something other than the text changes what a document's
-diagnostics are (a dry-run verdict, the settings), pulling clients are asked to pull again
-(``workspace/diagnostic/refresh``) and pushing clients get a fresh publish.
+A client that declares ``textDocument.diagnostic`` *and* ``workspace.diagnostics.refreshSupport``
+(VS Code) *pulls*: it asks after every change, and the answer is computed then. Every other client
+gets them *pushed* (``textDocument/publishDiagnostics``) after a short per-document debounce, so a
+burst of keystrokes costs one check: that includes Neovim 0.10/0.11 and Emacs eglot, which pull
+only when the text changes and cannot be asked to pull again, so a dry-run verdict would never
+reach them (the server does not offer them pull diagnostics at all). When something other than
+the text changes what a document's diagnostics are (a dry-run verdict, the settings), pulling
+clients are asked to pull again (``workspace/diagnostic/refresh``) and pushing clients get a
+fresh publish.
 
 What the diagnostics *are* is decided by the features, per kind of document:
 android scripts: tsc + the Nova checks + the last dry-run's verdict; rules files: the rules
@@ -50,9 +53,9 @@ class DiagnosticsHub:
 
     def configure(self, capabilities: types.ClientCapabilities) -> None:
         text = capabilities.text_document
-        self.pull = text is not None and text.diagnostic is not None
         workspace = capabilities.workspace
         self.refresh_supported = bool(workspace and workspace.diagnostics and workspace.diagnostics.refresh_support)
+        self.pull = text is not None and text.diagnostic is not None and self.refresh_supported
 
     # --- what the diagnostics are ------------------------------------------------------------------
 
@@ -84,9 +87,8 @@ class DiagnosticsHub:
     def results_changed(self, uri: str | None = None) -> None:
         """Something besides the text changed what the diagnostics of ``uri`` (or all) are."""
         if self.pull:
-            if self.refresh_supported:
-                future = self.server.workspace_diagnostic_refresh(None)
-                future.add_done_callback(lambda f: f.exception() if not f.cancelled() else None)
+            future = self.server.workspace_diagnostic_refresh(None)
+            future.add_done_callback(lambda f: f.exception() if not f.cancelled() else None)
             return
         uris = [uri] if uri else list(self.server.workspace.text_documents)
         for each in uris:

@@ -1,7 +1,9 @@
 """Rules files: diagnostics at the offending key or value, hover docs per key, key completion.
 
-A rules file is ``rules.json``, ``*.rules.json``, or any JSON file whose ``$schema`` names
-``rules.schema.json``. Checking is :func:`nova_tools.rules.jsonc.parse` (which keeps the source
+A rules file is ``rules.json`` (the rulebook's name, and what ``nova new-android`` writes),
+``NAME.nova-rules.json`` for more than one in a folder (``.jsonc`` for either), or any JSON file
+whose ``$schema`` names ``rules.schema.json``. Not ``*.rules.json``: that is also Firebase's
+``database.rules.json``. The VS Code extension's ``package.json`` says the same. Checking is :func:`nova_tools.rules.jsonc.parse` (which keeps the source
 range of every key and value) plus :func:`nova_tools.rules.resolve` (whose problems carry JSON
 paths): this module only maps one onto the other.
 
@@ -21,12 +23,12 @@ from .. import ruledocs
 from ..settings import SHIPPED_DEFAULTS
 from ..textpos import LineIndex
 
-_RULES_NAME = re.compile(r"(?:^|\.)rules\.jsonc?$")
+_RULES_NAME = re.compile(r"^(?:rules|.+\.nova-rules)\.jsonc?$")
 _SCHEMA_MENTION = re.compile(r'"\$schema"\s*:\s*"[^"\n]*rules\.schema\.json"')
 
 
 def is_rules_document(file_name: str, text: str) -> bool:
-    """``rules.json``, ``*.rules.json`` (or ``.jsonc``), or JSON naming the rules schema."""
+    """``rules.json``, ``*.nova-rules.json`` (or ``.jsonc``), or JSON naming the rules schema."""
     if _RULES_NAME.search(file_name):
         return True
     return file_name.endswith((".json", ".jsonc")) and _SCHEMA_MENTION.search(text[:4096]) is not None

@@ -1,0 +1,138 @@
+"""The memory images a turn starts from, one layer for each thing that stays fixed across turns.
+
+    base    QuickJS after the prelude (once per process: guest.take_snapshot)
+    game    + ``rules`` and ``finalTurn`` parsed, the heap limit set   (once per game)
+    bundle  + the script's bytecode read into the heap (JS_ReadObject)  (once per game and script)
+
+A turn restores the deepest layer it can (a memcpy of ~1.5 MB into a guest that is reused from
+turn to turn), so it neither re-parses the game's rules nor re-reads its script's bytecode. Every
+layer is built the same way from the one below, in any process, so a turn starts from the same
+bytes whichever process runs it and whatever it ran before.
+
+What a layer saves is still charged, so a turn's outcome does not depend on which layers were
+cached: reading the bytecode is charged to every turn as the wasm fuel it cost when the layer was
+built (``BundleImage.load_fuel``), as compiling it is (bytecode.py); what either left in the heap
+counts against the turn's heap limit, since it is there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from .bytecode import Compiled
+from .globals import GameGlobals
+from .guest import TAG_EXCEPTION, Guest, Image, Snapshot, capture, restore, tag
+
+# Images are ~1.5 MB each (plus their patches for fresh guests): a process keeps a few games, and a
+# few scripts per game, which is what a game, a tournament worker or an editor session cycles through.
+GAME_IMAGES = 8
+BUNDLE_IMAGES = 16
+
+READ_OBJ_BYTECODE = 1  # JS_READ_OBJ_BYTECODE
+
+# Free heap the game layer keeps at the top of its image. A turn whose allocations outgrow the
+# image's memory grows it, and a guest whose memory grew cannot hold the image again (memory never
+# shrinks): the next turn then needs a new instance, ~0.2 ms more. This much room lets ordinary
+# turns (a 48x48 world handed to a script, a 24x24 one parsed) stay in the reused instance; its
+# zeros cost ~12 µs per MiB to clear each turn.
+HEAP_RESERVE = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class GameImage:
+    key: tuple[str, int]
+    image: Image
+
+
+@dataclass(frozen=True)
+class BundleImage:
+    image: Image
+    module: int  # the module's JSValue (unevaluated; its imports resolved)
+    load_fuel: int  # wasm fuel reading it cost, charged to every turn that starts here
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Lru(Generic[K, V]):
+    def __init__(self, entries: int) -> None:
+        self._entries = entries
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+        self.builds = 0  # how many entries were stored (for tests and benchmarks)
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            self.builds += 1
+            while len(self._items) > self._entries:
+                self._items.popitem(last=False)
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            return key in self._items
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+GAMES: _Lru[tuple[str, int], GameImage] = _Lru(GAME_IMAGES)
+# Keyed by the game layer's key and the bundle's compile key (sha256 of the source, heap budget);
+# None: the bytecode could not be read within the heap budget, so every turn reads it and fails.
+BUNDLES: _Lru[tuple[tuple[str, int], tuple[str, int]], BundleImage | None] = _Lru(BUNDLE_IMAGES)
+
+
+def game_key(game: GameGlobals, memory: int) -> tuple[str, int]:
+    return hashlib.sha256(game.install_text().encode("utf-8", "surrogatepass")).hexdigest(), memory
+
+
+def build_game_image(guest: Guest, snap: Snapshot, game: GameGlobals, memory: int) -> GameImage:
+    """Install ``game`` in the base image (in ``guest``) and capture the result.
+
+    The rules are parsed before the heap limit is set, so a limit smaller than the rules fails the
+    turns (at their first allocation, as "out of memory"), not the layer.
+    """
+    restore(guest, snap.image)
+    text = game.install_text().encode("utf-8", "surrogatepass")
+    handle = guest.call("qjs_new_string", guest.alloc(text), len(text))
+    result = guest.call_js(snap.install_game, snap.undefined, handle)
+    if guest.is_exception(result):
+        raise ValueError("the game's rules and finalTurn must be JSON")
+    guest.call("qjs_run_gc")
+    # Grows the heap by the reserve, which stays free at its top (the allocator never gives memory
+    # back: linear memory cannot shrink).
+    guest.call("wasm_free", guest.call("wasm_malloc", HEAP_RESERVE))
+    guest.call("qjs_set_memory_limit", max(1, memory))  # 0 would mean "unlimited"
+    return GameImage(game_key(game, memory), capture(guest, snap.initial))
+
+
+def build_bundle_image(guest: Guest, snap: Snapshot, game: GameImage, compiled: Compiled) -> BundleImage | None:
+    """Read ``compiled``'s bytecode into ``game``'s image (in ``guest``) and capture the result;
+    None if the read fails (the heap budget is too small for the script)."""
+    assert compiled.bytecode is not None
+    restore(guest, game.image)
+    bytecode = guest.alloc(compiled.bytecode)
+    before = guest.store.get_fuel()
+    module = guest.call("JS_ReadObject", snap.context, bytecode, len(compiled.bytecode), READ_OBJ_BYTECODE)
+    if tag(module) == TAG_EXCEPTION or guest.call("JS_ResolveModule", snap.context, module) < 0:
+        return None
+    load_fuel = before - guest.store.get_fuel()
+    guest.call("wasm_free", bytecode)  # read into the heap: the bytes are no longer needed
+    return BundleImage(capture(guest, snap.initial), module, load_fuel)
