@@ -2,15 +2,16 @@
 
 import { Memory } from './memory';
 import { Navigator } from './nav';
+import { SeenMap } from './seen';
 import { View } from './sense';
 
 export interface Context {
   v: View;
   m: Memory;
   nav: Navigator;
-  /** One flag a tile: seen at least once. */
-  seen: Uint8Array;
-  /** How many tiles have never been seen. */
+  /** The tiles seen at least once. */
+  seen: SeenMap;
+  /** How many 2 x 2 blocks of the board still hold a tile never seen (0: all explored). */
   unexplored: number;
   /**
    * Whether this android keeps the base: the oldest of my active androids does (hauling,

@@ -13,7 +13,7 @@ import { load, Memory, remember, save } from './memory';
 import { Navigator } from './nav';
 import { harvester } from './plan';
 import { logLine, note } from './log';
-import { look, serial } from './sense';
+import { look } from './sense';
 import { bank, bankBeforeTheEnd, build, collectHere, explore, finishSite, gather, pickUpNearby } from './work';
 
 const DUTIES: Duty[] = [
@@ -46,9 +46,8 @@ const turnFunction: AndroidTurn = () => {
   const blocked = new Uint8Array(rules.world.width * rules.world.height);
   for (const i of m.hazards) blocked[i] = 1;
   if (v.me.health > rules.android.maxHealth / 2) for (const i of m.mild) blocked[i] = 0;
-  let unexplored = 0;
-  for (let i = 0; i < seen.length; i++) unexplored += 1 - seen[i];
-  const keeper = v.siblings.every((s) => serial(s.id) > serial(v.me.id));
+  const unexplored = seen.unseenBlocks();
+  const keeper = v.siblingOlder.indexOf(true) < 0;
   const c: Context = { v, m, nav: new Navigator(v.here, blocked, v.me.battery), seen, unexplored, keeper };
 
   let d: Decision = { action: { type: 'android.wait' }, intent: 'wait: nothing useful to do' };

@@ -4,7 +4,8 @@
 // whatever the android wants to know later (the map, its buildings, the depots) it writes here.
 
 import { harvestWorth, total } from './economy';
-import { distance, indexOf, isHazard, View } from './sense';
+import { SeenMap } from './seen';
+import { distance, indexOf, View } from './sense';
 
 /** How many harvest spots are remembered (a choice of this script, not a rule). */
 const SPOTS_KEPT = 8;
@@ -70,10 +71,7 @@ export interface Memory {
   banned: [number, number][];
 }
 
-const VERSION = 3;
-/** The seen map packs five tiles into a character between '0' and 'O' (no JSON escapes needed). */
-const BITS = 5;
-const ZERO = 48;
+const VERSION = 4;
 
 export function load(text: string, v: View): Memory {
   if (text) {
@@ -92,64 +90,72 @@ export function load(text: string, v: View): Memory {
   };
 }
 
-/** The seen map as one flag a tile (1 = seen at least once). */
-export function seenMap(m: Memory): Uint8Array {
-  const flags = new Uint8Array(rules.world.width * rules.world.height);
-  for (let c = 0; c < m.seen.length; c++) {
-    const bits = m.seen.charCodeAt(c) - ZERO;
-    for (let b = 0, i = c * BITS; b < BITS && i < flags.length; b++, i++) flags[i] = (bits >> b) & 1;
-  }
-  return flags;
-}
-
-function packSeen(flags: Uint8Array): string {
-  let text = '';
-  for (let i = 0; i < flags.length; i += BITS) {
-    let bits = 0;
-    for (let b = 0; b < BITS; b++) bits |= flags[i + b] << b;
-    text += String.fromCharCode(ZERO + bits);
-  }
-  return text;
-}
-
-/** Fold this turn's sight into memory. Returns the seen map, updated. */
-export function remember(m: Memory, v: View, harvester: BuildingType | undefined): Uint8Array {
-  const seen = seenMap(m);
+/**
+ * Fold this turn's sight into memory: what lies loose, where the hazards and the good ground are,
+ * my buildings and my rivals'. Returns the seen map, updated. This runs every turn over every
+ * tile in sight, so the loop is written out plainly: a turn should spend no fuel ticks.
+ */
+export function remember(m: Memory, v: View, harvester: BuildingType | undefined): SeenMap {
+  const seen = new SeenMap(m.seen);
   const loot = new Map<number, [number, number, number]>();
   for (const l of m.loot) loot.set(l[0], l);
   const hazards = new Set<number>(m.hazards);
   const mild = new Set<number>(m.mild);
   const spots = new Map<number, number>(m.spots);
-  for (const t of v.tiles.values()) {
-    const i = indexOf(t.position);
-    seen[i] = 1;
-    const n = total(t.scattered);
+  const prey = new Map<number, number>(m.prey);
+  const W = rules.world.width;
+  const homeX = m.home % W;
+  const homeY = (m.home - homeX) / W;
+  const tiles = world.tiles;
+  for (let k = 0; k < tiles.length; k++) {
+    const t = tiles[k];
+    const x = t.position.x;
+    const y = t.position.y;
+    const i = y * W + x;
+    seen.mark(i);
+    let n = 0;
+    for (const name in t.scattered) n += t.scattered[name as Material] || 0;
     if (n > 0) loot.set(i, [i, n, t.scattered.electronics || 0]);
-    else loot.delete(i);
-    const hazard = isHazard(t);
-    if (hazard) hazards.add(i);
-    else hazards.delete(i);
-    if (hazard && mildHazard(t)) mild.add(i);
-    else mild.delete(i);
-    // Cheap tests first: this runs for every tile in sight, every turn.
-    if (harvester && !hazard && distance(i, m.home) <= HARVEST_RANGE && !v.buildingAt.has(i)) {
-      const points = Math.round(100 * harvestWorth(harvester, t.composition));
+    else if (loot.has(i)) loot.delete(i);
+    const ground = t.composition;
+    const hazard = (ground.acid || 0) > 0 || (ground.radiation || 0) > 0;
+    if (hazard) {
+      hazards.add(i);
+      if (mildHazard(t)) mild.add(i);
+      else mild.delete(i);
+    } else if (hazards.has(i)) {
+      hazards.delete(i);
+      mild.delete(i);
+    }
+    const b = v.buildingAt.get(i);
+    if (harvester && !hazard && !b && Math.abs(x - homeX) + Math.abs(y - homeY) <= HARVEST_RANGE) {
+      const points = Math.round(100 * harvestWorth(harvester, ground));
       if (points > 0) spots.set(i, points);
       else spots.delete(i);
-    } else {
+    } else if (spots.has(i)) {
       spots.delete(i);
     }
+    // Rivals' buildings that could be salvaged, and rivals' homes.
+    if (b && b.ownerId !== v.me.ownerId) {
+      if (b.initial) {
+        if (!m.dens.some((d) => d[0] === i)) m.dens.push([i, rivalIndex(m, b.ownerId)]);
+      } else if (rules.buildings[b.type].salvageableByOthers) {
+        prey.set(i, rivalIndex(m, b.ownerId));
+      }
+    } else if (prey.has(i)) {
+      prey.delete(i);
+    }
   }
-  m.seen = packSeen(seen);
+  m.seen = seen.text();
   m.loot = Array.from(loot.values());
   m.hazards = Array.from(hazards);
   m.mild = Array.from(mild);
+  m.prey = Array.from(prey.entries());
   // Best first; between equals, the one nearer home.
   m.spots = Array.from(spots.entries())
     .sort((a, b) => b[1] - a[1] || distance(a[0], m.home) - distance(b[0], m.home) || a[0] - b[0])
     .slice(0, SPOTS_KEPT);
   rememberBuildings(m, v);
-  rememberRivals(m, v);
   return seen;
 }
 
@@ -197,22 +203,6 @@ function rememberBuildings(m: Memory, v: View): void {
     kept.push(known);
   }
   m.buildings = kept;
-}
-
-/** Rivals' buildings a rival could lose to salvage: remembered where they stand. */
-function rememberRivals(m: Memory, v: View): void {
-  const prey = new Map<number, number>(m.prey);
-  for (const t of v.tiles.values()) {
-    const i = indexOf(t.position);
-    const b = v.buildingAt.get(i);
-    if (b && b.ownerId !== v.me.ownerId && !b.initial && rules.buildings[b.type].salvageableByOthers) {
-      prey.set(i, rivalIndex(m, b.ownerId));
-    } else {
-      prey.delete(i);
-    }
-    if (b && b.initial && b.ownerId !== v.me.ownerId && !m.dens.some((d) => d[0] === i)) m.dens.push([i, rivalIndex(m, b.ownerId)]);
-  }
-  m.prey = Array.from(prey.entries());
 }
 
 /**

@@ -128,7 +128,7 @@ function chooseTile(c: Context, type: BuildingType): number | undefined {
 /** Known free: seen, no hazard, no building of mine remembered there, none in sight. */
 function free(c: Context, tile: number): boolean {
   if (c.v.buildingAt.has(tile) || tile === c.m.home || c.m.buildings.some((k) => k.tile === tile)) return false;
-  if (c.m.hazards.indexOf(tile) >= 0 || !c.seen[tile]) return false;
+  if (c.m.hazards.indexOf(tile) >= 0 || !c.seen.has(tile)) return false;
   return !isHazard(c.v.tiles.get(tile));
 }
 

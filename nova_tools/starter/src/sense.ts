@@ -12,6 +12,9 @@ export interface View {
   own: Building[];
   /** My owner's other active androids. Each one lights up its own tile, so all of them are here. */
   siblings: Android[];
+  /** Where they stand, and whether each is older than me (launched before), in the same order. */
+  siblingTiles: number[];
+  siblingOlder: boolean[];
   /** Other players' active androids in sight. */
   rivals: Android[];
 }
@@ -45,7 +48,10 @@ export function look(): View | undefined {
     if (a.ownerId === me.ownerId) siblings.push(a);
     else rivals.push(a);
   }
-  return { me, here: indexOf(me.position), tiles, buildingAt, own, siblings, rivals };
+  const mine = serial(me.id);
+  const siblingTiles = siblings.map((s) => indexOf(s.position));
+  const siblingOlder = siblings.map((s) => serial(s.id) < mine);
+  return { me, here: indexOf(me.position), tiles, buildingAt, own, siblings, siblingTiles, siblingOlder, rivals };
 }
 
 export function isHazard(t: Tile | undefined): boolean {
@@ -60,10 +66,16 @@ export const serial = (id: string): number => Number(id.replace(/\D/g, '')) || 0
  * will most likely take it: two androids chasing the same pod waste a trip.
  */
 export function siblingCloser(v: View, tile: number): boolean {
-  const mine = distance(v.here, tile);
-  for (const s of v.siblings) {
-    const theirs = distance(indexOf(s.position), tile);
-    if (theirs < mine || (theirs === mine && serial(s.id) < serial(v.me.id))) return true;
+  // Written out rather than calling distance(): exploring asks this of many tiles in one turn.
+  const W = rules.world.width;
+  const x = tile % W;
+  const y = (tile - x) / W;
+  const mine = Math.abs(v.me.position.x - x) + Math.abs(v.me.position.y - y);
+  for (let k = 0; k < v.siblingTiles.length; k++) {
+    const s = v.siblingTiles[k];
+    const sx = s % W;
+    const theirs = Math.abs(sx - x) + Math.abs((s - sx) / W - y);
+    if (theirs < mine || (theirs === mine && v.siblingOlder[k])) return true;
   }
   return false;
 }

@@ -176,18 +176,20 @@ function worthTheDamage(c: Context, tile: number): boolean {
  */
 export const explore: Duty = (c) => {
   if (c.unexplored === 0) return undefined;
+  const unseen = (tile: number): boolean => !c.seen.has(tile);
   const sibling = (tile: number): boolean => c.v.siblings.length > 0 && siblingCloser(c.v, tile);
-  let target = c.nav.nearestUnflagged(c.seen, sibling);
+  let target = c.nav.nearestWhere(unseen, sibling);
   if (target === undefined) {
-    // Nothing unseen within the search window (a big board): head for the nearest as the crow flies.
+    // Nothing unseen that a route reaches (beyond hazards, or beyond the search window on a big
+    // board): head for the nearest unseen block as the crow flies.
     let bestSteps = Infinity;
-    for (let i = 0; i < c.seen.length; i++) {
-      if (!c.seen[i] && distance(c.v.here, i) < bestSteps) {
-        target = i;
-        bestSteps = distance(c.v.here, i);
+    for (const corner of c.seen.unseenCorners()) {
+      if (distance(c.v.here, corner) < bestSteps) {
+        target = corner;
+        bestSteps = distance(c.v.here, corner);
       }
     }
   }
   if (target === undefined) return undefined;
-  return walk(c, target, 'explore toward ' + at(target) + ' (' + c.unexplored + ' tiles never seen)');
+  return walk(c, target, 'explore toward ' + at(target));
 };
