@@ -9,7 +9,7 @@
 
 import { chargerTiles, nearestStore, storeHolding } from './base';
 import { capacityLeft } from './check';
-import { Context, Decision, Duty, walk } from './context';
+import { Context, Decision, Duty, roundsLeft, walk } from './context';
 import { bagOf, canWithdraw, charges, covers, describe, fill, fullHealth, isEmpty, minus, room, takeable, total } from './economy';
 import { Known, storedNow } from './memory';
 import { at, distance, indexOf } from './sense';
@@ -154,11 +154,16 @@ export function fetch(c: Context, store: Known, want: MaterialAmounts, why: stri
  */
 export const haul: Duty = (c) => {
   const space = room(c.v.me);
-  if (space === 0 || !nearestStore(c) || (!c.keeper && c.unexplored > 0)) return undefined;
+  const store = nearestStore(c);
+  if (space === 0 || !store || (!c.keeper && c.unexplored > 0)) return undefined;
+  // Stored in a harvester it scores as much as in a depot; in the cargo it scores nothing. So no
+  // hauling that could not be banked before the humans land.
+  const left = roundsLeft();
   let best: Known | undefined;
   let bestSteps = 0;
   for (const k of c.m.buildings) {
     if (!k.complete || !k.rate || !canWithdraw(k.type) || storedNow(k) < space) continue;
+    if (left !== undefined && left <= c.nav.steps(k.tile) + distance(k.tile, store.tile) + 2) continue;
     if (c.v.siblings.some((s) => indexOf(s.position) === k.tile)) continue;
     const steps = c.nav.steps(k.tile);
     if (!best || steps < bestSteps) {

@@ -50,9 +50,8 @@ export function nextBuilding(c: Context): Plan | undefined {
     if ((built.get(type) || 0) >= k) continue;
     const cost = costOf(type);
     if (covers(left, cost)) {
-      if (!pays(c, type)) continue;
       const tile = chooseTile(c, type);
-      if (tile !== undefined) {
+      if (tile !== undefined && pays(c, type, tile)) {
         c.m.plan = [tile, type];
         return { type, tile };
       }
@@ -80,16 +79,18 @@ function lootCovers(c: Context, need: MaterialAmounts): boolean {
 }
 
 /**
- * Whether a building started now still pays before the humans land: its points plus what it
- * harvests in the rounds left must beat banking its cost. The first storage always pays (it is
- * what lets everything else be banked). With no arrival date every step of the plan pays.
+ * Whether a building started now still pays before the humans land. It has to be finished in
+ * time (the walk there and its rules.buildings[type].ticks), and then its points plus what it
+ * harvests in the rounds left must beat banking its cost instead. Without a depot there is no
+ * banking, so anything that scores pays, and the first storage most of all: it is what lets the
+ * cargo score. With no arrival date every step of the plan pays.
  */
-function pays(c: Context, type: BuildingType): boolean {
+function pays(c: Context, type: BuildingType, tile: number): boolean {
   const left = roundsLeft();
   if (left === undefined) return true;
-  const working = left - rules.buildings[type].ticks - 2 * HARVEST_RANGE;
+  const working = left - c.nav.steps(tile) - rules.buildings[type].ticks - 1;
   if (working <= 0) return false;
-  if (stores(type) && !hasStore(c)) return true;
+  if (!hasStore(c)) return stores(type) || rules.scoring.buildings[type] > 0;
   return rules.scoring.buildings[type] + harvestPerRound(c, type) * working > worth(costOf(type));
 }
 
@@ -141,7 +142,7 @@ function bestSpot(c: Context, type: BuildingType): number | undefined {
     if (!free(c, tile) || !c.nav.reachable(tile)) continue;
     const d = distance(tile, c.m.home);
     // Not on a rival's doorstep: their androids pass by all the time.
-    if (c.m.dens.some((den) => distance(tile, den[0]) <= d)) continue;
+    if (c.m.dens.some((den) => distance(tile, den[0]) < d)) continue;
     const t = c.v.tiles.get(tile);
     // What it yields a round, read afresh when in sight (the remembered value otherwise).
     const perRound = t ? harvestWorth(type, t.composition) : points / 100;
