@@ -22,8 +22,6 @@ const BATTERY_SLACK = 2;
 const DETOUR_EVERY = 4;
 /** Rounds a building stays "threatened" after a rival android was seen beside it (a choice). */
 const THREAT_ROUNDS = 10;
-/** Extra repairs' worth of material fetched for a building under attack (a choice). */
-const SPARE_REPAIRS = 4;
 /** Androids of mine this many steps from a building under attack count as its defenders (a choice). */
 const NEAR = 3;
 
@@ -96,18 +94,20 @@ export const defend: Duty = (c) => {
   if (b && damaged(target) && canRepair && winnable) {
     return { action: { type: 'android.repair' }, intent: 'repair ' + what + ' (health ' + Math.round(target.health) + ')' };
   }
+  if (winnable && damaged(target) && !canRepair) {
+    // Under attack, a cargo full of repair material: every trip to the depot is a round lost.
+    const repairs = threatened(target) ? rules.android.cargoCapacity
+      : Math.ceil((fullHealth(target.type) - target.health) / rules.salvage.repairAmount);
+    const store = storeHolding(c, kit);
+    if (store) return fetch(c, store, bagOf(rules.salvage.repairCost, repairs), 'to repair ' + what);
+  }
   if (b && rivalBeside && canWithdraw(b.type) && !isEmpty(b.storage) && room(me) > 0) {
     const take = fill(b.storage, room(me));
     if (take) return { action: { type: 'android.withdraw', resources: take }, intent: 'a rival is at ' + what + ': take out ' + describe(take) };
   }
   if (!winnable) return undefined; // given up: what it stored is out, the rest of the colony needs the android
   if (b && rivalBeside && !damaged(target)) return { action: { type: 'android.wait' }, intent: 'guard ' + what + ' from a rival' };
-  if (damaged(target) && !canRepair) {
-    const repairs = Math.ceil((fullHealth(target.type) - target.health) / rules.salvage.repairAmount) + (threatened(target) ? SPARE_REPAIRS : 0);
-    const store = storeHolding(c, kit);
-    if (store) return fetch(c, store, bagOf(rules.salvage.repairCost, repairs), 'to repair ' + what);
-    if (!rivalBeside) return undefined; // nothing to repair with, and nobody to stand up to
-  }
+  if (damaged(target) && !canRepair && !rivalBeside) return undefined; // nothing to repair with, and nobody to stand up to
   if (c.v.here === tile) return undefined;
   return walk(c, tile, (damaged(target) ? 'repair ' : 'guard ') + what);
 };
