@@ -77,7 +77,7 @@ def play(job: tuple) -> dict:
     """One game: ``(seed, rounds, rules_json, [(player, entry), ...] in seat order)``."""
     seed, rounds, rules_json, seats = job
     from nova_tools import engine
-    from nova_tools.api.turns import ScriptRunner
+    from nova_tools.play import ScriptRunner
     from nova_tools.rules import resolve
 
     rules = resolve(rules_json)

@@ -15,7 +15,7 @@ import statistics
 import time
 
 from nova_tools import engine
-from nova_tools.api.turns import ScriptRunner, sandbox
+from nova_tools.play import ScriptRunner, sandbox
 from nova_tools.rules import Rules
 from nova_tools.starter import ENTRY, files
 from nova_tools.toolchain import compile_sources

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import engine
+from .errors import NovaError
 from .engine.state import GameState, canonical
 from .rules import Rules, RulesError, resolve
 
@@ -25,7 +26,7 @@ FORMAT = "nova-game"
 VERSION = 1
 
 
-class GameFileError(Exception):
+class GameFileError(NovaError):
     """A game file that cannot be used; the message says what and where."""
 
 

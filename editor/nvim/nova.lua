@@ -18,6 +18,14 @@ vim.lsp.config('nova', {
       -- gameFile = 'game.json',     -- dry-run against this game's current state (default: a fresh default world)
       -- androidId = 'android-1',    -- the android a dry-run plays as (default: the first active one)
     },
+    -- nova lsp is the only server an android project needs: go to definition, references, rename,
+    -- symbols, formatting, signature help, semantic tokens, inlay hints... come from its warm
+    -- TypeScript checker, which reads these settings (TypeScript's own names), e.g.:
+    -- typescript = {
+    --   inlayHints = { parameterNames = { enabled = 'all' }, variableTypes = { enabled = true } },
+    --   referencesCodeLens = { enabled = true },
+    -- },
+    -- (and show the hints with vim.lsp.inlay_hint.enable(true))
   },
 })
 vim.lsp.enable('nova')

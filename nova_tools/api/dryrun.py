@@ -3,62 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
-from .. import engine, store
+from ..engine.reasons import Outcome
 from ..engine.state import from_json, to_json
+from ..play import GameSession, GameSpec, Seat
 from ..rules import Rules
 from ..toolchain.compile import CompiledScript
+from .access import open_game, require_player
 from .errors import ApiError
 from .games import compile_upload
-from .turns import ScriptRunner
+from .results import DryRun
 
 DRY_RUN_PLAYER = "you"
 MAX_LOG_LINES = 50
 MAX_LOG_LINE_CHARS = 500
-
-
-@dataclass(frozen=True)
-class DryRun:
-    android_id: str
-    round: int
-    action: object  # what the turn function returned (None on a script error)
-    ticks: int
-    accepted: bool
-    outcome: str  # accepted | refused | invalid | error
-    code: str | None
-    reason: str | None
-    penalty: float  # health a failed turn would cost
-    memory_size: int | None
-    recording_size: int | None
-    event: dict
-    logs: tuple[str, ...] = ()  # what the script printed with console.log (at most MAX_LOG_LINES)
-
-    def to_json(self) -> dict:
-        return {
-            "androidId": self.android_id,
-            "round": self.round,
-            "action": self.action,
-            "ticks": self.ticks,
-            "accepted": self.accepted,
-            "outcome": self.outcome,
-            "code": self.code,
-            "reason": self.reason,
-            "penalty": self.penalty,
-            "memorySize": self.memory_size,
-            "recordingSize": self.recording_size,
-            "logs": list(self.logs),
-        }
-
-
-def _fresh_world(rules: Rules) -> tuple[engine.GameState, str]:
-    """A fresh default world with one player and one android on its initial charger."""
-    state = engine.generate(rules, 0)
-    engine.join(state, DRY_RUN_PLAYER)
-    script = engine.add_script(state, DRY_RUN_PLAYER, "dry-run")["script"]
-    android = engine.launch(state, DRY_RUN_PLAYER, script)["android"]
-    return state, android
 
 
 def dry_run(
@@ -73,10 +32,10 @@ def dry_run(
     rules: Rules | None = None,
 ) -> DryRun:
     """Run one turn of a script against a game's current state (as ``android_id``, or the
-    player's first active android) or a fresh default world, and say what the engine would do."""
-    compiled = compiled or compile_upload(entry, files, entry_name)
+    player's first active android) or a fresh default world, and say what the engine would do.
+    The game, player and android are checked before the (slower) compile."""
     if game is not None:
-        loaded = store.load(game)
+        loaded = open_game(game) if player is None else require_player(game, player)
         rules = loaded.rules
         state = from_json(to_json(loaded.state), rules)  # a copy: the game itself is never changed
         if android_id is None:
@@ -91,23 +50,24 @@ def dry_run(
             raise ApiError(f"{android_id} belongs to another player")
         if not android.active:
             raise ApiError(f"{android_id} is a wreck and takes no more turns")
+        compiled = compiled or compile_upload(entry, files, entry_name)
+        session = GameSession(state, {android.script: compiled.bundle})
     else:
+        # a fresh default world with one player and one android on its initial charger
         rules = rules or Rules()
-        state, android_id = _fresh_world(rules)
-        android = state.androids[android_id]
-    engine.begin_round(state)
-    runner = ScriptRunner(rules, {android.script: compiled.bundle})
-    decision = runner.decide(state, android)
-    event = engine.apply_turn(state, android_id, decision)
+        compiled = compiled or compile_upload(entry, files, entry_name)
+        session = GameSession.start(GameSpec(rules, 0, (Seat(DRY_RUN_PLAYER, compiled, "dry-run"),), rounds=1))
+        android_id = next(iter(session.state.androids))
+    decision, event = session.trial_turn(android_id)
     value = decision.value if decision.error is None else None
     memory = value.get("memory") if isinstance(value, dict) else None
     recording = value.get("recording") if isinstance(value, dict) else None
     return DryRun(
         android_id=android_id,
-        round=state.round,
+        round=session.round,
         action=value,
         ticks=decision.ticks,
-        accepted=event["outcome"] == "accepted",
+        accepted=event["outcome"] == Outcome.ACCEPTED,
         outcome=event["outcome"],
         code=event.get("code"),
         reason=event.get("reason"),
@@ -115,5 +75,5 @@ def dry_run(
         memory_size=len(memory) if isinstance(memory, str) else None,
         recording_size=len(recording) if isinstance(recording, str) else None,
         event=event,
-        logs=tuple(line[:MAX_LOG_LINE_CHARS] for line in runner.last_logs[:MAX_LOG_LINES]),
+        logs=tuple(line[:MAX_LOG_LINE_CHARS] for line in session.runner.last_logs[:MAX_LOG_LINES]),
     )

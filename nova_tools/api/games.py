@@ -7,15 +7,17 @@ nothing is written unless the whole command succeeds.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from .. import engine, store
+from ..play import GameSession, sandbox_build
 from ..rules import Rules, RulesError, load, loads, resolve
 from ..toolchain.compile import CompiledScript, compile_android, compile_sources
+from .convert import position
 from .errors import ApiError
-from .turns import ScriptRunner, sandbox_build
+from .results import Created, Launched, RunSummary, Uploaded
 
 
 def resolve_rules(rules: Rules | Mapping | str | Path | None, source: str = "rules") -> Rules:
@@ -31,15 +33,6 @@ def resolve_rules(rules: Rules | Mapping | str | Path | None, source: str = "rul
     if isinstance(rules, Mapping):
         return resolve(dict(rules), source)
     raise RulesError([], source)  # pragma: no cover - guarded by the types above
-
-
-@dataclass(frozen=True)
-class Created:
-    path: Path
-    seed: int
-    width: int
-    height: int
-    final_turn: int | None
 
 
 def with_final_round(rules: Rules, final_round: int | None) -> Rules:
@@ -70,7 +63,7 @@ def create_game(
             raise ApiError(f"{path} already exists; replace it only deliberately (--force on the command line)")
         game = store.new_game(path, resolved, seed, sandbox_build())
         store.save(game)
-    return Created(path, seed, resolved.world.width, resolved.world.height, resolved.match.final_round)
+    return Created(path=path, seed=seed, width=resolved.world.width, height=resolved.world.height, final_turn=resolved.match.final_round)
 
 
 def _script_name(entry: str) -> str:
@@ -93,15 +86,6 @@ def _refuse_finished_match(game: store.Game) -> None:
         )
 
 
-@dataclass(frozen=True)
-class Uploaded:
-    script_id: str
-    player: str
-    name: str
-    sha256: str
-    joined: bool  # the upload created the player
-
-
 def compile_upload(entry: str | Path | None = None, files: Mapping[str, str] | None = None, entry_name: str | None = None) -> CompiledScript:
     if files is not None:
         if not files:
@@ -113,6 +97,26 @@ def compile_upload(entry: str | Path | None = None, files: Mapping[str, str] | N
     if entry is None:
         raise ApiError("give a script file (or files) to upload")
     return compile_android(Path(entry))
+
+
+@dataclass(frozen=True)
+class PlayerScript:
+    """One of a player's uploaded scripts, as it was compiled when uploaded (to play it elsewhere,
+    e.g. in a comparison)."""
+
+    script_id: str
+    name: str
+    script: CompiledScript
+
+
+def player_script(path: str | Path, player: str, script_id: str) -> PlayerScript:
+    """A script ``player`` uploaded to the game at ``path``; only the player's own (a script's code
+    is private to its owner)."""
+    game = store.load(path)
+    stored = game.scripts.get(script_id)
+    if stored is None or stored.player != player:
+        raise ApiError(f"{script_id!r} is not one of {player}'s scripts in {Path(path).stem} (upload_script returns the ids)")
+    return PlayerScript(script_id, stored.name, CompiledScript(stored.bundle, f"{Path(path).name}:{script_id}", stored.sha256))
 
 
 def upload_script(
@@ -139,15 +143,7 @@ def upload_script(
         events.append(event)
         game.scripts[event["script"]] = store.StoredScript(player, name, compiled.sha256, compiled.bundle)
         game.record(events)
-    return Uploaded(event["script"], player, name, compiled.sha256, joined)
-
-
-@dataclass(frozen=True)
-class Launched:
-    android_id: str
-    player: str
-    script_id: str
-    position: tuple[int, int]
+    return Uploaded(script_id=event["script"], player=player, name=name, sha256=compiled.sha256, joined=joined)
 
 
 def launch_android(path: str | Path, player: str, script_id: str) -> Launched:
@@ -156,26 +152,28 @@ def launch_android(path: str | Path, player: str, script_id: str) -> Launched:
         event = engine.launch(game.state, player, script_id)
         game.record([event])
         android = game.state.androids[event["android"]]
-    return Launched(android.id, player, script_id, (android.x, android.y))
-
-
-@dataclass(frozen=True)
-class RunSummary:
-    rounds: int
-    first_round: int
-    last_round: int
-    turns: int
-    failed_turns: int
-    destroyed: tuple[str, ...]
-    seconds: float
-    final_round: int | None = None  # rules.match.finalRound: None means the game has no arrival date
+        launched = Launched(
+            android_id=android.id,
+            player=player,
+            script_id=script_id,
+            position=position(android.x, android.y),
+            active_androids=engine.active_count(game.state, player),
+            capacity=engine.capacity(game.state, player),
+        )
+    return launched
 
 
 Progress = Callable[[int, int], None]  # (rounds done, rounds asked)
 
 
+def bundles_of(game: store.Game) -> dict[str, str]:
+    """The game's stored scripts, as the game loop runs them (script id -> bundle)."""
+    return {sid: s.bundle for sid, s in game.scripts.items()}
+
+
 def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) -> RunSummary:
-    """Play ``rounds`` more rounds, running every android's script in the sandbox.
+    """Play ``rounds`` more rounds, running every android's script in the sandbox (through the
+    one game loop, :class:`nova_tools.play.GameSession`, resumed from the file's state).
 
     If interrupted, the rounds already completed are saved and the interruption re-raised."""
     if rounds < 1:
@@ -186,29 +184,33 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) 
     with store.locked(path):
         game = store.load(path)
         _refuse_finished_match(game)
-        runner = ScriptRunner.for_game(game)
+        session = GameSession(game.state, bundles_of(game), keep_events=False)
         first = game.state.round + 1
         turns = failed = 0
         destroyed: list[str] = []
         done = 0
         try:
             for done in range(1, rounds + 1):
-                events = engine.play_round(game.state, runner.decide)
-                game.record(events)
-                for event in events:
-                    if event["type"] == "turn":
-                        turns += 1
-                        failed += event["outcome"] != "accepted"
-                    elif event["type"] == "round.ended":
-                        destroyed.extend(event["destroyed"])
+                report = session.play_round()
+                game.record(report.events)
+                turns += report.turns
+                failed += report.failed_turns
+                destroyed.extend(report.destroyed)
                 if progress is not None:
                     progress(done, rounds)
         except BaseException:
-            # play_round only returns whole rounds, so the recorded events always end on a round
-            # boundary: keep what was completed.
+            # a round is recorded only once it is whole, so the recorded events always end on a
+            # round boundary: keep what was completed.
             store.save(game)
             raise
         store.save(game)
     return RunSummary(
-        done, first, game.state.round, turns, failed, tuple(destroyed), time.perf_counter() - start, game.rules.match.final_round
+        rounds=done,
+        first_round=first,
+        last_round=game.state.round,
+        turns=turns,
+        failed_turns=failed,
+        destroyed=tuple(destroyed),
+        seconds=time.perf_counter() - start,
+        final_round=game.rules.match.final_round,
     )

@@ -1,71 +1,58 @@
-"""Reading a game: scores, one android, a player's fogged world, the event log, replays."""
+"""Reading a game: scores, one android, the event log, replays."""
 
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
+from typing import Literal
 
-from .. import engine, store
-from ..engine.notes import NOTE_KEYS
+from .. import store
+from ..engine.notes import NOTE_KEYS, NoteTracker
+from ..engine.reasons import Outcome, failed_turn
 from ..engine.view import REDACTED, android_json
+from .access import open_game, read_game, require_player
+from .convert import android_report as report_of
+from .convert import standings
 from .errors import ApiError
+from .results import AndroidReport, EventsPage, RecordedAndroid, Status
+
+Notes = Literal["logged", "whole"]
 
 
-def status(path: str | Path | store.Game | store.MatchRecord) -> dict:
-    """The documented ``nova status --json`` shape (DESIGN section 6); a peer match's file (a game
-    or a record kept under --disclosure recording) adds its ``match`` account."""
-    game = path if isinstance(path, (store.Game, store.MatchRecord)) else store.read(path)
+def status(path: str | Path | store.Game | store.MatchRecord) -> Status:
+    """Scores with their breakdown, androids and wrecks: ``nova status --json`` (DESIGN section 6);
+    a peer match's file (a game, or a record kept under --disclosure recording) adds its ``match``
+    account."""
+    game = read_game(path)
     if isinstance(game, store.MatchRecord):
-        return {**game.status, "match": game.match}
-    state = game.state
-    players = []
-    for score in engine.scores(state):
-        owned = [a for a in state.androids.values() if a.owner == score.player]
-        players.append(
-            {
-                "id": score.player,
-                "score": score.points,
-                "breakdown": [{"source": c.source, "points": c.points} for c in score.breakdown],
-                "activeAndroids": sum(1 for a in owned if a.active),
-                "wrecks": sum(1 for a in owned if not a.active),
-            }
-        )
-    result = {"round": state.round, "finalTurn": game.rules.match.final_round, "players": players}
-    if game.match is not None:
-        result["match"] = game.match
-    return result
+        return Status.model_validate({**game.status, "match": game.match})
+    return Status(round=game.state.round, final_turn=game.rules.match.final_round, players=standings(game.state), match=game.match)
 
 
-def android_report(path: str | Path | store.Game, android_id: str, player: str | None = None) -> dict:
+def android_report(path: str | Path | store.Game | store.MatchRecord, android_id: str, player: str | None = None) -> AndroidReport | RecordedAndroid:
     """One android as its owner sees it. With ``player``, only that player's own androids."""
-    game = path if isinstance(path, (store.Game, store.MatchRecord)) else store.read(path)
+    game = read_game(path)
     if isinstance(game, store.MatchRecord):
-        return _recorded_android(game, android_id)
+        return _recorded_android(game, android_id, player)
+    if player is not None:
+        require_player(game, player)
     android = game.state.androids.get(android_id)
     if android is None:
         known = ", ".join(list(game.state.androids)[:10]) or "none yet"
         raise ApiError(f"there is no android {android_id!r} in {game.path} (androids: {known})")
     if player is not None and android.owner != player:
         raise ApiError(f"{android_id} belongs to another player; you can only read your own androids")
-    data = android_json(android, private=True)
-    return data
+    return report_of(android)
 
 
-def _recorded_android(record: store.MatchRecord, android_id: str) -> dict:
+def _recorded_android(record: store.MatchRecord, android_id: str, player: str | None) -> RecordedAndroid:
     """One of the player's own androids from a match record: its recording, nothing else."""
     for android in record.androids:
-        if android["id"] == android_id:
-            return dict(android)
+        if android["id"] == android_id and player in (None, android["ownerId"]):
+            return RecordedAndroid.model_validate(android)
     own = ", ".join(a["id"] for a in record.androids) or "none"
     raise ApiError(f"{record.path} is a match record that keeps only your own androids' recordings, and {android_id!r} is not one of them (yours: {own})")
-
-
-def world_for(path: str | Path | store.Game, player: str) -> dict:
-    """The fogged world as ``player`` sees it now (between rounds)."""
-    game = path if isinstance(path, store.Game) else store.load(path)
-    if player not in game.state.players:
-        raise engine.UnknownPlayer(player)
-    return engine.world_view(game.state, player)
 
 
 def events_page(
@@ -78,13 +65,15 @@ def events_page(
     player: str | None = None,
     offset: int | None = 0,
     limit: int = 50,
-) -> dict:
+    notes: Notes = "logged",
+) -> EventsPage:
     """A filtered page of the event log: one round, one android, failed turns only, or (with
     ``player``) only that player's own androids' turns. With ``player``, the events are redacted
-    as that player may read them. ``offset=None`` gives the newest ``limit`` matching events."""
-    game = path if isinstance(path, store.Game) else store.load(path)
-    if player is not None and player not in game.state.players:
-        raise engine.UnknownPlayer(player)
+    as that player may read them. ``offset=None`` gives the newest ``limit`` matching events.
+
+    ``notes``: ``"logged"`` shows a turn's memory and recording as the log keeps them (often as
+    edits of the previous note, docs/game-file.md); ``"whole"`` as the script returned them."""
+    game = open_game(path) if player is None else require_player(path, player)
     if mine_only and player is None:
         raise ApiError("mine_only needs the player whose androids are meant")
     if limit < 1 or limit > 500:
@@ -99,15 +88,29 @@ def events_page(
         if android is not None and event.get("android") != android:
             continue
         is_turn = event["type"] == "turn"
-        if failed_only and not (is_turn and event["outcome"] != "accepted"):
+        if failed_only and not failed_turn(event):
             continue
         if mine_only and not (is_turn and owners.get(event["android"]) == player):
             continue
-        selected.append((index, event))
+        selected.append(index)
     start = max(0, len(selected) - limit) if offset is None else offset
     page = selected[start : start + limit]
-    items = [{"index": i, **(redact_event(e, owners, player) if player is not None else e)} for i, e in page]
-    return {"total": len(selected), "offset": start, "limit": limit, "events": items}
+    shown = _with_whole_notes(game, page) if notes == "whole" else {i: game.events[i] for i in page}
+    items = tuple({"index": i, **(redact_event(shown[i], owners, player) if player is not None else shown[i])} for i in page)
+    return EventsPage(total=len(selected), offset=start, limit=limit, events=items)
+
+
+def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, dict]:
+    """The events at ``indexes`` with their notes whole (following every note along the log)."""
+    wanted = set(indexes)
+    last = max(indexes, default=-1)
+    tracker = NoteTracker(game.initial["androids"])
+    shown = {}
+    for index, event in enumerate(game.events[: last + 1]):
+        whole = tracker.whole(event)
+        if index in wanted:
+            shown[index] = whole
+    return shown
 
 
 def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
@@ -118,7 +121,7 @@ def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
     action = event.get("action")
     if action and NOTE_KEYS & action.keys():
         redacted["action"] = {k: (REDACTED if k in NOTE_KEYS else v) for k, v in action.items()}
-    if event.get("outcome") in ("error", "invalid"):
+    if event.get("outcome") in (Outcome.ERROR, Outcome.INVALID):
         # A script chooses what it throws or returns, so its error text can carry its memory.
         redacted["reason"] = REDACTED
     return redacted
@@ -127,9 +130,7 @@ def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
 def replay_export(path: str | Path | store.Game, player: str) -> dict:
     """A player-facing replay (rulebook section 14): the complete world for rendering, with
     another player's script source, android memory and recording replaced by [Redacted]."""
-    game = path if isinstance(path, store.Game) else store.load(path)
-    if player not in game.state.players:
-        raise engine.UnknownPlayer(player)
+    game = require_player(path, player)
     owners = {a.id: a.owner for a in game.state.androids.values()}
     initial = copy.deepcopy(game.initial)
     for android in initial["androids"]:
@@ -151,6 +152,22 @@ def replay_export(path: str | Path | store.Game, player: str) -> dict:
         "final": {
             "round": game.state.round,
             "androids": [android_json(a, private=a.owner == player) for a in game.state.androids.values()],
-            "scores": status(game)["players"],
+            "scores": status(game).to_json()["players"],
         },
     }
+
+
+def replay_json(path: str | Path | store.Game, player: str) -> str:
+    """:func:`replay_export` as compact JSON text (one line)."""
+    return json.dumps(replay_export(path, player), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def write_replay(path: str | Path | store.Game, player: str, output: str | Path) -> int:
+    """Write :func:`replay_json` to ``output`` atomically; returns how many events it holds."""
+    game = open_game(path)
+    text = replay_json(game, player)
+    try:
+        store.write_atomic(Path(output), text.encode("utf-8"))
+    except OSError as error:
+        raise ApiError(f"cannot write {output} ({error.strerror or error})") from None
+    return len(game.events)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import commands, match, play, tools
+from ..errors import NovaError
+from . import arena, commands, match, play, tools
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,18 +22,17 @@ def build_parser() -> argparse.ArgumentParser:
     commands.register(sub)
     play.register(sub)
     match.register(sub)
+    arena.register(sub)
     tools.register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..api import USER_ERRORS
-
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)
-    except USER_ERRORS as error:
+    except NovaError as error:
         print(f"nova {args.command}: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

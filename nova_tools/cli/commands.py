@@ -24,7 +24,7 @@ def _json_arg(p: argparse.ArgumentParser) -> None:
 def cmd_create_game(args: argparse.Namespace) -> int:
     created = api.create_game(args.file, args.rules, seed=args.seed, force=args.force, final_round=args.final_round)
     if args.json:
-        emit_json({"file": str(created.path), "seed": created.seed, "width": created.width, "height": created.height, "finalTurn": created.final_turn})
+        emit_json(created.to_json())
     else:
         arrival = f", humans land on round {created.final_turn}" if created.final_turn else ""
         print(f"Created {created.path}: a {created.width}x{created.height} world from seed {created.seed}{arrival}.")
@@ -34,7 +34,7 @@ def cmd_create_game(args: argparse.Namespace) -> int:
 def cmd_upload(args: argparse.Namespace) -> int:
     uploaded = api.upload_script(args.file, args.player, args.script, name=args.name)
     if args.json:
-        emit_json({"scriptId": uploaded.script_id})
+        emit_json(uploaded.to_json())
     else:
         joined = f" ({uploaded.player} joined the game with an initial charger)" if uploaded.joined else ""
         print(f"{uploaded.script_id}{joined}")
@@ -44,24 +44,16 @@ def cmd_upload(args: argparse.Namespace) -> int:
 def cmd_launch(args: argparse.Namespace) -> int:
     launched = api.launch_android(args.file, args.player, args.script)
     if args.json:
-        emit_json({"androidId": launched.android_id})
+        emit_json(launched.to_json())
     else:
-        print(f"{launched.android_id} (at {launched.position[0]},{launched.position[1]})")
+        print(f"{launched.android_id} (at {launched.position.x},{launched.position.y})")
     return 0
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     summary = api.run_rounds(args.file, args.rounds, progress=None if args.json else ProgressBar(args.rounds))
-    data = {
-        "rounds": summary.rounds,
-        "firstRound": summary.first_round,
-        "lastRound": summary.last_round,
-        "turns": summary.turns,
-        "failedTurns": summary.failed_turns,
-        "destroyed": list(summary.destroyed),
-    }
     if args.json:
-        emit_json(data)
+        emit_json(summary.to_json())
     else:
         if summary.final_round is None:
             print(
@@ -80,11 +72,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     status = api.status(args.file)
     if args.json:
-        emit_json(status)
+        emit_json(status.to_json())
     else:
         print(score_table(status))
-        if status.get("match"):
-            print(match_line(status["match"]))
+        if status.match:
+            print(match_line(status.match))
     return 0
 
 
@@ -99,35 +91,35 @@ def match_line(account: dict) -> str:
 def cmd_android(args: argparse.Namespace) -> int:
     report = api.android_report(args.file, args.android_id)
     if args.json:
-        emit_json(report)
+        emit_json(report.to_json())
         return 0
-    state = "active" if report["active"] else "wreck"
-    if "position" not in report:  # a match record keeps only the recording
-        print(f"{report['id']} of {report['ownerId']} ({state} at the end of the match), script {report['scriptId']}")
-        print(f"  recording ({len(report['recording'])} chars):")
-        print("    " + (report["recording"].replace("\n", "\n    ") or "(empty)"))
+    state = "active" if report.active else "wreck"
+    if isinstance(report, api.RecordedAndroid):  # a match record keeps only the recording
+        print(f"{report.id} of {report.owner_id} ({state} at the end of the match), script {report.script_id}")
+        print(f"  recording ({len(report.recording)} chars):")
+        print("    " + (report.recording.replace("\n", "\n    ") or "(empty)"))
         return 0
-    cargo = ", ".join(f"{u} {m}" for m, u in report["cargo"].items()) or "empty"
-    print(f"{report['id']} of {report['ownerId']} ({state}), script {report['scriptId']}")
-    print(f"  at ({report['position']['x']}, {report['position']['y']})  battery {fmt_points(report['battery'])}  health {fmt_points(report['health'])}")
+    cargo = ", ".join(f"{u} {m}" for m, u in report.cargo.items()) or "empty"
+    print(f"{report.id} of {report.owner_id} ({state}), script {report.script_id}")
+    print(f"  at ({report.position.x}, {report.position.y})  battery {fmt_points(report.battery)}  health {fmt_points(report.health)}")
     print(f"  cargo: {cargo}")
-    print(f"  memory ({len(report['memory'])} chars):")
-    print("    " + (report["memory"].replace("\n", "\n    ") or "(empty)"))
-    print(f"  recording ({len(report['recording'])} chars):")
-    print("    " + (report["recording"].replace("\n", "\n    ") or "(empty)"))
+    print(f"  memory ({len(report.memory)} chars):")
+    print("    " + (report.memory.replace("\n", "\n    ") or "(empty)"))
+    print(f"  recording ({len(report.recording)} chars):")
+    print("    " + (report.recording.replace("\n", "\n    ") or "(empty)"))
     return 0
 
 
 def cmd_events(args: argparse.Namespace) -> int:
     page = api.events_page(args.file, round=args.round, android=args.android, failed_only=args.failed, offset=args.offset, limit=args.limit)
     if args.json:
-        emit_json(page)
+        emit_json(page.to_json())
         return 0
-    for event in page["events"]:
+    for event in page.events:
         print(describe_event(event))
-    shown = len(page["events"])
-    if page["total"] > page["offset"] + shown:
-        print(f"... {page['total'] - page['offset'] - shown} more (use --offset {page['offset'] + shown})")
+    shown = len(page.events)
+    if page.total > page.offset + shown:
+        print(f"... {page.total - page.offset - shown} more (use --offset {page.offset + shown})")
     return 0
 
 
@@ -135,7 +127,7 @@ def describe_event(event: dict) -> str:
     kind = event["type"]
     if kind == "turn":
         action = event.get("action", {}).get("type", "-")
-        if event["outcome"] == "accepted":
+        if not api.failed_turn(event):
             return f"r{event['round']} {event['android']}: {action}"
         return f"r{event['round']} {event['android']}: FAILED {action} [{event['code']}] {event['reason']}"
     if kind == "round.ended":
@@ -159,9 +151,7 @@ def cmd_rules_validate(args: argparse.Namespace) -> int:
 
 def cmd_rules_show(args: argparse.Namespace) -> int:
     if args.file is not None:
-        from .. import store
-
-        rules = store.load(args.file).rules
+        rules = api.game_rules(args.file)
     else:
         rules = api.resolve_rules(args.rules)
     emit_json(rules.to_json())
@@ -191,15 +181,11 @@ def cmd_dry_run(args: argparse.Namespace) -> int:
 
 
 def cmd_replay_export(args: argparse.Namespace) -> int:
-    replay = api.replay_export(args.file, args.player)
-    text = json.dumps(replay, ensure_ascii=False, separators=(",", ":")) + "\n"
     if args.output:
-        from ..store import write_atomic
-
-        write_atomic(Path(args.output), text.encode("utf-8"))
-        print(f"Wrote {args.output}: {len(replay['events'])} events as {args.player} sees them.")
+        events = api.write_replay(args.file, args.player, args.output)
+        print(f"Wrote {args.output}: {events} events as {args.player} sees them.")
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(api.replay_json(args.file, args.player))
     return 0
 
 

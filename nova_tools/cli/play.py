@@ -6,8 +6,8 @@ import argparse
 import shutil
 import sys
 
-from .. import store
-from ..board import Frame, frames, legend
+from .. import api
+from .board import draw, legend
 from .commands import describe_event
 from .output import fmt_points
 
@@ -18,13 +18,13 @@ def _clip(line: str, width: int) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-def render(frame: Frame, game_legend: list[str], position: str, width: int = WIDTH, event_lines: int = 8) -> str:
-    scores = "  ".join(f"{player} {fmt_points(points)}" for player, points in frame.scores)
+def render(frame: api.Frame, game_legend: list[str], position: str, width: int = WIDTH, event_lines: int = 8) -> str:
+    scores = "  ".join(f"{p.id} {fmt_points(p.score)}" for p in frame.players)
     out = [f"Round {frame.round}  {position}   score: {scores}"]
-    out += frame.board
+    out += draw(frame)
     out += game_legend
     interesting = [e for e in frame.events if e["type"] not in ("round.started",)]
-    failed = [e for e in interesting if e["type"] == "turn" and e["outcome"] != "accepted"]
+    failed = [e for e in interesting if api.failed_turn(e)]
     out.append(f"events ({len(interesting)}, {len(failed)} failed turns):")
     shown = interesting[:event_lines]
     out += ["  " + describe_event(e) for e in shown]
@@ -34,9 +34,8 @@ def render(frame: Frame, game_legend: list[str], position: str, width: int = WID
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    game = store.load(args.file)
-    all_frames = list(frames(game))
-    game_legend = legend(game.state)
+    all_frames = list(api.replay_frames(args.file))
+    game_legend = legend(all_frames[-1])
     width = min(shutil.get_terminal_size((WIDTH, 24)).columns, 200)
     index = 0
     if args.round is not None:

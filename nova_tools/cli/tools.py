@@ -10,28 +10,20 @@ from .. import api
 from .output import score_table
 
 
-def starter_entry() -> Path:
-    from .. import starter
-
-    return Path(starter.__file__).resolve().parent / "src" / "main.ts"
-
-
 def cmd_demo(args: argparse.Namespace) -> int:
     """A demo game between two starter androids, ending with the score table."""
     folder = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="nova-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     game = folder / "demo.json"
-    api.create_game(game, seed=args.seed, force=True)
     print(f"Demo game: {game} (seed {args.seed}), two players running the starter android for {args.rounds} rounds.")
-    entry = starter_entry()
-    for player in ("alice", "bob"):
-        uploaded = api.upload_script(game, player, entry, name="starter")
-        launched = api.launch_android(game, player, uploaded.script_id)
-        print(f"  {player}: uploaded {uploaded.script_id}, launched {launched.android_id} at {launched.position}")
     from .output import ProgressBar
 
-    summary = api.run_rounds(game, args.rounds, progress=ProgressBar(args.rounds))
-    print(f"Played {summary.rounds} rounds: {summary.turns} turns, {summary.failed_turns} failed, {len(summary.destroyed)} androids destroyed.\n")
+    played = api.play_to_file(game, api.demo_spec(args.seed, args.rounds), force=True, progress=ProgressBar(args.rounds))
+    for seat in played.seats:
+        print(f"  {seat.player}: uploaded {seat.script_id}, launched {seat.android_id} at {seat.position}")
+    result = played.result
+    destroyed = sum(len(e["destroyed"]) for e in result.events if e["type"] == "round.ended")
+    print(f"Played {args.rounds} rounds: {result.turns} turns, {result.failed_turns} failed, {destroyed} androids destroyed.\n")
     print(score_table(api.status(game)))
     print(f"\nLook closer: nova play --file {game}    nova android --file {game} android-1")
     return 0
@@ -56,6 +48,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         SCHEMA_PATH.write_text(schema, encoding="utf-8")
         print(f"wrote {SCHEMA_PATH}")
     for path in typings.write_typings():
+        print(f"wrote {path}")
+    for path in api.write_generated_docs():
         print(f"wrote {path}")
     print("generated files are up to date")
     return 0

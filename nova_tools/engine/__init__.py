@@ -5,10 +5,10 @@ rulebook: :func:`generate` a world, players :func:`join` and :func:`launch`, :fu
 asks a ``decide`` callback for each turn, and :func:`replay` rebuilds a state from its log.
 """
 
-from .actions import REFUSAL_CODES
-from .events import ReplayError, replay
+from .events import Replayer, ReplayError, replay
 from .generation import generate
 from .players import active_count, add_script, capacity, join, launch
+from .reasons import REFUSAL_CODES, Outcome, Reason, failed_turn
 from .refusals import Refusal, UnknownPlayer
 from .rounds import Decision, apply_turn, begin_round, end_round, play_round, turn_order, turn_seed
 from .scenario import Scenario
@@ -21,9 +21,12 @@ __all__ = [
     "REFUSAL_CODES",
     "Contribution",
     "Decision",
+    "Outcome",
+    "Reason",
     "GameState",
     "Refusal",
     "ReplayError",
+    "Replayer",
     "Scenario",
     "Score",
     "UnknownPlayer",
@@ -33,6 +36,7 @@ __all__ = [
     "begin_round",
     "capacity",
     "end_round",
+    "failed_turn",
     "from_json",
     "generate",
     "join",

@@ -14,6 +14,7 @@ from ..rules import MATERIALS
 from . import materials as mat
 from . import wire
 from .players import active_count, capacity, check_launch, spawn
+from .reasons import REFUSAL_CODES
 from .refusals import Refusal
 from .state import Android, Building, GameState
 
@@ -362,14 +363,5 @@ HANDLERS: dict[str, Callable[[GameState, Android, object], dict]] = {
     "android.launch": launch,
     "android.dismantle": dismantle,
 }
-
-# for readers and tools: every code a refusal can carry
-REFUSAL_CODES = (
-    "off-map", "no-battery", "no-building", "not-owner", "not-complete", "cannot-charge", "nothing-here",
-    "cargo-full", "nothing-asked", "not-here", "no-deposit", "cargo-empty", "not-in-cargo", "no-withdraw",
-    "not-stored", "tile-occupied", "not-in-cost", "more-than-cost", "no-site", "unpaid", "initial-charger",
-    "protected", "not-damaged", "too-long", "no-acid-plant", "no-acid", "not-on-charger", "unknown-script",
-    "at-capacity", "self-target", "bad-target", "memory-too-long", "recording-too-long",
-)
 
 __all__ = ["HANDLERS", "REFUSAL_CODES", "STEPS", "active_count", "capacity", "owed"]

@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import players
-from .actions import _settle
 from .refusals import Refusal
 from .notes import NOTE_KEYS, NOTES, expand
-from .rounds import Decision, apply_turn, begin_round, resolve_round_end, turn_order
+from .reasons import Outcome, Reason
+from .rounds import Decision, apply_turn, begin_round, charge_failed_turn, resolve_round_end, turn_order
 from .state import GameState
 from .visibility import recompute
 
 
 # Refusals of an action's memory or recording: the log does not keep those notes, so the replay
 # takes the recorded verdict (the penalty is all such a turn does).
-_NOTE_REFUSALS = ("memory-too-long", "recording-too-long")
+_NOTE_REFUSALS = (Reason.MEMORY_TOO_LONG, Reason.RECORDING_TOO_LONG)
 
 
 class ReplayError(ValueError):
@@ -98,7 +98,7 @@ class Replayer:
         if position >= len(pending) or pending[position] != android_id:
             raise ReplayError(f"event {index}: {android_id} acts out of turn")
         self.next = position + 1
-        if event["outcome"] == "accepted" or (event["outcome"] == "refused" and event["code"] not in _NOTE_REFUSALS):
+        if event["outcome"] == Outcome.ACCEPTED or (event["outcome"] == Outcome.REFUSED and event["code"] not in _NOTE_REFUSALS):
             # judged again: a log that claims a refusal the rules would not make (or the
             # reverse) does not replay
             logged = event["action"]
@@ -109,8 +109,7 @@ class Replayer:
             if produced != event:
                 raise ReplayError(f"event {index}: the turn of {android_id} came out differently")
         else:
-            android = androids[android_id]
-            android.health = _settle(android.health - state.rules.android.failed_turn_health_penalty)
+            charge_failed_turn(state, androids[android_id])
 
 
 def _whole_notes(android, logged: dict) -> dict:

@@ -106,3 +106,41 @@ def expand(old: str, logged: dict, name: str) -> str | None:
         at = end
     parts.append(old[at:])
     return "".join(parts)
+
+
+class NoteTracker:
+    """Follows every android's notes along a log, to show logged turns with their notes whole.
+
+    ``initial`` is the stored initial world's android list (each with ``id``, ``memory`` and
+    ``recording``). Feed it every event in order with :meth:`whole`: a turn that logged its notes
+    as edits comes back with the whole notes it set, as the script returned them.
+
+    >>> tracker = NoteTracker([])
+    >>> tracker.whole({"type": "android.launched", "android": "android-1"})["type"]
+    'android.launched'
+    >>> turn = {"type": "turn", "android": "android-1", "outcome": "accepted", "action": {"type": "android.wait", "memory": "abc"}}
+    >>> tracker.whole(turn)["action"]["memory"]
+    'abc'
+    >>> edit = {"type": "turn", "android": "android-1", "outcome": "accepted", "action": {"type": "android.wait", "memoryEdits": [[3, 3, "d"]]}}
+    >>> tracker.whole(edit)["action"]
+    {'type': 'android.wait', 'memory': 'abcd'}
+    """
+
+    def __init__(self, initial: list[dict]) -> None:
+        self.notes: dict[str, dict[str, str]] = {a["id"]: {n: a.get(n, "") for n in NOTES} for a in initial}
+
+    def whole(self, event: dict) -> dict:
+        kind = event.get("type")
+        if kind == "android.launched":
+            self.notes[event["android"]] = {n: "" for n in NOTES}
+            return event
+        action = event.get("action")
+        if kind != "turn" or event.get("outcome") != "accepted" or not isinstance(action, dict) or not NOTE_KEYS & action.keys():
+            return event
+        held = self.notes.setdefault(event["android"], {n: "" for n in NOTES})
+        shown = {k: v for k, v in action.items() if k not in NOTE_KEYS}
+        for name in NOTES:
+            note = expand(held[name], action, name)
+            if note is not None:
+                held[name] = shown[name] = note
+        return {**event, "action": shown}

@@ -22,6 +22,7 @@ from . import materials as mat
 from .actions import HANDLERS, _settle
 from .notes import NOTES, compact
 from .prng import derive
+from .reasons import Outcome, Reason
 from .refusals import Refusal
 from .state import Android, GameState
 from .visibility import recompute
@@ -36,7 +37,7 @@ class Decision:
     value: object = None
     error: str | None = None
     ticks: int = 0
-    code: str = "script-error"  # the reason code a failed turn records when ``error`` is set
+    code: Reason = Reason.SCRIPT_ERROR  # the reason code a failed turn records when ``error`` is set
 
 
 def turn_order(state: GameState) -> list[str]:
@@ -97,9 +98,15 @@ def _describe_invalid(error: ValidationError) -> str:
     return f"returned an invalid action: {loc + ': ' if loc else ''}{message}"
 
 
-def _fail(state: GameState, android: Android, event: dict, kind: str, code: str, reason: str) -> dict:
+def charge_failed_turn(state: GameState, android: Android) -> None:
+    """What a failed turn costs (rulebook 7.2): rules.android.failedTurnHealthPenalty health.
+    The one place it is charged, live or in a replay."""
     android.health = _settle(android.health - state.rules.android.failed_turn_health_penalty)
-    event.update(outcome=kind, code=code, reason=reason)
+
+
+def _fail(state: GameState, android: Android, event: dict, outcome: Outcome, code: str, reason: str) -> dict:
+    charge_failed_turn(state, android)
+    event.update(outcome=outcome.value, code=Reason(code).value, reason=reason)
     return event
 
 
@@ -112,25 +119,25 @@ def apply_turn(state: GameState, android_id: str, decision: Decision, *, logged_
     android = state.androids[android_id]
     event: dict = {"type": "turn", "round": state.round, "android": android_id, "ticks": decision.ticks}
     if decision.error is not None:
-        return _fail(state, android, event, "error", decision.code, decision.error)
+        return _fail(state, android, event, Outcome.ERROR, decision.code, decision.error)
     try:
         action = _parse(decision.value)
     except ValidationError as error:
-        return _fail(state, android, event, "invalid", "not-an-action", _describe_invalid(error))
+        return _fail(state, android, event, Outcome.INVALID, Reason.NOT_AN_ACTION, _describe_invalid(error))
     limits = state.rules.android
     try:
         if action.memory is not None and len(action.memory) > limits.memory_limit:
-            raise Refusal("memory-too-long", f"memory holds at most {limits.memory_limit} characters, got {len(action.memory)}")
+            raise Refusal(Reason.MEMORY_TOO_LONG, f"memory holds at most {limits.memory_limit} characters, got {len(action.memory)}")
         if action.recording is not None and len(action.recording) > limits.recording_limit:
             raise Refusal(
-                "recording-too-long", f"recording holds at most {limits.recording_limit} characters, got {len(action.recording)}"
+                Reason.RECORDING_TOO_LONG, f"recording holds at most {limits.recording_limit} characters, got {len(action.recording)}"
             )
         details = HANDLERS[action.type](state, android, action)
     except Refusal as refusal:
         # the whole action but its notes, so a replay can judge it again (memory and recording
         # are left out: a refused turn never writes them, and they can be large)
         event["action"] = action.model_dump(by_alias=True, exclude_none=True, exclude={"memory", "recording"}, mode="json")
-        return _fail(state, android, event, "refused", refusal.code, refusal.reason)
+        return _fail(state, android, event, Outcome.REFUSED, refusal.code, refusal.reason)
     logged = action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")
     # The notes are logged as changes (see notes.py): most turns rewrite the same memory, or the
     # same recording with a line added, and both can be kilobytes.
@@ -143,7 +150,7 @@ def apply_turn(state: GameState, android_id: str, decision: Decision, *, logged_
         android.recording = action.recording
     if logged_notes:
         logged.update(logged_notes)
-    event.update(outcome="accepted", action=logged)
+    event.update(outcome=Outcome.ACCEPTED.value, action=logged)
     if details:
         event["result"] = details
     return event

@@ -9,12 +9,17 @@ method                 android script (``*.ts``)                rules file
 diagnostics            typescript + checks + dry_run            rules_files
 hover                  hover (+ tsc's own)                      rules_files
 completion             typescript (tsc, through the typings)    rules_files (keys)
-code lens, command     dry_run (``nova.dryRun``)                -
-code action            checks (quick fixes)                     -
+code lens, command     dry_run (``nova.dryRun``) + tsc's        -
+code action            checks (quick fixes) + tsc's             -
+everything else tsc    forwarded (definition, references,       -
+answers                rename, symbols, formatting, hints...)
 =====================  =======================================  ===============================
 
 Game facts come from :mod:`nova_tools.api` and :mod:`nova_tools.rules`; the TypeScript checker
-runs in a child process behind :class:`~nova_tools.lsp.tsserver.TsServer`.
+runs in a child process behind :class:`~nova_tools.lsp.tsserver.TsServer`, started while the
+server answers ``initialize`` so that the features it answers can be offered with its options.
+An editor that runs its own TypeScript server (VS Code) passes ``{"nova": {"forwardTypeScript":
+false}}`` as initialization options: then only diagnostics, hover and completion come from tsc.
 """
 
 from __future__ import annotations
@@ -31,14 +36,15 @@ from pygls.workspace import TextDocument
 
 from .. import __version__
 from ..toolchain.typecheck import typings_path
-from .features import checks, dry_run, hover, rules_files, typescript
+from .features import checks, dry_run, forwarded, hover, rules_files, typescript
 from .features.diagnostics import DiagnosticsHub
 from .settings import RulesContext, Settings
-from .tsserver import TsServer, uri_to_path
+from .tsserver import CONFIGURATION_SECTIONS, TsServer, TsUnavailable, uri_to_path
 
 log = logging.getLogger(__name__)
 
 COMPLETION_TRIGGERS = [".", '"', "'", "`", "/", "@", "<", "#", " "]
+TSC_START_AT_INITIALIZE_S = 10.0  # past this, the session goes on without tsc's extra features
 
 
 class NovaProtocol(LanguageServerProtocol):
@@ -69,6 +75,8 @@ class NovaServer(LanguageServer):
         self.diagnostics = DiagnosticsHub(self)
         self.dry_runs: dict[str, dry_run.LastRun] = {}
         self.dry_run_lock = asyncio.Lock()
+        self.forward_typescript = True  # offer every feature tsc answers (initializationOptions)
+        self.forwarded: list[forwarded.Forward] = []
 
     # --- documents -----------------------------------------------------------------------------
 
@@ -123,18 +131,37 @@ class NovaServer(LanguageServer):
             self.diagnostics.results_changed()
 
     async def pull_settings(self) -> None:
+        """``nova`` settings for the server, and tsc's preferences (``typescript``, ``editor``...)
+        passed on to the child, from ``workspace/configuration`` when the editor answers it."""
         workspace = self.client_capabilities.workspace
         if not (workspace and workspace.configuration):
             return
+        sections = ("nova", *CONFIGURATION_SECTIONS)
         try:
             result = await self.workspace_configuration_async(
-                types.ConfigurationParams(items=[types.ConfigurationItem(section="nova")])
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=s) for s in sections])
             )
         except Exception as error:  # a client that cannot answer keeps the settings it gave at start
             log.warning("workspace/configuration failed: %s", error)
             return
+        result = list(result or [])
         self.client_settings = Settings.from_json(result[0] if result else None)
+        self.ts.configure({s: v for s, v in zip(sections[1:], result[1:]) if isinstance(v, dict)})
         self.apply_settings()
+
+    async def relay_from_tsc(self, method: str, params: object) -> None:
+        """tsc asks the editor to refresh what it showed (see ``tsserver.RELAYED_REQUESTS``)."""
+        if method == types.WORKSPACE_DIAGNOSTIC_REFRESH:
+            self.diagnostics.results_changed()
+            return
+        workspace = self.client_capabilities.workspace
+        supported = {
+            types.WORKSPACE_INLAY_HINT_REFRESH: workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support,
+            types.WORKSPACE_SEMANTIC_TOKENS_REFRESH: workspace and workspace.semantic_tokens and workspace.semantic_tokens.refresh_support,
+            types.WORKSPACE_CODE_LENS_REFRESH: workspace and workspace.code_lens and workspace.code_lens.refresh_support,
+        }
+        if supported.get(method):
+            await self.protocol.send_request_async(method, None)
 
 
 def _root_of(params: types.InitializeParams) -> Path | None:
@@ -150,26 +177,38 @@ def create_server() -> NovaServer:
     # --- life cycle ----------------------------------------------------------------------------
 
     @server.feature(types.INITIALIZE)
-    def initialize(ls: NovaServer, params: types.InitializeParams) -> None:
+    async def initialize(ls: NovaServer, params: types.InitializeParams) -> None:
         ls.root = _root_of(params)
         ls.diagnostics.configure(params.capabilities)
         ls.init_settings = Settings.from_json(params.initialization_options)
-        text_caps = params.capabilities.text_document
+        ls.forward_typescript = _forward_typescript(params.initialization_options)
         ls.ts.root = ls.root
-        ls.ts.text_document_capabilities = {
-            "hover": typescript.to_json(text_caps.hover) if text_caps and text_caps.hover else None,
-            "completion": typescript.to_json(text_caps.completion) if text_caps and text_caps.completion else None,
-        }
+        ls.ts.client_capabilities = typescript.to_json(params.capabilities)
+        ls.ts.relay = ls.relay_from_tsc
+        if isinstance(params.initialization_options, dict):
+            ls.ts.configure(params.initialization_options)
         ls.apply_settings(refresh=False)  # nothing is open yet, and no request may go out before initialized
+        capabilities: dict = {}
+        if ls.forward_typescript:
+            try:  # its capabilities say what it answers; and it is warm when the first script opens
+                await asyncio.wait_for(ls.ts.start(), TSC_START_AT_INITIALIZE_S)
+                capabilities = ls.ts.capabilities
+            except (TsUnavailable, TimeoutError) as error:
+                log.warning("the TypeScript checker is not ready (%s): its extra features are not offered", error or "timed out")
+            ls.forwarded = forwarded.register(ls, capabilities)
+        _register_merged(ls, capabilities)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: NovaServer, params: types.InitializedParams) -> None:
         asyncio.ensure_future(_warm(ls))  # the first script opened then finds tsc ready
+        asyncio.ensure_future(dry_run.prewarm(ls))  # and the first dry-run finds the sandbox ready
         await ls.pull_settings()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: NovaServer, params: types.DidChangeConfigurationParams) -> None:
         settings = params.settings
+        if isinstance(settings, dict) and any(isinstance(settings.get(s), dict) for s in CONFIGURATION_SECTIONS):
+            ls.ts.configure(settings)
         if isinstance(settings, dict) and isinstance(settings.get("nova"), dict):
             ls.client_settings = Settings.from_json(settings)
             ls.apply_settings()
@@ -262,27 +301,56 @@ def create_server() -> NovaServer:
             return await typescript.resolve_completion(ls, item)
         return item
 
-    # --- dry-run, quick fixes ------------------------------------------------------------------
-
-    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    def on_code_lens(ls: NovaServer, params: types.CodeLensParams):
-        document = ls.open_document(params.text_document.uri)
-        if document is None or ls.kind_of(document.uri, document.source) != "script":
-            return []
-        return dry_run.code_lenses(ls, document.uri, document.source)
+    # --- dry-run (code lenses and code actions: see _register_merged) ------------------------------
 
     @server.command(dry_run.COMMAND)
     async def on_dry_run(ls: NovaServer, *arguments):
         return await dry_run.run(ls, arguments)
 
-    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
-    def on_code_action(ls: NovaServer, params: types.CodeActionParams):
+    return server
+
+
+def _forward_typescript(options: object) -> bool:
+    nova = options.get("nova") if isinstance(options, dict) else None
+    value = nova.get("forwardTypeScript") if isinstance(nova, dict) else None
+    return value is not False
+
+
+def _register_merged(server: NovaServer, capabilities: dict) -> None:
+    """Code lenses and code actions: Nova's own, then tsc's (when it is forwarded)."""
+    forwarding = server.forward_typescript and bool(capabilities)
+    lens_provider = capabilities.get("codeLensProvider") if forwarding else None
+    resolve_lenses = isinstance(lens_provider, dict) and bool(lens_provider.get("resolveProvider"))
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=resolve_lenses or None))
+    async def on_code_lens(ls: NovaServer, params: types.CodeLensParams):
         document = ls.open_document(params.text_document.uri)
         if document is None or ls.kind_of(document.uri, document.source) != "script":
             return []
-        return checks.code_actions(document.uri, document.source, ls.rules.current().json, params.range)
+        lenses = dry_run.code_lenses(ls, document.uri, document.source)
+        if lens_provider:
+            lenses += await forwarded.code_lenses(ls, params)
+        return lenses
 
-    return server
+    if resolve_lenses:
+        @server.feature(types.CODE_LENS_RESOLVE)
+        async def on_code_lens_resolve(ls: NovaServer, lens: types.CodeLens):
+            return await forwarded.resolve_code_lens(ls, lens) if forwarded.is_tsc_lens(lens) else lens
+
+    ours = [types.CodeActionKind.QuickFix.value]
+    kinds = forwarded.code_action_kinds(capabilities, ours) if forwarding else ours
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=kinds))
+    async def on_code_action(ls: NovaServer, params: types.CodeActionParams):
+        document = ls.open_document(params.text_document.uri)
+        if document is None or ls.kind_of(document.uri, document.source) not in ("script", "typings"):
+            return []
+        actions: list = []
+        if ls.kind_of(document.uri, document.source) == "script":
+            actions += checks.code_actions(document.uri, document.source, ls.rules.current().json, params.range)
+        if forwarding and capabilities.get("codeActionProvider"):
+            actions += await forwarded.code_actions(ls, params)
+        return actions
 
 
 async def _warm(ls: NovaServer) -> None:

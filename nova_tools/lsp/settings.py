@@ -131,9 +131,9 @@ class RulesContext:
         name = self._display(path)
         try:
             if kind == "game":
-                from .. import store
+                from .. import api
 
-                rules = store.load(path).rules
+                rules = api.game_rules(path)
                 return RulesInEffect(rules, rules.to_json(), f"the game {name}")
             text = buffer[0] if buffer else path.read_text(encoding="utf-8")
             rules = self.rules_from_text(text, name)

@@ -7,6 +7,14 @@ its :class:`TsState` says what it is doing.
 Facts about typescript 7.0.2's server that shape this module (probed, see DESIGN section 6):
 
 * it answers *pull* diagnostics (``textDocument/diagnostic``) only;
+* it tailors its answers to the client capabilities it is given (hierarchical document symbols,
+  the semantic token legend, snippets, markdown), so it is given the editor's own, and its own
+  capabilities (:attr:`TsServer.capabilities`) say which features the server can pass on;
+* it reads its preferences (inlay hints, formatting, code lenses) from
+  ``workspace/didChangeConfiguration`` with the sections ``typescript``, ``js/ts``,
+  ``javascript`` and ``editor``; it does not ask with ``workspace/configuration``;
+* it may ask the client to refresh inlay hints, semantic tokens, code lenses or diagnostics;
+  :attr:`TsServer.relay` passes those requests on;
 * a bare ``.ts`` file with no tsconfig lands in an inferred project; opening the game's typings
   (``nova.d.ts``) beside it puts both in the same inferred project, so the globals resolve. A file
   with a ``tsconfig.json`` above it belongs to that project and is left to it (a project made by
@@ -31,6 +39,7 @@ import os
 import signal
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -47,6 +56,35 @@ class TsState(enum.Enum):
     CRASHED = "crashed"  # died unexpectedly; the next request starts it again
     FAILED = "failed"  # missing, or crashed too often: no more attempts (see ``failure``)
     CLOSED = "closed"  # stopped on purpose
+
+
+#: Requests tsc sends that the language server passes on to the editor (see ``TsServer.relay``).
+RELAYED_REQUESTS = frozenset({
+    "workspace/inlayHint/refresh",
+    "workspace/semanticTokens/refresh",
+    "workspace/codeLens/refresh",
+    "workspace/diagnostic/refresh",
+})
+#: The ``workspace/didChangeConfiguration`` sections tsc reads its preferences from.
+CONFIGURATION_SECTIONS = ("typescript", "js/ts", "javascript", "editor")
+
+
+def child_capabilities(client: dict | None) -> dict:
+    """The capabilities to give tsc: the editor's own (so answers come in the shapes it reads),
+    with pull diagnostics (the only kind tsc serves), UTF-16 positions, and nothing about
+    windows, progress or file watching, which this server does not pass on."""
+    client = client or {}
+    text = {k: v for k, v in (client.get("textDocument") or {}).items() if k not in ("publishDiagnostics", "diagnostic")}
+    text["diagnostic"] = {"dynamicRegistration": False}
+    text.setdefault("hover", {"contentFormat": ["markdown", "plaintext"]})
+    text.setdefault("completion", {})
+    workspace = {
+        k: v
+        for k, v in (client.get("workspace") or {}).items()
+        if k in ("workspaceEdit", "symbol", "semanticTokens", "inlayHint", "codeLens", "fileOperations", "applyEdit")
+    }
+    workspace["diagnostics"] = {"refreshSupport": True}  # answered by the server: it re-checks
+    return {"general": {"positionEncodings": ["utf-16"]}, "textDocument": text, "workspace": workspace}
 
 
 class TsUnavailable(RuntimeError):
@@ -92,13 +130,17 @@ class TsServer:
         typings: Path,
         root: Path | None = None,
         tsc: Path | None = None,
-        text_document_capabilities: dict | None = None,
+        client_capabilities: dict | None = None,
     ) -> None:
         self.typings = typings
         self.typings_uri = path_to_uri(typings)
         self.root = root
         self._tsc = tsc
-        self.text_document_capabilities = text_document_capabilities or {}
+        self.client_capabilities = client_capabilities or {}  # the editor's, as LSP JSON
+        self.capabilities: dict = {}  # tsc's own ServerCapabilities, once it has started
+        self.settings: dict = {}  # its preferences, by section (CONFIGURATION_SECTIONS)
+        # Passes a request tsc makes (RELAYED_REQUESTS) on to the editor; None: answered null.
+        self.relay: Callable[[str, object], Awaitable[object]] | None = None
         self._docs: dict[str, _Doc] = {}
         self._state = TsState.STOPPED
         self.failure: str | None = None
@@ -181,6 +223,15 @@ class TsServer:
                 # It died under this request: the next attempt starts a fresh child.
         raise AssertionError("unreachable")
 
+    def configure(self, settings: dict) -> None:
+        """tsc's preferences (inlay hints, formatting...), by section; kept for a restarted child."""
+        self.settings = {k: v for k, v in settings.items() if k in CONFIGURATION_SECTIONS}
+        if self._state is TsState.RUNNING:
+            self._notify("workspace/didChangeConfiguration", {"settings": self.settings})
+
+    def document_open(self, uri: str) -> bool:
+        return uri in self._docs or (uri == self.typings_uri and self._typings_open)
+
     async def diagnostics(self, uri: str) -> list[dict]:
         """tsc's diagnostics of an open document, as LSP JSON."""
         result = await self.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
@@ -236,18 +287,11 @@ class TsServer:
             "processId": os.getpid(),
             "rootUri": root_uri,
             "workspaceFolders": [{"uri": root_uri, "name": self.root.name}] if root_uri and self.root else None,
-            "capabilities": {
-                "general": {"positionEncodings": ["utf-16"]},
-                "textDocument": {
-                    "diagnostic": {"dynamicRegistration": False},
-                    "hover": self.text_document_capabilities.get("hover") or {"contentFormat": ["markdown", "plaintext"]},
-                    "completion": self.text_document_capabilities.get("completion") or {},
-                },
-            },
+            "capabilities": child_capabilities(self.client_capabilities),
             "initializationOptions": {"disablePushDiagnostics": True},
         }
         try:
-            await asyncio.wait_for(self._send_request("initialize", params), self.START_TIMEOUT)
+            result = await asyncio.wait_for(self._send_request("initialize", params), self.START_TIMEOUT)
         except (TimeoutError, TsUnavailable) as error:
             self._kill(proc)
             if self._state is TsState.STARTING:
@@ -256,7 +300,10 @@ class TsServer:
         if self._state is TsState.CLOSED:  # stopped while it was starting
             self._kill(proc)
             raise TsUnavailable("the TypeScript checker has been stopped")
+        self.capabilities = (result.get("capabilities") or {}) if isinstance(result, dict) else {}
         self._notify("initialized", {})
+        if self.settings:
+            self._notify("workspace/didChangeConfiguration", {"settings": self.settings})
         # Bring the new child up to date; nothing can interleave until the next await.
         for uri, doc in self._docs.items():
             self._send_open(uri, doc)
@@ -389,6 +436,14 @@ class TsServer:
         except (asyncio.CancelledError, ConnectionError):
             pass
 
+    async def _relay(self, request_id: object, method: str, params: object) -> None:
+        try:
+            if self.relay is not None:
+                await self.relay(method, params)
+        except Exception as error:  # the editor declined: tsc only asked for a courtesy
+            log.debug("relaying %s failed: %s", method, error)
+        self._write({"jsonrpc": "2.0", "id": request_id, "result": None})
+
     def _dispatch(self, message: dict) -> None:
         if "id" in message and "method" not in message:  # a response to one of ours
             future = self._pending.pop(message["id"], None)
@@ -406,6 +461,9 @@ class TsServer:
                 self._write({"jsonrpc": "2.0", "id": message["id"], "result": [None for _ in items]})
             elif method in ("client/registerCapability", "client/unregisterCapability", "window/workDoneProgress/create"):
                 self._write({"jsonrpc": "2.0", "id": message["id"], "result": None})
+            elif method in RELAYED_REQUESTS:
+                task = asyncio.ensure_future(self._relay(message["id"], method, message.get("params")))
+                self._tasks.append(task)
             else:
                 self._write({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": f"{method} is not supported"}})
         elif message.get("method") == "window/logMessage":

@@ -27,21 +27,19 @@ class Seat:
 
 class MatchGame:
     """A fresh game with both seats joined, each with its script uploaded and one android launched
-    on its initial charger (as `nova demo` does), then played round by round."""
+    on its initial charger (as `nova demo` does), then played round by round through the one
+    game loop (:class:`nova_tools.play.GameSession`)."""
 
     def __init__(self, rules: Rules, seed: int, seats: Sequence[Seat]) -> None:
-        from ..api.turns import ScriptRunner, sandbox_build
+        from ..play import GameSession, GameSpec, stored_game
+        from ..play import Seat as PlayedSeat
+        from ..toolchain.compile import CompiledScript
 
-        self.game = store.new_game(Path("match.json"), rules, seed, sandbox_build())
-        state = self.game.state
-        for seat in seats:
-            events = [engine.join(state, seat.player)]
-            uploaded = engine.add_script(state, seat.player, seat.script_name)
-            events.append(uploaded)
-            self.game.scripts[uploaded["script"]] = store.StoredScript(seat.player, seat.script_name, seat.sha256, seat.bundle)
-            events.append(engine.launch(state, seat.player, uploaded["script"]))
-            self.game.record(events)
-        self.runner = ScriptRunner.for_game(self.game)
+        spec = GameSpec(
+            rules, seed, tuple(PlayedSeat(s.player, CompiledScript(s.bundle, s.script_name, s.sha256), s.script_name) for s in seats), rounds=0
+        )
+        self.session = GameSession.start(spec)
+        self.game = stored_game(self.session, Path("match.json"))  # records each round the session plays
         self.round_ends: dict[int, int] = {0: len(self.game.events)}  # round -> events through its end
 
     @property
@@ -50,9 +48,9 @@ class MatchGame:
 
     def play_round(self) -> str:
         """Play the next round; return the state hash after it."""
-        self.game.record(engine.play_round(self.game.state, self.runner.decide))
+        self.session.play_round()
         self.round_ends[self.round] = len(self.game.events)
-        return engine.state_hash(self.game.state)
+        return self.session.state_hash()
 
     def through(self, round_number: int) -> store.Game:
         """The game as it stood at the end of ``round_number`` (a desync keeps the rounds up to the

@@ -101,8 +101,8 @@ def write_result(game: store.Game, own_player: str, result_state: MatchState, te
         if terms.disclosure == "full":
             store.save(game)
         else:
-            store.save_record(record_of(game, own_player, account, status(game)))
-    return MatchResult(result_state, terms, out, verification, status(store.read(out)))
+            store.save_record(record_of(game, own_player, account, status(game).to_json()))
+    return MatchResult(result_state, terms, out, verification, status(store.read(out)).to_json())
 
 
 def record_of(game: store.Game, player: str, account: dict, final_status: dict) -> store.MatchRecord:

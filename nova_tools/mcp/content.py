@@ -12,8 +12,8 @@ from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.mcpserver.resources import FunctionResource
 
 from .. import api
-from ..api import agent
-from .folder import GameFolder
+from ..api import GameFolder
+from ..errors import NovaError
 
 GUIDE_PATH = Path(__file__).with_name("guide.md")
 GUIDE_URI = "nova://guide"
@@ -62,9 +62,8 @@ def register(app: MCPServer, folder: GameFolder) -> None:
     @app.resource(RULES_URI, name="game-rules", title="A game's resolved rules (every number it is played with)", mime_type="application/json")
     def game_rules(name: str) -> str:
         try:
-            path = folder.existing(name)
-            rules = agent.open_game(path).rules
-        except api.USER_ERRORS as error:
+            rules = api.game_rules(folder.existing(name))
+        except NovaError as error:
             raise ResourceNotFoundError(folder.tidy(str(error), name)) from None
         return json.dumps(rules.to_json(), indent=2)
 
@@ -113,19 +112,19 @@ def _standing(folder: GameFolder, game: str, player: str | None) -> list[str]:
     try:
         path = folder.existing(game)
         status = api.status(path)
-    except api.USER_ERRORS as error:
+    except NovaError as error:
         return [f"(The game {game!r} could not be read: {folder.tidy(str(error), game)}.)"]
-    lines = [f"The game is {game!r}, at round {status['round']}" + (f" of {status['finalTurn']}." if status["finalTurn"] else ".")]
-    for p in status["players"]:
-        breakdown = ", ".join(f"{b['source']} {b['points']:g}" for b in p["breakdown"]) or "nothing yet"
-        lines.append(f"- {p['id']}: {p['score']:g} points ({breakdown}); {p['activeAndroids']} active androids, {p['wrecks']} wrecks")
+    lines = [f"The game is {game!r}, at round {status.round}" + (f" of {status.final_turn}." if status.final_turn else ".")]
+    for p in status.players:
+        breakdown = ", ".join(f"{b.source} {b.points:g}" for b in p.breakdown) or "nothing yet"
+        lines.append(f"- {p.id}: {p.score:g} points ({breakdown}); {p.active_androids} active androids, {p.wrecks} wrecks")
     if player is None:
         lines.append("Pick the player you write for; pass it as `player` to every tool.")
-    elif player not in [p["id"] for p in status["players"]]:
+    elif player not in [p.id for p in status.players]:
         lines.append(f"You play as {player!r}, who has not joined yet: your first upload_script adds you to the game.")
     else:
-        failed = agent.player_events(path, player, failed_only=True, mine_only=True, limit=5)
-        lines.append(f"You play as {player!r}. Your androids have {failed['total']} failed turns so far" + (":" if failed["total"] else "."))
-        lines += [f"- round {e['round']} {e['android']}: [{e.get('code')}] {e.get('reason')}" for e in failed["events"]]
+        failed = api.events_page(path, player=player, failed_only=True, mine_only=True, offset=None, limit=5)
+        lines.append(f"You play as {player!r}. Your androids have {failed.total} failed turns so far" + (":" if failed.total else "."))
+        lines += [f"- round {e['round']} {e['android']}: [{e.get('code')}] {e.get('reason')}" for e in failed.events]
         lines.append("Improve on what is there: read your androids with get_android and the events before changing the code.")
     return lines

@@ -16,10 +16,10 @@ import anyio.to_thread
 from mcp.types import CallToolResult, TextContent
 from pydantic import ValidationError
 
-from .. import api, engine
+from .. import api
+from ..errors import NovaError
 from ..rules import RulesError
 from ..toolchain.diagnostics import CompileError
-from .folder import GameFolder
 from .models import _Out
 
 log = logging.getLogger("nova_tools.mcp")
@@ -38,12 +38,12 @@ def failure(message: str) -> CallToolResult:
 
 def _hint(error: BaseException) -> str:
     """What to do next, for the mistakes whose own message does not already say it."""
-    if isinstance(error, engine.UnknownPlayer):
+    if isinstance(error, api.UnknownPlayer):
         return "a player joins a game with their first upload_script; list_games shows who has joined"
-    if isinstance(error, engine.Refusal):
+    if isinstance(error, api.Refusal):
+        # at-capacity needs no hint: the engine's own message already says what to do.
         return {
             "unknown-script": "use a script id that upload_script returned to this player (get_world lists them under yours.scripts)",
-            "at-capacity": "build another charger with your androids, or wait until one of your androids is a wreck or dismantled",
         }.get(error.code, "")
     if isinstance(error, CompileError):
         return "fix these and call upload_script again (dry_run_turn checks one turn without uploading)"
@@ -52,7 +52,7 @@ def _hint(error: BaseException) -> str:
     return ""
 
 
-def describe(error: BaseException, folder: GameFolder, game: str | None) -> str:
+def describe(error: BaseException, folder: api.GameFolder, game: str | None) -> str:
     """One clear message for a user error, with a hint at the next step."""
     if isinstance(error, CompileError):
         lines = str(error).splitlines()  # the summary, then file:line:col message lines
@@ -83,7 +83,7 @@ def argument_problems(tool: str, error: ValidationError) -> str:
     return f"{tool} was called with wrong arguments: " + "; ".join(lines) + ". The tool's inputSchema (tools/list) lists them."
 
 
-def tool_edge(folder: GameFolder, fn: Callable[..., Any]) -> Callable[..., Any]:
+def tool_edge(folder: api.GameFolder, fn: Callable[..., Any]) -> Callable[..., Any]:
     """Wrap a tool body: run it off the event loop when it is synchronous, and turn every
     mistake into an error result. Anything unexpected is logged (stderr) with its traceback and
     reported as one sentence; the game file is only ever replaced whole, so it is never half-written."""
@@ -95,7 +95,7 @@ def tool_edge(folder: GameFolder, fn: Callable[..., Any]) -> Callable[..., Any]:
             if inspect.iscoroutinefunction(fn):
                 return await fn(**kwargs)
             return await anyio.to_thread.run_sync(functools.partial(fn, **kwargs))
-        except api.USER_ERRORS as error:
+        except NovaError as error:
             log.info("%s refused: %s", fn.__name__, error)
             return failure(describe(error, folder, game if isinstance(game, str) else None))
         except Exception:

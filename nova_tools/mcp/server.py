@@ -9,6 +9,7 @@ pinned by ``tests/mcp/snapshots/tools.json``.
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -23,13 +24,10 @@ from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from .. import api
-from ..api import agent
-from ..api.errors import ApiError
-from ..engine import UnknownPlayer
+from ..api import NAME_RULE, ApiError, GameFolder
 from ..rules import RulesError
-from . import content
+from . import content, pictures
 from .edge import argument_problems, failure, log, reply, tool_edge
-from .folder import NAME_RULE, GameFolder
 from .shaping import (
     android_brief,
     at_text,
@@ -146,7 +144,8 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         )
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            app.add_tool(tool_edge(folder, fn), title=title, annotations=hints)
+            # The docstring without its source indentation: agents read it as the tool's description.
+            app.add_tool(tool_edge(folder, fn), title=title, annotations=hints, description=inspect.cleandoc(fn.__doc__ or ""))
             return fn
 
         return register
@@ -156,24 +155,22 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
     @tool("List games", read_only=True)
     def list_games() -> Annotated[CallToolResult, GameList]:
         """The games in the server's folder: name, round, players. Use a name as `game` elsewhere."""
-        names = folder.names()
         entries = []
-        for name in names[:MAX_GAMES_LISTED]:
-            try:
-                summary = agent.game_summary(folder.path(name))
-            except api.USER_ERRORS as error:
-                entries.append(GameEntry(name=name, problem=folder.tidy(str(error), name)))
+        for found in folder.games(MAX_GAMES_LISTED):
+            summary = found.summary
+            if summary is None:
+                entries.append(GameEntry(name=found.name, problem=found.problem))
                 continue
             entries.append(
                 GameEntry(
-                    name=name,
-                    round=summary["round"],
-                    final_turn=summary["finalTurn"],
-                    players=summary["players"],
-                    active_androids=summary["activeAndroids"],
+                    name=found.name,
+                    round=summary.round,
+                    final_turn=summary.final_turn,
+                    players=list(summary.players),
+                    active_androids=summary.active_androids,
                 )
             )
-        more = max(0, len(names) - MAX_GAMES_LISTED)
+        more = max(0, len(folder.names()) - MAX_GAMES_LISTED)
         if not entries:
             text = "No games yet. Create one with create_game(name)."
         else:
@@ -259,11 +256,10 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         when the player's completed chargers allow no more active androids."""
         path = folder.existing(game)
         launched = api.launch_android(path, player, script_id)
-        overview = agent.player_overview(path, player)
-        x, y = launched.position
+        x, y = launched.position.x, launched.position.y
         text = (
             f"Launched {launched.android_id} ({script_id}) for {player} at ({x},{y}); "
-            f"{overview['activeAndroids']} of {overview['capacity']} android slots in use. Next: run_rounds(game={game!r}, rounds=...)."
+            f"{launched.active_androids} of {launched.capacity} android slots in use. Next: run_rounds(game={game!r}, rounds=...)."
         )
         return reply(
             LaunchedAndroid(
@@ -272,8 +268,8 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
                 android_id=launched.android_id,
                 script_id=script_id,
                 position=Position(x=x, y=y),
-                active_androids=overview["activeAndroids"],
-                capacity=overview["capacity"],
+                active_androids=launched.active_androids,
+                capacity=launched.capacity,
             ),
             text,
         )
@@ -303,7 +299,7 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
 
         summary = await anyio.to_thread.run_sync(functools.partial(api.run_rounds, path, rounds, progress=progress))
         status = await anyio.to_thread.run_sync(api.status, path)
-        scores = [PlayerScore(player=p["id"], score=p["score"]) for p in status["players"]]
+        scores = [PlayerScore(player=p.id, score=p.score) for p in status.players]
         destroyed = f", destroyed: {', '.join(summary.destroyed)}" if summary.destroyed else ""
         text = (
             f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, {summary.failed_turns} failed{destroyed}. "
@@ -335,22 +331,22 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         status = api.status(folder.existing(game))
         players = [
             PlayerStatus(
-                id=p["id"],
-                score=p["score"],
-                breakdown=[ScoreLine(source=b["source"], points=b["points"]) for b in p["breakdown"]],
-                active_androids=p["activeAndroids"],
-                wrecks=p["wrecks"],
+                id=p.id,
+                score=p.score,
+                breakdown=[ScoreLine(source=b.source, points=b.points) for b in p.breakdown],
+                active_androids=p.active_androids,
+                wrecks=p.wrecks,
             )
-            for p in status["players"]
+            for p in status.players
         ]
-        final = status["finalTurn"]
-        head = f"{game}: round {status['round']}" + (f" of {final}" if final else "")
+        final = status.final_turn
+        head = f"{game}: round {status.round}" + (f" of {final}" if final else "")
         lines = [head] + [
             f"{p.id}: {points_text(p.score)} points ({', '.join(f'{b.source} {points_text(b.points)}' for b in p.breakdown) or 'nothing yet'}); "
             f"{p.active_androids} active, {p.wrecks} wrecks"
             for p in players
         ]
-        return reply(GameStatus(game=game, round=status["round"], final_turn=final, players=players), "\n".join(lines))
+        return reply(GameStatus(game=game, round=status.round, final_turn=final, players=players), "\n".join(lines))
 
     @tool("See the world", read_only=True)
     def get_world(
@@ -366,46 +362,41 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         _check_range("tile_offset", tile_offset, 0, 1_000_000)
         _check_range("tile_limit", tile_limit, 1, 200)
         _check_range("messages", messages, 0, 50)
-        loaded = agent.open_game(folder.existing(game))
-        view = api.world_for(loaded, player)
-        mine = agent.player_overview(loaded, player)
+        view = api.player_world(folder.existing(game), player)
         tiles = [
-            TileOut(position=position_of(t), composition=t["composition"] or None, scattered=t["scattered"] or None)
-            for t in view["tiles"]
-            if t["composition"] or t["scattered"]
+            TileOut(position=position_of(t.position), composition=t.composition or None, scattered=t.scattered or None)
+            for t in view.tiles
+            if t.composition or t.scattered
         ]
-        scattered: dict[str, int] = {}
-        for tile in tiles:
-            for material, units in (tile.scattered or {}).items():
-                scattered[material] = scattered.get(material, 0) + units
+        mine = view.yours
         yours = Holdings(
-            capacity=mine["capacity"],
-            active_androids=mine["activeAndroids"],
-            androids=[own_android(a) for a in mine["androids"]],
-            buildings=[building_out(b) for b in mine["buildings"]],
-            scripts=[ScriptOut(id=s["id"], name=s["name"]) for s in mine["scripts"]],
+            capacity=mine.capacity,
+            active_androids=mine.active_androids,
+            androids=[own_android(a) for a in mine.androids],
+            buildings=[building_out(b) for b in mine.buildings],
+            scripts=[ScriptOut(id=s.id, name=s.name) for s in mine.scripts],
         )
         others = Seen(
-            androids=[android_brief(a) for a in view["androids"] if a["ownerId"] != player],
-            buildings=[building_out(b) for b in view["buildings"] if b["ownerId"] != player],
+            androids=[android_brief(a) for a in view.androids if a.owner_id != player],
+            buildings=[building_out(b) for b in view.buildings if b.owner_id != player],
         )
-        shown_messages = view["messages"][-messages:] if messages else []
+        shown_messages = view.messages[-messages:] if messages else []
         world = WorldView(
             game=game,
             player=player,
-            round=view["round"],
-            width=view["width"],
-            height=view["height"],
-            visible_tiles=len(view["tiles"]),
+            round=view.round,
+            width=view.width,
+            height=view.height,
+            visible_tiles=len(view.tiles),
             tile_count=len(tiles),
             tile_offset=tile_offset,
             tiles=tiles[tile_offset : tile_offset + tile_limit],
-            scattered_total=scattered,
+            scattered_total=view.loose,
             yours=yours,
             others=others,
-            message_count=len(view["messages"]),
+            message_count=len(view.messages),
             messages=[
-                MessageOut(round=m["round"], android_id=m["androidId"], owner_id=m["ownerId"], position=position_of(m), content=m["content"])
+                MessageOut(round=m.round, android_id=m.android_id, owner_id=m.owner_id, position=position_of(m.position), content=m.content)
                 for m in shown_messages
             ],
         )
@@ -424,14 +415,12 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         """One of the player's own androids: state, cargo, memory, recording (a window of it) and
         its last few turns. Other players' androids are refused."""
         _check_range("max_chars", max_chars, 100, 16384)
-        loaded = agent.open_game(folder.existing(game))
-        if player not in loaded.state.players:
-            raise UnknownPlayer(player)
+        loaded = api.open_game(folder.existing(game))
         report = api.android_report(loaded, android_id, player=player)
-        memory, recording = report["memory"], report["recording"]
+        memory, recording = report.memory, report.recording
         start = max(0, len(recording) - max_chars) if recording_offset is None else recording_offset
         _check_range("recording_offset", start, 0, max(0, len(recording)), f"the recording has {len(recording)} characters")
-        turns = agent.player_events(loaded, player, android=android_id, mine_only=True, limit=RECENT_TURNS)["events"]
+        turns = api.events_page(loaded, player=player, android=android_id, mine_only=True, offset=None, limit=RECENT_TURNS).events
         detail = AndroidDetail(
             **android_brief(report).model_dump(),
             memory_length=len(memory),
@@ -457,7 +446,7 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
             f"memory {len(memory)} chars, recording {len(recording)} chars (window {start}-{start + len(detail.recording)}).",
         ]
         lines += [
-            f"round {t.round}: {t.action or 'no action'} {t.outcome}" + (f" [{t.code}] {t.reason}" if t.outcome != "accepted" else "")
+            f"round {t.round}: {t.action or 'no action'} {t.outcome}" + (f" [{t.code}] {t.reason}" if api.Outcome(t.outcome).failed else "")
             for t in detail.recent_turns
         ]
         return reply(detail, "\n".join(lines))
@@ -479,10 +468,6 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         if game is not None and player is None:
             raise ApiError("with game, also give player: a dry run acts as one of your own androids")
         path = folder.existing(game) if game is not None else None
-        if path is not None:
-            loaded = agent.open_game(path)
-            if player not in loaded.state.players:
-                raise UnknownPlayer(player)
         result = api.dry_run(files=sources, entry_name=entry_name, game=path, player=player, android_id=android_id)
         data = result.to_json()
         if isinstance(data["action"], dict):
@@ -510,16 +495,26 @@ def build_server(root: str | Path) -> MCPServer:  # noqa: C901 - one adapter per
         turns (action, outcome, refusal code and reason), launches, round ends. Other players'
         memory, recordings and script errors are redacted."""
         _check_range("limit", limit, 1, 100)
-        page = agent.player_events(
-            folder.existing(game), player, round=round, android=android_id, failed_only=failed_only, mine_only=mine_only, offset=offset, limit=limit
+        page = api.events_page(
+            folder.existing(game),
+            player=player,
+            round=round,
+            android=android_id,
+            failed_only=failed_only,
+            mine_only=mine_only,
+            offset=offset,
+            limit=limit,
+            notes="whole",
         )
-        events = [EventOut(**shorten_event(e)) for e in page["events"]]
-        out = EventsPage(game=game, player=player, total=page["total"], offset=page["offset"], limit=page["limit"], events=events)
+        events = [EventOut(**shorten_event(e)) for e in page.events]
+        out = EventsPage(game=game, player=player, total=page.total, offset=page.offset, limit=page.limit, events=events)
         shown = f"events {out.offset}-{out.offset + len(events) - 1} of {out.total}" if events else f"no events (of {out.total} matching)"
         lines = [f"{game} as {player}: {shown}"] + [event_line(e) for e in events]
         return reply(out, "\n".join(lines))
 
     content.register(app, folder)
+    pictures.register(tool, folder, GameArg, PlayerArg)  # get_board_image, get_score_history
+
     return app
 
 

@@ -5,45 +5,46 @@ from __future__ import annotations
 
 import json
 
-from ..engine.notes import NOTE_KEYS
+from .. import api
 from .models import AndroidBrief, BuildingOut, EventOut, OwnAndroid, Position, WorldView
 
 EVENT_TEXT_CHARS = 120  # memory/recording shown inside an event; the rest is cut with a note
+NOTES = ("memory", "recording")  # the action fields that carry an android's notes (api events give them whole)
 
 
-def position_of(data: dict) -> Position:
-    return Position(x=data["position"]["x"], y=data["position"]["y"])
+def position_of(position: api.Position) -> Position:
+    return Position(x=position.x, y=position.y)
 
 
-def android_brief(data: dict) -> AndroidBrief:
+def android_brief(android: api.AndroidState) -> AndroidBrief:
     return AndroidBrief(
-        id=data["id"],
-        owner_id=data["ownerId"],
-        script_id=data["scriptId"],
-        position=position_of(data),
-        battery=data["battery"],
-        health=data["health"],
-        active=data["active"],
-        cargo=data["cargo"],
+        id=android.id,
+        owner_id=android.owner_id,
+        script_id=android.script_id,
+        position=position_of(android.position),
+        battery=android.battery,
+        health=android.health,
+        active=android.active,
+        cargo=android.cargo,
     )
 
 
-def own_android(data: dict) -> OwnAndroid:
-    return OwnAndroid(**android_brief(data).model_dump(), memory_length=data["memoryLength"], recording_length=data["recordingLength"])
+def own_android(android: api.OwnAndroid) -> OwnAndroid:
+    return OwnAndroid(**android_brief(android).model_dump(), memory_length=android.memory_length, recording_length=android.recording_length)
 
 
-def building_out(data: dict) -> BuildingOut:
+def building_out(building: api.BuildingState) -> BuildingOut:
     return BuildingOut(
-        id=data["id"],
-        type=data["type"],
-        owner_id=data["ownerId"],
-        position=position_of(data),
-        health=data["health"],
-        complete=data["complete"],
-        initial=data["initial"],
-        remaining_ticks=data["remainingTicks"],
-        owed=data["owed"],
-        storage=data["storage"],
+        id=building.id,
+        type=building.type,
+        owner_id=building.owner_id,
+        position=position_of(building.position),
+        health=building.health,
+        complete=building.complete,
+        initial=building.initial,
+        remaining_ticks=building.remaining_ticks,
+        owed=building.owed,
+        storage=building.storage,
     )
 
 
@@ -67,18 +68,9 @@ def shorten_event(event: dict, limit: int = EVENT_TEXT_CHARS) -> dict:
     """An event with long memory and recording strings cut (get_android shows them whole)."""
     action = event.get("action")
     if isinstance(action, dict):
-        cut = {k: _cut_note(v, limit) if k in NOTE_KEYS else v for k, v in action.items()}
+        cut = {k: cut_text(v, limit) if k in NOTES and isinstance(v, str) else v for k, v in action.items()}
         event = {**event, "action": cut}
     return event
-
-
-def _cut_note(note: object, limit: int) -> object:
-    """A note, or the texts of a note's edits ([start, end, text] splices), cut to ``limit``."""
-    if isinstance(note, str):
-        return cut_text(note, limit)
-    if isinstance(note, list):
-        return [[*edit[:2], cut_text(edit[2], limit)] if isinstance(edit, list) and len(edit) == 3 and isinstance(edit[2], str) else edit for edit in note]
-    return note
 
 
 def event_line(event: EventOut) -> str:
@@ -86,10 +78,10 @@ def event_line(event: EventOut) -> str:
     kind = event.type
     if kind == "turn":
         action = (event.action or {}).get("type", "no action")
-        extra = {k: v for k, v in (event.action or {}).items() if k != "type" and k not in NOTE_KEYS}
+        extra = {k: v for k, v in (event.action or {}).items() if k != "type" and k not in NOTES}
         detail = f" {json.dumps(extra, separators=(',', ':'))}" if extra else ""
         line = f"#{event.index} r{event.round} {event.android} {action}{detail}: {event.outcome}"
-        if event.outcome != "accepted":
+        if api.failed_turn(data):
             line += f" [{event.code}] {cut_text(event.reason or '', 160)}"
         return line
     if kind == "round.ended":

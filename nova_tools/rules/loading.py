@@ -13,6 +13,7 @@ from pathlib import Path as FsPath
 
 from pydantic import BaseModel, ValidationError
 
+from ..errors import NovaError
 from . import jsonc
 from .models import Group, Leaf, Rules
 
@@ -34,7 +35,7 @@ class RuleProblem:
         return f"{self.dotted}: {self.message}" if self.path else self.message
 
 
-class RulesError(ValueError):
+class RulesError(NovaError, ValueError):
     """A rules file that cannot be used; ``problems`` lists every reason with its JSON path."""
 
     def __init__(self, problems: list[RuleProblem], source: str = "rules") -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..errors import NovaError
 
-class SandboxUnavailable(RuntimeError):
+
+class SandboxUnavailable(NovaError, RuntimeError):
     """The sandbox cannot run at all (e.g. ``quickjs.wasm`` is missing); the message says why."""

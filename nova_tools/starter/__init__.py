@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..errors import NovaError
 from ..toolchain.typecheck import COMPILER_OPTIONS, typings_path
 
 HERE = Path(__file__).resolve().parent
@@ -18,7 +19,7 @@ SRC = HERE / "src"
 ENTRY = "main.ts"
 
 
-class ScaffoldError(ValueError):
+class ScaffoldError(NovaError, ValueError):
     """The project could not be created; the message says why in one sentence."""
 
 

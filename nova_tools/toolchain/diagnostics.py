@@ -13,6 +13,8 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Literal
 
+from ..errors import NovaError
+
 Severity = Literal["error", "warning"]
 Source = Literal["tsc", "esbuild", "nova"]
 
@@ -58,7 +60,7 @@ def format_diagnostics(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -
     return "\n".join(d.format() for d in diagnostics)
 
 
-class CompileError(Exception):
+class CompileError(NovaError):
     """The android could not be compiled: type errors, syntax errors or a refused import.
 
     ``diagnostics`` holds every problem found; ``str(error)`` is a readable summary that names

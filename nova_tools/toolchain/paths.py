@@ -18,6 +18,8 @@ import platform
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import NovaError
+
 PINNED = {"typescript": "7.0.2", "esbuild": "0.28.2", "quickjs-wasi": "3.7.0"}
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +31,7 @@ REPO_TYPINGS = REPO_ROOT / "typings" / "nova.d.ts"
 PACKAGED_TYPINGS = Path(__file__).resolve().parent / "nova.d.ts"
 
 
-class ToolchainMissing(RuntimeError):
+class ToolchainMissing(NovaError, RuntimeError):
     """A toolchain file could not be found; the message says how to get it."""
 
 

@@ -14,10 +14,11 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import NovaError
 from .paths import ALL_TOOLS, PINNED, user_toolchain_dir
 
 
-class SetupError(RuntimeError):
+class SetupError(NovaError, RuntimeError):
     """The toolchain could not be installed; the message says why and what to try."""
 
 

@@ -47,14 +47,18 @@ def require_tool(name: str, how: str) -> str:
 
 
 def editor_env(home: Path) -> dict[str, str]:
-    """A clean per-test home (no user config leaks in) with this virtualenv's `nova` on PATH."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "NVIM", "NOVA_"))}
+    """A clean per-test home (no user config leaks in) with this virtualenv's `nova` on PATH.
+
+    The cache stays the user's: it holds the sandbox's compiled QuickJS, which a player's first
+    dry-run ever makes once (seconds), and every later one reads."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "NVIM", "NOVA_")) or k.startswith("NOVA_LSP_LOG")}
     env.update(
         HOME=str(home),
         XDG_CONFIG_HOME=str(home / ".config"),
         XDG_DATA_HOME=str(home / ".local" / "share"),
         XDG_STATE_HOME=str(home / ".local" / "state"),
-        XDG_CACHE_HOME=str(home / ".cache"),
+        XDG_CACHE_HOME=cache,
         PATH=f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
     )
     return env

@@ -15,10 +15,16 @@
   (push (cons name value) nova-session-steps))
 
 (defun nova-session-wait-for (what condition)
-  (let ((deadline (+ (float-time) nova-session-wait)))
+  "Wait for CONDITION, running Flymake as its idle timer would in an interactive Emacs (once a
+second; batch Emacs is never idle), and letting Eglot report what the server pushes between."
+  (let ((deadline (+ (float-time) nova-session-wait))
+        (next-check 0))
     (while (not (funcall condition))
       (when (> (float-time) deadline)
         (error "timed out after %s s waiting for %s" nova-session-wait what))
+      (when (and (bound-and-true-p flymake-mode) (> (float-time) next-check))
+        (flymake-start)
+        (setq next-check (+ (float-time) 1.0)))
       (accept-process-output nil 0.02))))
 
 (defun nova-session-open (file)
@@ -27,7 +33,6 @@
   (run-hooks 'post-command-hook))
 
 (defun nova-session-diagnostics (&optional predicate)
-  (flymake-start)
   (cl-remove-if-not (or predicate #'identity) (flymake-diagnostics)))
 
 (defun nova-session-describe (diagnostic)
@@ -91,7 +96,13 @@
         (condition-case err
             (progn (nova-session plan) '((ok . t)))
           (t `((ok . :json-false) (error . ,(error-message-string err))
-                   (messages . ,(with-current-buffer "*Messages*" (buffer-string))))))))
+                   (messages . ,(concat (with-current-buffer "*Messages*" (buffer-string))
+                                        "\nflymake: " (format "%S" (mapcar #'flymake-diagnostic-text (flymake-diagnostics)))
+                                        "\neglot: " (format "%S" (and (boundp 'eglot--diagnostics) (mapcar #'flymake-diagnostic-text eglot--diagnostics)))
+                                        "\nevents: " (let ((server (eglot-current-server)))
+                                                       (if server (with-current-buffer (jsonrpc-events-buffer server)
+                                                                    (buffer-substring (max (point-min) (- (point-max) 6000)) (point-max)))
+                                                         "no server")))))))))
   (with-temp-file (alist-get 'out plan)
     (insert (json-encode (append result `((steps . ,nova-session-steps))))))
   (ignore-errors (eglot-shutdown-all))

@@ -119,6 +119,13 @@ def test_firebase_database_rules_are_not_taken_for_nova_rules():
     assert not vscode_treats_as_rules_file("database.rules.json")
 
 
+def test_vscode_keeps_its_own_typescript_features_unless_asked():
+    # Two providers of definitions, symbols, inlay hints... would show everything twice.
+    setting = manifest()["contributes"]["configuration"]["properties"]["nova.forwardTypeScript"]
+    assert setting["default"] is False
+    assert "forwardTypeScript: config.get('forwardTypeScript') === true" in (EXTENSION / "src" / "extension.js").read_text()
+
+
 def test_a_lone_rules_file_wakes_the_extension():
     # A file opened without a folder has no workspace to "contain" it: its language must do it.
     assert "onLanguage:jsonc" in manifest()["activationEvents"]

@@ -42,6 +42,7 @@ class Editor:
         self.root = root
         self.pull = name == "vscode"
         self.server_capabilities: types.ServerCapabilities | None = None
+        self.client_capabilities: types.ClientCapabilities | None = None
         self.versions: dict[str, int] = {}
 
     def write(self, relative: str, text: str) -> Path:
@@ -124,6 +125,15 @@ async def lsp(request, lsp_client: LanguageClient, tmp_path_factory):
     def code_lens_refresh(params: None) -> None:
         lsp_client.code_lens_refreshes += 1  # type: ignore[attr-defined]
 
+    # Editors that say they take these refreshes (Neovim 0.11) get them when tsc's settings change.
+    @lsp_client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)
+    def inlay_hint_refresh(params: None) -> None:
+        pass
+
+    @lsp_client.feature(types.WORKSPACE_SEMANTIC_TOKENS_REFRESH)
+    def semantic_tokens_refresh(params: None) -> None:
+        pass
+
     result = await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=editor_capabilities(request.param),
@@ -133,6 +143,7 @@ async def lsp(request, lsp_client: LanguageClient, tmp_path_factory):
     )
     lsp_client.nova_editor = Editor(lsp_client, request.param, root)  # type: ignore[attr-defined]
     lsp_client.nova_editor.server_capabilities = result.capabilities  # type: ignore[attr-defined]
+    lsp_client.nova_editor.client_capabilities = editor_capabilities(request.param)  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()
 

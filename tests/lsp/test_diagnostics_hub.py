@@ -120,3 +120,17 @@ async def test_closing_a_document_clears_its_pushed_diagnostics():
     await asyncio.sleep(hub.DEBOUNCE_S * 3)
     [cleared] = server.published
     assert cleared.uri == uri and cleared.diagnostics == []
+
+
+async def test_a_verdict_is_published_before_the_command_that_made_it_answers():
+    server = FakeServer()
+    hub = DiagnosticsHub(server)
+    hub.configure(capabilities(pull=True, refresh=False))
+    uri = "file:///w/rules.json"
+    server.workspace.text_documents[uri] = Doc("{ nope", 1)
+    hub.changed(uri)  # a debounced publish is pending: it is replaced, not doubled
+    await hub.publish_now(uri)
+    [published] = server.published  # already sent when publish_now returns
+    assert published.uri == uri and published.diagnostics
+    await asyncio.sleep(hub.DEBOUNCE_S * 3)
+    assert len(server.published) == 1

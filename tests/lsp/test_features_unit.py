@@ -313,3 +313,12 @@ def test_browser_and_node_globals_are_flagged_in_a_bare_file_and_removed_ones_ev
 def test_a_script_that_declares_its_own_fetch_is_left_alone():
     text = "function fetch(x: number) { return x; }\nconst act: AndroidTurn = () => ({ type: 'android.wait', recording: String(fetch(1)) });\nexport default act;\n"
     assert checks.check(text, DEFAULTS, bare=True) == []
+
+
+def test_every_forwarded_typescript_feature_is_listed_in_the_editors_doc():
+    from pathlib import Path
+
+    from nova_tools.lsp.features.forwarded import FORWARDS
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "editors.md").read_text(encoding="utf-8")
+    assert [f.feature for f in FORWARDS if f.feature not in text] == []

@@ -44,12 +44,15 @@ async def test_long_memory_and_recordings_are_cut_in_events_and_windowed_in_get_
         events = await ok(client, "get_events", game="duel", player="alice", android_id=android, limit=100)
         full = await ok(client, "get_android", game="duel", player="alice", android_id=android, max_chars=16384)
         window = await ok(client, "get_android", game="duel", player="alice", android_id=android, max_chars=100, recording_offset=10)
-    # notes are logged as changes (a recording's new line, a memory rewritten whole); any long one is cut
-    notes = [v for e in events.data["events"] for k, v in e.get("action", {}).items() if k in ("memory", "recording")]
-    notes += [edit[2] for e in events.data["events"] for k, v in e.get("action", {}).items() if k.endswith("Edits") for edit in v]
+    # the log keeps notes as edits of the previous ones; an agent reads them whole, and any long one cut
+    actions = [e["action"] for e in events.data["events"] if e.get("action")]
+    assert not [k for a in actions for k in a if k.endswith("Edits")]
+    notes = [v for a in actions for k, v in a.items() if k in ("memory", "recording")]
     assert notes and all(len(n) < 200 for n in notes)
     assert any(n.endswith("more characters]") for n in notes)
     recording = full.data["recording"]
+    newest = [a["recording"] for a in actions if "recording" in a][-1]
+    assert recording.startswith(newest.split("... [")[0]), "the newest recording in the log is the android's recording"
     assert len(recording) == full.data["recordingLength"]
     assert window.data["recording"] == recording[10:110] and window.data["recordingOffset"] == 10
     assert window.data["memory"] == full.data["memory"][:100]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from nova_tools import engine, starter
-from nova_tools.api.turns import ScriptRunner
+from nova_tools.play import ScriptRunner
 from nova_tools.engine import Scenario
 from nova_tools.engine.actions import owed
 from nova_tools.engine.state import GameState

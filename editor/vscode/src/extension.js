@@ -37,6 +37,9 @@ function settings() {
     rulesFile: config.get('rulesFile') || undefined,
     gameFile: config.get('gameFile') || undefined,
     androidId: config.get('androidId') || undefined,
+    // VS Code runs its own TypeScript server: by default the Nova server adds only what it knows
+    // (diagnostics against the typings, hover, completion, the dry-run, the Nova checks).
+    forwardTypeScript: config.get('forwardTypeScript') === true,
   };
 }
 

@@ -94,6 +94,18 @@ class DiagnosticsHub:
         for each in uris:
             self._schedule(each, 0)
 
+    async def publish_now(self, uri: str) -> None:
+        """Like :meth:`results_changed` for one document, but done before returning: a command
+        (the dry-run) answers only after its verdict is on its way. Emacs's jsonrpc, for one, reads
+        nothing that follows a command's answer in the same chunk until more output comes."""
+        if self.pull:
+            self.results_changed(uri)
+            return
+        task = self._pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        await self._publish_after(uri, 0)
+
     def closed(self, uri: str) -> None:
         task = self._pending.pop(uri, None)
         if task is not None:

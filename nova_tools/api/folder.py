@@ -1,4 +1,4 @@
-"""The folder games live in, and the names that address them.
+"""A folder of games, addressed by name: what the MCP server and the lab serve.
 
 A game is addressed by NAME: ``duel`` is ``ROOT/duel.json``. A name is 1-64 letters, digits,
 ``-`` or ``_``, so no argument can name a file outside the root (no separators, no ``..``, no
@@ -11,7 +11,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..api import ApiError
+from ..errors import NovaError
+from .access import open_game
+from .errors import ApiError
+from .results import GameEntry, GameSummary
 
 NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 NAME_RULE = "1-64 letters, digits, '-' or '_'"
@@ -29,6 +32,20 @@ def check_name(name: str, what: str = "game name") -> str:
         raise BadName(f"{name!r} is a file name; pass the {what} without {SUFFIX}: {name[: -len(SUFFIX)]!r}")
     shown = name if isinstance(name, str) and len(name) <= 80 else f"{str(name)[:80]}..."
     raise BadName(f"{shown!r} is not a valid {what}: use {NAME_RULE} (no folders, no dots)")
+
+
+def game_summary(path: str | Path) -> GameSummary:
+    """Round, arrival, board size, players and active androids: enough to tell games apart."""
+    game = open_game(path)
+    state = game.state
+    return GameSummary(
+        round=state.round,
+        final_turn=game.rules.match.final_round,
+        width=state.width,
+        height=state.height,
+        players=tuple(state.players),
+        active_androids=sum(1 for a in state.androids.values() if a.active),
+    )
 
 
 @dataclass(frozen=True)
@@ -60,6 +77,18 @@ class GameFolder:
             return []
         found = [p.name[: -len(SUFFIX)] for p in self.root.glob("*" + SUFFIX) if p.is_file()]
         return sorted(n for n in found if NAME.fullmatch(n))
+
+    def games(self, limit: int | None = None) -> list[GameEntry]:
+        """The games here, by name (the first ``limit``), each with its summary or the reason it
+        cannot be read."""
+        entries = []
+        for name in self.names()[:limit]:
+            path = self.path(name)
+            try:
+                entries.append(GameEntry(name=name, path=path, summary=game_summary(path)))
+            except NovaError as error:
+                entries.append(GameEntry(name=name, path=path, problem=self.tidy(str(error), name)))
+        return entries
 
     def tidy(self, message: str, name: str | None = None) -> str:
         """An api message with this folder's file paths turned back into game names."""

@@ -1,0 +1,107 @@
+"""A recorded game, moment by moment: the frames `nova play` steps through and the lab draws.
+
+The log is replayed from the initial world, without running any script (the engine's Replayer
+checks each event as it goes); a frame is the whole board after setup, after each round, or with
+``per_turn`` after each turn too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import engine, store
+from ..engine.state import GameState
+from .convert import android_state, building_state, score_lines, visible_tile
+from .errors import ApiError
+from .access import open_game
+from .results import Frame, FrameScore, Position
+
+
+@dataclass
+class Moment:
+    """The replayed state at one moment, and the events since the previous moment."""
+
+    round: int
+    turn: int | None
+    state: GameState
+    events: list[dict]
+
+
+def moments(game: store.Game, *, per_turn: bool = False) -> Iterator[Moment]:
+    """The game after setup, after each round (and with ``per_turn`` after each turn), in order.
+    Each moment's state is the live one: it changes when the iteration goes on."""
+    state = engine.from_json(game.initial, game.rules)
+    replayer = engine.Replayer(state)
+    pending: list[dict] = []
+    turn = 0
+    for index, event in enumerate(game.events):
+        kind = event["type"]
+        if kind == "round.started" and pending:
+            # setup events before a round (joins, uploads, launches) make a moment of their own
+            yield Moment(state.round, None, state, pending)
+            pending = []
+        replayer.apply(index, event)
+        pending.append(event)
+        if kind == "round.started":
+            turn = 0
+        elif kind == "turn":
+            turn += 1
+            if per_turn:
+                yield Moment(state.round, turn, state, pending)
+                pending = []
+        elif kind == "round.ended":
+            yield Moment(state.round, None, state, pending)
+            pending = []
+    if pending or not game.events:
+        yield Moment(state.round, None, state, pending)
+
+
+def frame_of(moment: Moment) -> Frame:
+    state = moment.state
+    width = state.width
+    tiles = tuple(
+        visible_tile(
+            {
+                "position": Position(x=index % width, y=index // width),
+                "composition": tile.composition,
+                "scattered": tile.scattered,
+            }
+        )
+        for index, tile in enumerate(state.tiles)
+        if tile.composition or tile.scattered
+    )
+    seats = {p.id: p.seat for p in state.players.values()}
+    return Frame(
+        round=moment.round,
+        turn=moment.turn,
+        width=width,
+        height=state.height,
+        tiles=tiles,
+        androids=tuple(android_state(a) for a in state.androids.values()),
+        buildings=tuple(building_state(state, b) for b in state.buildings.values()),
+        players=tuple(
+            FrameScore(id=s.player, seat=seats[s.player], score=s.points, breakdown=score_lines(s)) for s in engine.scores(state)
+        ),
+        events=tuple(moment.events),
+    )
+
+
+def replay_frames(
+    path: str | Path | store.Game, *, first_round: int = 0, last_round: int | None = None, per_turn: bool = False
+) -> Iterator[Frame]:
+    """The frames of a recorded game, from ``first_round`` to ``last_round`` (both included; the
+    frame of round 0 is the world after setup). With ``per_turn``, a frame after every turn too
+    (``turn`` counts the turns of its round), then the round's end."""
+    game = open_game(path)
+    if first_round < 0 or (last_round is not None and last_round < first_round):
+        raise ApiError(f"there is no round range {first_round}-{last_round}; give rounds from 0 to {game.state.round}")
+    if first_round > game.state.round:
+        raise ApiError(f"{game.path} has no round {first_round} (it has rounds 0-{game.state.round})")
+    for moment in moments(game, per_turn=per_turn):
+        if moment.round < first_round:
+            continue
+        if last_round is not None and moment.round > last_round:
+            return
+        yield frame_of(moment)

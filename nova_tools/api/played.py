@@ -1,0 +1,81 @@
+"""Whole games played in memory (through :mod:`nova_tools.play`) and kept as game files.
+
+``nova demo`` is one: :func:`demo_spec` says what the demo plays, :func:`play_to_file` plays it
+and writes a game file that ``nova status``, ``nova play`` and the other reads open like any
+other. The file is the one the same game played command by command would give (create-game,
+upload, launch, run), byte for byte.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import store
+from ..play import GameResult, GameSession, GameSpec, Seat, stored_game
+from ..rules import Rules
+from ..toolchain.compile import CompiledScript, compile_android
+from .errors import ApiError
+
+DEMO_PLAYERS = ("alice", "bob")
+DEMO_SCRIPT_NAME = "starter"
+
+
+def starter_entry() -> Path:
+    """The shipped starter android's entry file."""
+    from .. import starter
+
+    return starter.SRC / starter.ENTRY
+
+
+def demo_spec(seed: int = 3, rounds: int = 100, script: CompiledScript | None = None) -> GameSpec:
+    """The demo game: the shipped rules, two players (alice, bob) each running the starter android."""
+    script = script or compile_android(starter_entry())
+    return GameSpec(Rules(), seed, tuple(Seat(player, script, DEMO_SCRIPT_NAME) for player in DEMO_PLAYERS), rounds)
+
+
+@dataclass(frozen=True)
+class SeatPlayed:
+    player: str
+    script_id: str
+    android_id: str
+    position: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    path: Path
+    seats: tuple[SeatPlayed, ...]
+    result: GameResult
+    seconds: float
+
+
+def _seats(result: GameResult) -> tuple[SeatPlayed, ...]:
+    launched = [e for e in result.events if e["type"] == "android.launched"]
+    state = result.state
+    seats = []
+    for event in launched:
+        # launched on its charger (an initial charger is never salvaged)
+        site = state.buildings.get(event["charger"]) or state.androids[event["android"]]
+        seats.append(SeatPlayed(event["player"], event["script"], event["android"], (site.x, site.y)))
+    return tuple(seats)
+
+
+def play_to_file(
+    path: str | Path, spec: GameSpec, *, force: bool = False, progress: Callable[[int, int], None] | None = None
+) -> PlayedGame:
+    """Play ``spec`` in memory and write it as the game file ``path`` (atomically)."""
+    path = Path(path)
+    if path.parent and not path.parent.exists():
+        raise ApiError(f"the folder {path.parent} does not exist")
+    if path.exists() and not force:
+        raise ApiError(f"{path} already exists; replace it only deliberately (--force on the command line)")
+    start = time.perf_counter()
+    session = GameSession.start(spec)
+    session.play(spec.rounds, progress=progress)
+    with store.locked(path):
+        store.save(stored_game(session, path))
+    result = session.result()
+    return PlayedGame(path, _seats(result), result, time.perf_counter() - start)

@@ -1,0 +1,60 @@
+"""Reference docs generated from the code, so they cannot drift from it.
+
+``docs/game-details.md`` holds the reason-code tables between two markers; ``nova generate``
+rewrites that part from :class:`~nova_tools.engine.reasons.Reason`, and a test fails when the
+committed file differs from what would be generated.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..engine.reasons import reason_table
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+GAME_DETAILS = DOCS / "game-details.md"
+BEGIN = "<!-- reason codes: generated from nova_tools/engine/reasons.py by `nova generate`; do not edit here -->"
+END = "<!-- end of the generated reason codes -->"
+
+_SECTIONS = (
+    ("script", "The script produced no action", "The turn failed before the engine saw an action."),
+    ("action", "The engine refused the action", "A well-formed action the rules do not allow; nothing else changes."),
+    (
+        "command",
+        "A player command was refused",
+        "A command between rounds (joining with a first upload, launching): the command changes nothing and costs nothing.",
+    ),
+)
+
+
+def reason_codes_markdown() -> str:
+    """The reason-code tables, one per group, as they stand between the markers."""
+    parts = []
+    for group, title, intro in _SECTIONS:
+        parts += [f"### {title}", "", intro, "", reason_table(group), ""]
+    return "\n".join(parts).rstrip("\n")
+
+
+def splice(text: str, generated: str, where: Path = GAME_DETAILS) -> str:
+    """``text`` with the part between the markers replaced by ``generated``."""
+    try:
+        head, rest = text.split(BEGIN, 1)
+        _, tail = rest.split(END, 1)
+    except ValueError:
+        raise ValueError(f"{where} lacks the markers of the generated reason codes ({BEGIN} ... {END})") from None
+    return f"{head}{BEGIN}\n{generated}\n{END}{tail}"
+
+
+def stale_docs() -> dict[Path, str]:
+    """Generated docs whose committed text differs from what the code gives: path -> new text."""
+    current = GAME_DETAILS.read_text(encoding="utf-8")
+    wanted = splice(current, reason_codes_markdown())
+    return {GAME_DETAILS: wanted} if wanted != current else {}
+
+
+def write_docs() -> list[Path]:
+    """Rewrite the generated parts of the docs; return the files that changed."""
+    stale = stale_docs()
+    for path, text in stale.items():
+        path.write_text(text, encoding="utf-8", newline="\n")
+    return list(stale)

@@ -1,0 +1,141 @@
+"""Where an arena's games run: in this process, a local process pool, or Ray tasks.
+
+Every backend maps :func:`~nova_tools.arena.game.play_task` over the tasks and hands each record
+to ``on_done`` as it finishes; the caller orders them by task, so results never depend on where or
+in which order the games ran. Each worker process keeps one sandbox (and its bytecode cache) for
+all the games it plays, and receives the contest (rules and compiled scripts) once.
+
+Ctrl-C stops every backend between games: workers are stopped, and :class:`Interrupted` carries
+the games already finished.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from .errors import ArenaError, Interrupted
+from .game import GameRecord, play_task
+from .plan import Contest, GameTask
+
+OnDone = Callable[[GameRecord], None]
+
+
+class Backend:
+    """Runs games; ``describe()`` says where, in a few words (shown with the timings)."""
+
+    workers: int = 1
+
+    def run(self, contest: Contest, tasks: Sequence[GameTask], on_done: OnDone) -> list[GameRecord]:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+
+class InProcess(Backend):
+    """Plays the games one after another in this process (``--jobs 1``)."""
+
+    def run(self, contest: Contest, tasks: Sequence[GameTask], on_done: OnDone) -> list[GameRecord]:
+        played: list[GameRecord] = []
+        try:
+            for task in tasks:
+                record = play_task(contest, task)
+                played.append(record)
+                on_done(record)
+        except KeyboardInterrupt:
+            raise Interrupted(played) from None
+        return played
+
+    def describe(self) -> str:
+        return "in this process"
+
+
+# --- a local process pool ------------------------------------------------------------------------
+
+_CONTEST: Contest | None = None  # the contest of this worker process, received once
+
+
+def _start_worker(contest: Contest) -> None:
+    global _CONTEST
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # the parent's stdout carries its result (--json, or an MCP server's protocol): nothing a
+    # worker might print may land there
+    os.dup2(2, 1)
+    _CONTEST = contest
+
+
+def _play_in_worker(task: GameTask) -> GameRecord:
+    assert _CONTEST is not None
+    return play_task(_CONTEST, task)
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while child processes start, so they inherit the ignored disposition (from
+    the main thread only: elsewhere signal handlers cannot change, and no terminal is attached)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@dataclass
+class ProcessPool(Backend):
+    """``jobs`` worker processes on this machine (``--jobs N``), started fresh (spawn): a worker
+    never inherits the parent's threads or sandbox."""
+
+    workers: int = 2
+
+    def run(self, contest: Contest, tasks: Sequence[GameTask], on_done: OnDone) -> list[GameRecord]:
+        played: list[GameRecord] = []
+        context = multiprocessing.get_context("spawn")
+        with _sigint_ignored():  # workers start with Ctrl-C ignored: a terminal sends it to them too
+            pool = context.Pool(min(self.workers, max(len(tasks), 1)), initializer=_start_worker, initargs=(contest,))
+        try:
+            for record in pool.imap_unordered(_play_in_worker, tasks, chunksize=1):
+                played.append(record)
+                on_done(record)
+        except KeyboardInterrupt:
+            pool.terminate()
+            pool.join()
+            raise Interrupted(played) from None
+        except BaseException:
+            pool.terminate()
+            pool.join()
+            raise
+        pool.close()
+        pool.join()
+        return played
+
+    def describe(self) -> str:
+        return f"on {self.workers} local worker process{'es' if self.workers != 1 else ''}"
+
+
+def default_jobs() -> int:
+    """The default number of workers: the cores this process may use."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(os.cpu_count() or 1, 1)
+
+
+def choose_backend(jobs: int | None = None, ray: str | None = None) -> Backend:
+    """The backend for ``--jobs`` / ``--ray`` (``"local"`` starts a local Ray instance)."""
+    if jobs is not None and jobs < 1:
+        raise ArenaError(f"--jobs must be at least 1, not {jobs}")
+    if ray is not None:
+        from .ray_backend import RayCluster
+
+        return RayCluster(ray, jobs)
+    jobs = jobs or default_jobs()
+    return InProcess() if jobs == 1 else ProcessPool(jobs)

@@ -1,0 +1,101 @@
+"""Games as Ray tasks, on an existing cluster (``--ray ADDRESS``) or a local instance (``--ray local``).
+
+Ray is an optional extra (``pip install 'nova-tools[ray]'``). Every node needs the same nova-tools
+installed (and its toolchain: ``nova doctor`` on the node says what is missing). The contest is put
+in Ray's object store once; each task plays one game and returns its record. Ray keeps its worker
+processes between tasks, so each worker's sandbox and bytecode cache serve many games.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .backends import Backend, OnDone, default_jobs
+from .errors import ArenaError, Interrupted
+from .game import GameRecord, play_task
+from .plan import Contest, GameTask
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError:
+        raise ArenaError("--ray needs the ray package: pip install 'nova-tools[ray]'") from None
+    return ray
+
+
+def _play(contest: Contest, task: GameTask) -> GameRecord:
+    return play_task(contest, task)
+
+
+@dataclass
+class RayCluster(Backend):
+    """``address``: a Ray address (``auto``, ``ray://host:10001``, ``host:6379``) or ``local``
+    (a fresh local instance with ``jobs`` CPUs, by default all of them, shut down afterwards)."""
+
+    address: str
+    jobs: int | None = None
+
+    @property
+    def local(self) -> bool:
+        return self.address == "local"
+
+    def _check_reachable(self) -> None:
+        """Fail at once, in one sentence, when a host:port address does not answer: Ray itself
+        retries for minutes, logging from C++ as it goes."""
+        if self.local or self.address == "auto":
+            return
+        hostport = self.address.removeprefix("ray://")
+        host, colon, port = hostport.rpartition(":")
+        if not colon or not port.isdigit():
+            raise ArenaError(f"{self.address!r} is not a Ray address (give host:port, ray://host:port, auto or local)")
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+        except OSError as error:
+            raise ArenaError(f"cannot reach the Ray cluster at {self.address!r} ({error.strerror or error})") from None
+
+    def _connect(self, ray) -> None:
+        self._check_reachable()
+        options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+        try:
+            if self.local:
+                ray.init(num_cpus=self.jobs or default_jobs(), **options)
+            else:
+                ray.init(address=self.address, **options)
+        except (ConnectionError, ValueError, RuntimeError) as error:
+            first = str(error).strip().splitlines()[0] if str(error).strip() else error.__class__.__name__
+            raise ArenaError(f"cannot reach the Ray cluster at {self.address!r}: {first}") from None
+        self.workers = int(ray.cluster_resources().get("CPU", 1))
+
+    def run(self, contest: Contest, tasks: Sequence[GameTask], on_done: OnDone) -> list[GameRecord]:
+        ray = _ray()
+        self._connect(ray)
+        played: list[GameRecord] = []
+        pending: list = []
+        try:
+            remote = ray.remote(num_cpus=1, max_retries=0)(_play)
+            shared = ray.put(contest)
+            pending = [remote.remote(shared, task) for task in tasks]
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    record = ray.get(ref)
+                    played.append(record)
+                    on_done(record)
+        except KeyboardInterrupt:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            raise Interrupted(played) from None
+        except ray.exceptions.RayError as error:  # a worker died, or a node without nova-tools
+            lines = [line for line in str(error).splitlines() if line.strip()]
+            raise ArenaError(f"a game failed on {self.describe()[3:]}: {lines[-1] if lines else error.__class__.__name__}") from None
+        finally:
+            ray.shutdown()
+        return played
+
+    def describe(self) -> str:
+        where = "on a local Ray instance" if self.local else f"on the Ray cluster at {self.address}"
+        return f"{where} ({self.workers} CPUs)"

@@ -1,0 +1,166 @@
+"""`nova compare` and `nova tournament`: many games at once, through `nova_tools.arena`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .output import emit_json, fmt_points, table
+
+
+class GamesProgress:
+    """A one-line bar of games done with an ETA, drawn only on a terminal (quiet in a pipe)."""
+
+    def __init__(self, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty()
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        left = elapsed / done * (total - done) if done else 0
+        width = 30
+        filled = int(width * done / total) if total else width
+        eta = f"ETA {int(left) // 60}:{int(left) % 60:02d}" if done < total else f"{elapsed:.1f} s"
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {eta}   ")
+        self.stream.flush()
+        if done == total:
+            self.stream.write("\n")
+
+
+def _setup(args: argparse.Namespace):
+    from .. import arena
+
+    backend = arena.choose_backend(args.jobs, args.ray)
+    rules, rounds = arena.arena_rules(args.rules, args.rounds)
+    seeds = arena.parse_seeds(args.seeds)
+    entrants = arena.entrants_from_files(args.scripts)
+    return arena, backend, rules, rounds, seeds, entrants
+
+
+def _failed(tally) -> str:
+    if not tally.failed_turns:
+        return "0"
+    reasons = ", ".join(f"{code} {n}" for code, n in tally.failed)
+    return f"{tally.failed_turns} ({reasons})"
+
+
+def _mean(value) -> str:
+    return "-" if value is None else fmt_points(round(value, 2))
+
+
+def _map_words(run) -> str:
+    world = run.contest.rules.world
+    kind = "rotational" if world.symmetry == "rotational" else "random"
+    rounds = run.planned[0].rounds if run.planned else 0
+    return f"{rounds} rounds, {kind} {world.width}x{world.height} maps"
+
+
+def _footer(run, stream=sys.stdout) -> None:
+    per_game = run.seconds / len(run.played) if run.played else 0
+    print(f"Played {run.where} in {run.seconds:.1f} s ({per_game:.2f} s per game).", file=stream)
+    if run.out is not None:
+        print(f"Game files in {run.out} (open one with `nova play --file FILE`).", file=stream)
+
+
+def _interrupted(command: str, run) -> int:
+    print(f"nova {command}: interrupted after {len(run.played)} of {len(run.planned)} games; the report covers those", file=sys.stderr)
+    return 130
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    if len(args.scripts) != 2:
+        print("nova compare: give exactly two scripts (A.ts B.ts); for more, use nova tournament", file=sys.stderr)
+        return 2
+    arena, backend, rules, rounds, seeds, entrants = _setup(args)
+    result = arena.compare(entrants, rules, seeds, rounds, backend, out=args.out, progress=GamesProgress())
+    if args.json:
+        emit_json(result.to_json())
+    else:
+        print_comparison(result)
+    return _interrupted("compare", result.run) if result.run.interrupted else 0
+
+
+def print_comparison(result) -> None:
+    run = result.run
+    a, b = result.scripts
+    seeds = len({t.seed for t in run.planned})
+    print(f"{a.name} vs {b.name}: {result.games} games ({seeds} seeds x 2 seat orders, {_map_words(run)})")
+    rows = [
+        [s.name, str(s.wins), str(s.draws), str(s.losses), _mean(s.mean_score), _mean(s.seat_means[0]), _mean(s.seat_means[1]), _failed(s)]
+        for s in result.scripts
+    ]
+    print(table(rows, ["script", "wins", "draws", "losses", "mean score", "seat 1", "seat 2", "failed turns"], right={1, 2, 3, 4, 5, 6}))
+    ci = result.difference
+    if ci is not None:
+        print(
+            f"{a.name} - {b.name}: {ci.mean:+.2f} points a game, 95% interval [{ci.low:+.2f}, {ci.high:+.2f}] "
+            f"over {ci.n} seeds: {result.verdict()}."
+        )
+    else:
+        print(f"{a.name} - {b.name}: {result.verdict()}.")
+    differ = [s for s in result.most_different() if s.difference != 0]
+    if differ:
+        parts = ", ".join(f"{s.seed} ({s.difference:+g})" for s in differ)
+        print(f"Seeds that differ most: {parts}")
+    for warning in result.warnings:
+        print(f"warning: {warning}")
+    _footer(run)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    if len(args.scripts) < 2:
+        print("nova tournament: give at least two scripts", file=sys.stderr)
+        return 2
+    arena, backend, rules, rounds, seeds, entrants = _setup(args)
+    result = arena.tournament(entrants, rules, seeds, rounds, backend, out=args.out, progress=GamesProgress())
+    if args.json:
+        emit_json(result.to_json())
+    else:
+        print_tournament(result)
+    return _interrupted("tournament", result.run) if result.run.interrupted else 0
+
+
+def print_tournament(result) -> None:
+    run = result.run
+    seeds = len({t.seed for t in run.planned})
+    pairs = len(result.pairs)
+    print(f"Round robin of {len(result.ranking)} scripts: {result.games} games ({pairs} pairs x {seeds} seeds x 2 seat orders, {_map_words(run)})")
+    rows = [
+        [str(i + 1), s.tally.name, f"{s.rating:.2f}", str(s.tally.wins), str(s.tally.draws), str(s.tally.losses), _mean(s.tally.mean_score), _failed(s.tally)]
+        for i, s in enumerate(result.ranking)
+    ]
+    print(table(rows, ["#", "script", "rating", "wins", "draws", "losses", "mean score", "failed turns"], right={0, 2, 3, 4, 5, 6}))
+    print("Head to head (wins each, draws):")
+    for pair in result.pairs:
+        print(f"  {pair.names[0]} {pair.wins[0]} - {pair.wins[1]} {pair.names[1]}  ({pair.draws} draws)")
+    print("Rating: OpenSkill (Plackett-Luce) mu - 3 sigma, updated game by game in the plan's order.")
+    for warning in result.warnings:
+        print(f"warning: {warning}")
+    _footer(run)
+
+
+def _options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seeds", default="1-20", help="the seeds to play, like 1-20 or 1,4,9-12 (default 1-20)")
+    p.add_argument("--rounds", type=int, default=None, help="rounds per game (default: the rules' final round, or 100)")
+    p.add_argument("--rules", type=Path, metavar="RULES", help="a rules file; maps are rotational and the final round is --rounds unless it says otherwise")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: the number of cores)")
+    p.add_argument("--ray", metavar="ADDRESS", help="run the games as Ray tasks on this cluster ('local' starts a local Ray instance)")
+    p.add_argument("--out", type=Path, metavar="DIR", help="keep every game as a game file in DIR (replay with nova play)")
+    p.add_argument("--json", action="store_true", help="print JSON (the stable, documented shape)")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("compare", help="play two scripts against each other on many seeds, both seat orders; who is better, with a confidence interval")
+    p.add_argument("scripts", type=Path, nargs="+", metavar="SCRIPT.ts", help="A.ts B.ts")
+    _options(p)
+    p.set_defaults(handler=cmd_compare)
+
+    p = sub.add_parser("tournament", help="a round robin of scripts (every pair, both seat orders, every seed), ranked by rating")
+    p.add_argument("scripts", type=Path, nargs="+", metavar="SCRIPT.ts")
+    _options(p)
+    p.set_defaults(handler=cmd_tournament)

@@ -1,0 +1,196 @@
+"""Everything else the warm TypeScript checker answers, passed on as it is: one server is enough.
+
+``nova lsp`` offers the editor each feature of this table that the ``tsc --lsp`` child says it
+answers (its own capabilities, read when it starts), with the child's own options (trigger
+characters, the semantic token legend...). A request about an android script (or the typings) is
+sent to the child unchanged and its answer comes back unchanged; any other document (a rules
+file, a JSON file) gets no answer from these. Hover, completion, diagnostics, code actions and code
+lenses are not here: the server merges the child's answers with Nova's own for those
+(:mod:`.typescript`, :mod:`.hover`, :mod:`.checks`, :mod:`.dry_run`).
+
+Found by probing typescript 7.0.2 (docs/editors.md lists what works): the child also advertises
+``textDocument/linkedEditingRange``, which only answers inside JSX tags (an android script has
+none), so it is not offered; it has no ``codeAction/resolve``, ``inlayHint/resolve`` or semantic
+token deltas. Inlay hints and its code lenses (references, implementations) are off until the
+editor's ``typescript`` settings turn them on (``typescript.inlayHints.*``,
+``typescript.referencesCodeLens.enabled``): the server passes those settings on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.lsp import get_method_options_type
+
+from ..tsserver import TsUnavailable
+from .typescript import CONVERTER, structure_result, to_json
+
+if TYPE_CHECKING:
+    from ..server import NovaServer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Forward:
+    method: str
+    provider: str  # the key of tsc's ServerCapabilities that says it answers ``method``
+    feature: str  # what a player calls it (docs/editors.md)
+    about_document: bool = True  # params name a document (``textDocument``); else an item or the workspace
+
+
+FORWARDS: tuple[Forward, ...] = (
+    Forward(types.TEXT_DOCUMENT_DEFINITION, "definitionProvider", "go to definition"),
+    Forward(types.TEXT_DOCUMENT_TYPE_DEFINITION, "typeDefinitionProvider", "go to type definition"),
+    Forward(types.TEXT_DOCUMENT_IMPLEMENTATION, "implementationProvider", "go to implementation"),
+    Forward(types.TEXT_DOCUMENT_REFERENCES, "referencesProvider", "find references"),
+    Forward(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, "documentHighlightProvider", "highlight a symbol's uses"),
+    Forward(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, "documentSymbolProvider", "document symbols (outline)"),
+    Forward(types.WORKSPACE_SYMBOL, "workspaceSymbolProvider", "workspace symbols", about_document=False),
+    Forward(types.TEXT_DOCUMENT_SIGNATURE_HELP, "signatureHelpProvider", "signature help"),
+    Forward(types.TEXT_DOCUMENT_PREPARE_RENAME, "renameProvider", "rename (prepare)"),
+    Forward(types.TEXT_DOCUMENT_RENAME, "renameProvider", "rename"),
+    Forward(types.TEXT_DOCUMENT_FORMATTING, "documentFormattingProvider", "format document"),
+    Forward(types.TEXT_DOCUMENT_RANGE_FORMATTING, "documentRangeFormattingProvider", "format selection"),
+    Forward(types.TEXT_DOCUMENT_ON_TYPE_FORMATTING, "documentOnTypeFormattingProvider", "format on type"),
+    Forward(types.TEXT_DOCUMENT_FOLDING_RANGE, "foldingRangeProvider", "folding ranges"),
+    Forward(types.TEXT_DOCUMENT_SELECTION_RANGE, "selectionRangeProvider", "expand selection"),
+    Forward(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY, "callHierarchyProvider", "call hierarchy"),
+    Forward(types.CALL_HIERARCHY_INCOMING_CALLS, "callHierarchyProvider", "call hierarchy: incoming calls", about_document=False),
+    Forward(types.CALL_HIERARCHY_OUTGOING_CALLS, "callHierarchyProvider", "call hierarchy: outgoing calls", about_document=False),
+    Forward(types.TEXT_DOCUMENT_INLAY_HINT, "inlayHintProvider", "inlay hints"),
+    Forward(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, "semanticTokensProvider", "semantic highlighting"),
+    Forward(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, "semanticTokensProvider", "semantic highlighting (range)"),
+    Forward(types.WORKSPACE_WILL_RENAME_FILES, "workspace", "update imports when a file is renamed", about_document=False),
+)
+
+TYPESCRIPT_KINDS = ("script", "typings")
+
+
+def provided(capabilities: dict, forward: Forward) -> object:
+    """tsc's options for ``forward`` (truthy when it answers it)."""
+    value = capabilities.get(forward.provider)
+    if forward.method == types.WORKSPACE_WILL_RENAME_FILES:
+        return ((value or {}).get("fileOperations") or {}).get("willRename")
+    if forward.method in (types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE):
+        # Both need the legend, which FULL's registration carries (tsc sends an empty one to an
+        # editor that did not say which token types it knows: then there is nothing to offer).
+        legend = value.get("legend") if isinstance(value, dict) else None
+        if not (legend and legend.get("tokenTypes") and value.get("full")):
+            return None
+        return value if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL or value.get("range") else None
+    if forward.method == types.TEXT_DOCUMENT_PREPARE_RENAME:
+        return isinstance(value, dict) and value.get("prepareProvider")
+    return value
+
+
+def options_for(forward: Forward, value: object) -> object | None:
+    """The options to register ``forward`` with: tsc's own, as the lsprotocol type pygls wants."""
+    if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL:
+        return CONVERTER.structure(value["legend"], types.SemanticTokensLegend)  # type: ignore[index]
+    if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE:
+        return None  # registered beside FULL, which carries the legend
+    if forward.method == types.TEXT_DOCUMENT_RENAME:
+        return types.RenameOptions(prepare_provider=True) if isinstance(value, dict) and value.get("prepareProvider") else None
+    options_type = get_method_options_type(forward.method)
+    if not isinstance(value, dict) or options_type is None:
+        return None
+    try:
+        return CONVERTER.structure(value, options_type)
+    except Exception:  # an option this lsprotocol does not know: offer the feature plainly
+        log.warning("tsc's options for %s are not understood: %r", forward.method, value)
+        return None
+
+
+def _concerns_typescript(server: "NovaServer", forward: Forward, raw_params: dict) -> bool:
+    if forward.method == types.WORKSPACE_WILL_RENAME_FILES:
+        files = raw_params.get("files") or []
+        return any(str(f.get("oldUri", "")).endswith(".ts") or "." not in str(f.get("oldUri", "")).rsplit("/", 1)[-1] for f in files)
+    if not forward.about_document:
+        return True
+    uri = (raw_params.get("textDocument") or {}).get("uri")
+    document = server.open_document(uri) if isinstance(uri, str) else None
+    return document is not None and server.kind_of(uri, document.source) in TYPESCRIPT_KINDS
+
+
+def handler(forward: Forward) -> Callable:
+    async def forward_to_tsc(ls: "NovaServer", params):
+        raw_params = to_json(params)
+        if not isinstance(raw_params, dict) or not _concerns_typescript(ls, forward, raw_params):
+            return None
+        try:
+            raw = await ls.ts.request(forward.method, raw_params)
+        except TsUnavailable:
+            return None
+        try:
+            return structure_result(forward.method, raw)
+        except Exception:  # an answer this lsprotocol cannot read is dropped, not sent on half-read
+            log.warning("tsc's answer to %s is not understood: %r", forward.method, raw)
+            return None
+
+    forward_to_tsc.__name__ = "forward_" + forward.method.replace("/", "_")
+    return forward_to_tsc
+
+
+def register(server: "NovaServer", capabilities: dict) -> list[Forward]:
+    """Offer every feature of :data:`FORWARDS` that tsc answers; returns those offered.
+
+    Called while the server answers ``initialize``, before its capabilities are computed."""
+    offered = []
+    for forward in FORWARDS:
+        value = provided(capabilities, forward)
+        if not value:
+            continue
+        options = options_for(forward, value)
+        server.feature(forward.method, options)(handler(forward))
+        offered.append(forward)
+    return offered
+
+
+# --- merged with Nova's own: code actions and code lenses ---------------------------------------
+
+
+async def code_actions(server: "NovaServer", params: types.CodeActionParams) -> list:
+    """tsc's code actions (its quick fixes, organize imports...) for a script."""
+    try:
+        raw = await server.ts.request(types.TEXT_DOCUMENT_CODE_ACTION, to_json(params))
+        return list(structure_result(types.TEXT_DOCUMENT_CODE_ACTION, raw) or [])
+    except TsUnavailable:
+        return []
+    except Exception:
+        log.warning("tsc's code actions are not understood", exc_info=True)
+        return []
+
+
+async def code_lenses(server: "NovaServer", params: types.CodeLensParams) -> list[types.CodeLens]:
+    """tsc's code lenses (references, implementations: when its preferences turn them on)."""
+    try:
+        raw = await server.ts.request(types.TEXT_DOCUMENT_CODE_LENS, to_json(params))
+        return list(structure_result(types.TEXT_DOCUMENT_CODE_LENS, raw) or [])
+    except TsUnavailable:
+        return []
+    except Exception:
+        log.warning("tsc's code lenses are not understood", exc_info=True)
+        return []
+
+
+def is_tsc_lens(lens: types.CodeLens) -> bool:
+    return lens.command is None and lens.data is not None
+
+
+async def resolve_code_lens(server: "NovaServer", lens: types.CodeLens) -> types.CodeLens:
+    try:
+        raw = await server.ts.request(types.CODE_LENS_RESOLVE, to_json(lens))
+        return structure_result(types.CODE_LENS_RESOLVE, raw) or lens
+    except TsUnavailable:
+        return lens
+
+
+def code_action_kinds(capabilities: dict, ours: list[str]) -> list[str]:
+    provider = capabilities.get("codeActionProvider")
+    theirs = provider.get("codeActionKinds") or [] if isinstance(provider, dict) else []
+    return list(dict.fromkeys([*ours, *theirs]))

@@ -1,0 +1,94 @@
+"""Running android turns: the glue between the engine's ``decide`` callback and the sandbox.
+
+One :class:`ScriptRunner` per game (it holds the game's bundles and its rules, handed to the
+sandbox once per game);
+one sandbox per process (:func:`sandbox`), shared by every game the process plays, so a bundle's
+bytecode is compiled once however many games run it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from .. import engine
+from ..engine.reasons import Reason
+from ..engine.state import Android, GameState
+from ..rules import Rules
+
+if TYPE_CHECKING:
+    from ..sandbox import TurnGlobals
+
+
+@lru_cache(maxsize=1)
+def sandbox():
+    """One sandbox per process: compiling QuickJS takes most of a second; its one instance is restored
+    from a memory image before every turn.
+    (Imported on first use, so loading the game loop does not load wasmtime.)"""
+    from ..sandbox import Sandbox
+
+    # let go of the wasmtime objects while the interpreter is whole: at its teardown their
+    # finalisers would find wasmtime's own module half gone (and print a TypeError)
+    atexit.register(sandbox.cache_clear)
+    return Sandbox()
+
+
+def sandbox_build() -> dict[str, str]:
+    """The sandbox build a game file records (it fixes how much fuel a turn spends)."""
+    from ..sandbox import SANDBOX_BUILD
+
+    return dict(SANDBOX_BUILD)
+
+
+# A failed turn's reason code, from the sandbox's kind of failure (sandbox.TurnKind): what a
+# script can branch on when it reads its own events, and what `nova events --failed` shows.
+FAILURE_CODES: Mapping[str, Reason] = {
+    "fuel": Reason.OUT_OF_FUEL,
+    "memory": Reason.OUT_OF_MEMORY,
+    "stack": Reason.STACK_OVERFLOW,
+    "timeout": Reason.TIMEOUT,
+    "syntax": Reason.SYNTAX_ERROR,
+    "error": Reason.SCRIPT_ERROR,
+    "no-action": Reason.NOT_AN_ACTION,
+    "crash": Reason.SANDBOX_CRASH,
+}
+
+
+def failure_code(kind: object) -> Reason:
+    """The reason code of a sandbox failure kind (an unknown kind counts as the script's error)."""
+    return FAILURE_CODES.get(str(kind), Reason.SCRIPT_ERROR)
+
+
+class ScriptRunner:
+    """Decides turns by running each android's script (``bundles``: script id -> bundle) in the
+    sandbox, under the budgets of ``rules.script``."""
+
+    def __init__(self, rules: Rules, bundles: Mapping[str, str]) -> None:
+        from ..sandbox import Budgets, GameGlobals
+
+        self.bundles = dict(bundles)
+        self.last_logs: tuple[str, ...] = ()
+        # The rules and finalTurn are the same for every turn: the sandbox parses them once per
+        # game into the snapshot the game's turns start from.
+        rules_json = json.dumps(rules.to_json(), separators=(",", ":"), ensure_ascii=False)
+        self.game_globals = GameGlobals(rules_json, rules.match.final_round)
+        self.budgets = Budgets(fuel=rules.script.fuel, memory=rules.script.memory, timeout_ms=rules.script.timeout_ms)
+
+    def globals(self, state: GameState, android: Android) -> TurnGlobals:
+        """What ``android``'s script sees this turn (its fogged world, the rules, ...): the glue
+        between the engine's view and the sandbox's globals, in this one place."""
+        from ..sandbox import TurnGlobals
+
+        view = engine.world_view(state, android.owner, android)
+        return TurnGlobals.of(self.game_globals, android.id, state.round, view)
+
+    def decide(self, state: GameState, android: Android) -> engine.Decision:
+        bundle = self.bundles.get(android.script)
+        if bundle is None:
+            return engine.Decision(error=f"its script {android.script} is not stored in this game")
+        result = sandbox().run_turn(bundle, self.globals(state, android), self.budgets, engine.turn_seed(state, android.id))
+        self.last_logs = result.logs  # console.log output: shown by dry-runs, not kept in games
+        return engine.Decision(value=result.value, error=result.error, ticks=result.ticks, code=failure_code(result.kind))

@@ -1,0 +1,215 @@
+"""A game without a file: the one game loop every service plays through.
+
+``play_game(GameSpec(rules, seed, seats, rounds))`` plays a whole game in memory and returns a
+:class:`GameResult`; a :class:`GameSession` plays it round by round, for a caller that checks a
+state hash each round (a peer match), stops between rounds (a cancelled run) or reports progress.
+``api.run_rounds`` plays a game file's rounds through a session resumed from the file's state, so
+a game played here and the same game played through game files come out identical, event for
+event: each seat joins, uploads its script and launches one android on its initial charger, in
+seat order, before round 1 (as ``nova demo`` does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .. import engine
+from ..errors import NovaError
+from ..engine.reasons import failed_turn
+from ..rules import Rules
+from .runner import ScriptRunner
+
+if TYPE_CHECKING:
+    from ..toolchain.compile import CompiledScript
+
+MAX_SEED = 2**63 - 1
+
+
+class SpecError(NovaError, ValueError):
+    """A game spec that cannot be played (a seed out of range, two seats for one player)."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player of a game and the script their first android runs."""
+
+    player: str
+    script: "CompiledScript"  # only its bundle is used
+    name: str = "script"  # the script's name in the game (what `nova upload --name` sets)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything that decides a game: same spec, same game, on any machine."""
+
+    rules: Rules
+    seed: int
+    seats: tuple[Seat, ...]
+    rounds: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seats", tuple(self.seats))
+        if not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
+            raise SpecError(f"the seed must be a whole number from 0 to 2^63 - 1, not {self.seed!r}")
+        if not isinstance(self.rounds, int) or self.rounds < 0:
+            raise SpecError(f"the number of rounds must be a whole number, at least 0, not {self.rounds!r}")
+        players = [seat.player for seat in self.seats]
+        if len(set(players)) != len(players):
+            raise SpecError(f"each seat needs its own player id, got {players}")
+
+
+@dataclass(frozen=True)
+class RoundReport:
+    """What one round did: its events, and the counts a progress line shows."""
+
+    round: int
+    events: list[dict]
+    turns: int
+    failed_turns: int
+    destroyed: tuple[str, ...]
+    scores: dict[str, float]  # each player's points at the round's end
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A played game: the final state's hash, the scores with their breakdown, the whole event
+    log (setup included) and each player's points after every round."""
+
+    state_hash: str
+    rounds: int  # the last round played
+    scores: tuple[engine.Score, ...]
+    events: list[dict] = field(repr=False)
+    score_history: tuple[dict[str, float], ...] = field(repr=False)  # [i]: after round i + 1 of this session
+    turns: int = 0
+    failed_turns: int = 0
+    initial: dict | None = field(default=None, repr=False)  # the world before any event (engine.to_json)
+    state: engine.GameState | None = field(default=None, repr=False, compare=False)
+
+    def points(self) -> dict[str, float]:
+        return {score.player: score.points for score in self.scores}
+
+
+class GameSession:
+    """A game being played round by round.
+
+    ``GameSession(state, bundles)`` resumes any state (a loaded game file's, a copy for a dry run);
+    :meth:`start` sets a :class:`GameSpec`'s game up. ``events`` holds what this session did
+    (setup included) unless ``keep_events`` is false (a caller that stores each round itself).
+    """
+
+    def __init__(
+        self, state: engine.GameState, bundles: Mapping[str, str], *, keep_events: bool = True, runner: ScriptRunner | None = None
+    ) -> None:
+        self.state = state
+        self.runner = runner or ScriptRunner(state.rules, bundles)
+        self.keep_events = keep_events
+        self.events: list[dict] = []
+        self.score_history: list[dict[str, float]] = []
+        self.turns = 0
+        self.failed_turns = 0
+        self.initial: dict | None = None
+        self.seats: dict[str, Seat] = {}  # script id -> the seat that uploaded it here
+
+    @classmethod
+    def start(cls, spec: GameSpec, *, keep_events: bool = True) -> "GameSession":
+        """A fresh world from the spec's rules and seed, each seat joined with its script
+        uploaded and one android launched on its initial charger, in seat order."""
+        state = engine.generate(spec.rules, spec.seed)
+        session = cls(state, {}, keep_events=keep_events)
+        session.initial = engine.to_json(state)
+        for seat in spec.seats:
+            session.seat(seat)
+        return session
+
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    def _record(self, events: list[dict]) -> None:
+        if self.keep_events:
+            self.events.extend(events)
+
+    def seat(self, seat: Seat) -> list[dict]:
+        """Join ``seat.player`` (if new), upload its script and launch one android with it on the
+        player's initial charger. Returns the events (refusals raise engine.Refusal)."""
+        state = self.state
+        events = [] if seat.player in state.players else [engine.join(state, seat.player)]
+        uploaded = engine.add_script(state, seat.player, seat.name)
+        self.runner.bundles[uploaded["script"]] = seat.script.bundle
+        self.seats[uploaded["script"]] = seat
+        events += [uploaded, engine.launch(state, seat.player, uploaded["script"])]
+        self._record(events)
+        return events
+
+    def play_round(self) -> RoundReport:
+        """Play the next round: every active android's script runs once, in turn order."""
+        events = engine.play_round(self.state, self.runner.decide)
+        turns = failed = 0
+        destroyed: tuple[str, ...] = ()
+        for event in events:
+            if event["type"] == "turn":
+                turns += 1
+                failed += failed_turn(event)
+            elif event["type"] == "round.ended":
+                destroyed = tuple(event["destroyed"])
+        self.turns += turns
+        self.failed_turns += failed
+        points = {score.player: score.points for score in engine.scores(self.state)}
+        self.score_history.append(points)
+        self._record(events)
+        return RoundReport(self.state.round, events, turns, failed, destroyed, points)
+
+    def play(
+        self, rounds: int, *, progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None
+    ) -> list[RoundReport]:
+        """Play up to ``rounds`` rounds; ``progress(done, rounds)`` after each, and ``stop()``
+        (if given) is asked before each: a true answer ends the run between rounds."""
+        reports = []
+        for done in range(1, rounds + 1):
+            if stop is not None and stop():
+                break
+            reports.append(self.play_round())
+            if progress is not None:
+                progress(done, rounds)
+        return reports
+
+    def trial_turn(self, android_id: str) -> tuple[engine.Decision, dict]:
+        """Begin the next round and play one android's turn only (a dry run, on a state that is
+        thrown away afterwards): the decision its script made and the turn event the engine
+        judged. ``runner.last_logs`` holds what the script printed."""
+        engine.begin_round(self.state)
+        android = self.state.androids[android_id]
+        decision = self.runner.decide(self.state, android)
+        return decision, engine.apply_turn(self.state, android_id, decision)
+
+    def state_hash(self) -> str:
+        return engine.state_hash(self.state)
+
+    def scores(self) -> tuple[engine.Score, ...]:
+        return tuple(engine.scores(self.state))
+
+    def result(self) -> GameResult:
+        return GameResult(
+            state_hash=self.state_hash(),
+            rounds=self.state.round,
+            scores=self.scores(),
+            events=self.events,
+            score_history=tuple(self.score_history),
+            turns=self.turns,
+            failed_turns=self.failed_turns,
+            initial=self.initial,
+            state=self.state,
+        )
+
+
+def play_game(spec: GameSpec, *, progress: Callable[[int, int], None] | None = None) -> GameResult:
+    """Play a whole game in memory: setup, then ``spec.rounds`` rounds."""
+    session = GameSession.start(spec)
+    session.play(spec.rounds, progress=progress)
+    return session.result()

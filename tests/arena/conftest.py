@@ -1,0 +1,8 @@
+"""Make the arena tests' shared helpers (arena_scripts.py) importable under importlib mode."""
+
+import sys
+from pathlib import Path
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)

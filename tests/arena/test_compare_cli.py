@@ -1,0 +1,189 @@
+"""`nova compare` as a player runs it: real processes, real scripts, real worker pools."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from arena_scripts import HOARDER, STARTER, THROWER, without_timing
+from nova_testing import nova
+
+
+def compare_json(*args: object) -> dict:
+    run = nova("compare", *args, "--json")
+    assert run.code == 0, run.err
+    return json.loads(run.out)
+
+
+@pytest.fixture(scope="module")
+def starter_mirror() -> tuple[dict, dict]:
+    """The starter against itself over 4 seeds, with one worker and with two."""
+    args = (STARTER, STARTER, "--seeds", "1-4", "--rounds", 30)
+    return compare_json(*args, "--jobs", 1), compare_json(*args, "--jobs", 2)
+
+
+def test_the_starter_against_itself_plays_8_games_with_equal_mean_scores(starter_mirror) -> None:
+    report, _ = starter_mirror
+    assert report["games"] == 8 and report["complete"]
+    assert [r["seed"] for r in report["results"]] == [1, 1, 2, 2, 3, 3, 4, 4]
+    assert [r["seats"] for r in report["results"][:2]] == [["starter", "starter#2"], ["starter#2", "starter"]]
+    a, b = report["scripts"]
+    assert (a["name"], b["name"]) == ("starter", "starter#2")
+    assert a["meanScore"] == b["meanScore"] > 4  # identical scripts, both seat orders, and they build
+    assert a["wins"] == b["wins"] and a["losses"] == b["losses"] and a["draws"] == b["draws"] == report["draws"]
+    assert report["difference"]["mean"] == 0 and report["verdict"] == "no clear difference"
+    assert report["map"] == {"width": 12, "height": 12, "symmetry": "rotational"}
+    # single games say little: the seats fared differently on some seed, and the report says so
+    assert any(r["scores"][0] != r["scores"][1] for r in report["results"])
+    assert any("single games say little" in w for w in report["warnings"])
+
+
+def test_the_report_is_the_same_with_one_worker_or_two(starter_mirror) -> None:
+    one, two = starter_mirror
+    assert without_timing(one) == without_timing(two)
+    assert (one["timing"]["workers"], two["timing"]["workers"]) == (1, 2)
+
+
+def test_a_script_that_beats_the_starter_wins_with_an_interval_that_excludes_zero() -> None:
+    """The hoarder banks loose metal in a depot at once: over short games it outscores the
+    starter, which invests in an economy that pays later."""
+    report = compare_json(HOARDER, STARTER, "--seeds", "1-8", "--rounds", 20, "--jobs", 2)
+    hoarder, starter = report["scripts"]
+    assert report["games"] == 16
+    assert hoarder["wins"] > starter["wins"] and hoarder["meanScore"] > starter["meanScore"]
+    difference = report["difference"]
+    assert difference["of"] == "hoarder - starter" and difference["seeds"] == 8
+    assert 0 < difference["low"] < difference["mean"] < difference["high"] and difference["excludesZero"]
+    assert report["verdict"] == "hoarder scores more than starter"
+
+
+def test_a_script_that_throws_every_turn_loses_every_game_and_its_failures_are_counted(tmp_path) -> None:
+    # health 100, 10 per failed turn: each game's android fails 10 turns, then it is a wreck
+    report = compare_json(THROWER, STARTER, "--seeds", "1-2", "--rounds", 40, "--jobs", 2)
+    thrower, starter = report["scripts"]
+    assert (thrower["wins"], thrower["draws"], thrower["losses"]) == (0, 0, 4)
+    assert thrower["failedTurnsByReason"] == {"script-error": 40} and starter["failedTurns"] == 0
+    assert all(r["winner"] == "starter" for r in report["results"])
+    assert [r["failedTurns"] for r in report["results"]] == [[10, 0], [0, 10], [10, 0], [0, 10]]
+
+
+def test_kept_game_files_replay_with_the_reported_scores(tmp_path) -> None:
+    out = tmp_path / "games"
+    report = compare_json(HOARDER, THROWER, "--seeds", "3", "--rounds", 12, "--jobs", 1, "--out", out)
+    assert sorted(p.name for p in out.iterdir()) == ["seed-3-hoarder-vs-thrower.json", "seed-3-thrower-vs-hoarder.json"]
+    for result in report["results"]:
+        status = nova("status", "--file", result["file"], "--json")
+        assert status.code == 0, status.err
+        data = json.loads(status.out)
+        assert data["round"] == 12 and data["finalTurn"] == 12
+        assert [p["id"] for p in data["players"]] == ["p1", "p2"]  # players are named by seat
+        assert [p["score"] for p in data["players"]] == result["scores"]
+    # and `nova play` draws them
+    played = nova("play", "--file", report["results"][0]["file"], "--round", 12)
+    assert played.code == 0 and "Round 12" in played.out
+
+
+def test_the_text_report_names_the_verdict_and_the_seeds_that_differ_most() -> None:
+    run = nova("compare", HOARDER, THROWER, "--seeds", "1-2", "--rounds", 20, "--jobs", 2)
+    assert run.code == 0, run.err
+    lines = run.out.splitlines()
+    assert lines[0] == "hoarder vs thrower: 4 games (2 seeds x 2 seat orders, 20 rounds, rotational 12x12 maps)"
+    rows = {line.split()[0]: line for line in lines[3:5]}  # after the header and its rule
+    assert rows["hoarder"].split()[1:4] == ["4", "0", "0"]  # wins, draws, losses
+    assert rows["thrower"].split()[1:4] == ["0", "0", "4"] and rows["thrower"].endswith("40 (script-error 40)")
+    assert any(line.startswith("hoarder - thrower: +") and "95% interval" in line for line in lines)
+    assert any(line.startswith("Seeds that differ most: ") for line in lines)
+    assert any(line.startswith("warning: only 2 seed(s)") for line in lines)
+    assert lines[-1].startswith("Played on 2 local worker processes in ")
+    assert run.err == ""  # no progress bar in a pipe
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--seeds", "9-2"), "nova compare: the seed range '9-2' must run upwards, from 0 to 2^63 - 1"),
+        (("--jobs", "0"), "nova compare: --jobs must be at least 1, not 0"),
+        (("--rounds", "0"), "nova compare: the number of rounds must be from 1 to 100000, not 0"),
+    ],
+)
+def test_bad_options_are_one_sentence(args, message) -> None:
+    run = nova("compare", THROWER, THROWER, *args)
+    assert run.code == 1 and run.err.strip() == message
+
+
+def test_a_script_that_does_not_compile_or_exist_is_one_sentence(tmp_path) -> None:
+    broken = tmp_path / "broken.ts"
+    broken.write_text("const t: AndroidTurn = () => ({ type: 'android.fly' });\nexport default t;\n")
+    run = nova("compare", broken, THROWER, "--seeds", "1")
+    assert run.code == 1 and "broken.ts" in run.err and "Traceback" not in run.err and len(run.err.strip().splitlines()) <= 3
+    run = nova("compare", tmp_path / "missing.ts", THROWER)
+    assert run.code == 1 and run.err.strip() == f"nova compare: the script {tmp_path / 'missing.ts'} does not exist"
+    run = nova("compare", THROWER)
+    assert run.code == 2 and "exactly two scripts" in run.err
+
+
+def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path) -> None:
+    out = tmp_path / "games"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nova_tools.cli", "compare", str(STARTER), str(STARTER), "--seeds", "1-30", "--rounds", "40", "--jobs", "2", "--out", str(out), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job has
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (out.exists() and any(p.suffix == ".json" for p in out.iterdir())):
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: SIGINT to the whole foreground group
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
+    report = json.loads(stdout)
+    assert not report["complete"] and report["planned"] == 60 and 1 <= report["games"] < 60
+    assert f"interrupted after {report['games']} of 60 games" in stderr
+    assert report["warnings"][0] == f"interrupted: {report['games']} of 60 games were played"
+    # no worker is left behind
+    def group_alive() -> bool:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    deadline = time.monotonic() + 10
+    while group_alive() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not group_alive()
+    # every finished game was kept whole; nothing half-written
+    kept = sorted(p.name for p in out.iterdir())
+    assert all(name.endswith(".json") and not name.startswith(".") for name in kept)
+    assert len(kept) >= report["games"]
+
+
+def test_a_terminal_shows_games_done_and_an_eta() -> None:
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the real command, in a real terminal
+        os.execv(sys.executable, [sys.executable, "-m", "nova_tools.cli", "compare", str(THROWER), str(THROWER), "--seeds", "1-2", "--rounds", "3", "--jobs", "1"])
+    data = b""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        data += chunk
+    _, status = os.waitpid(pid, 0)
+    text = data.decode("utf-8", "replace")
+    assert os.waitstatus_to_exitcode(status) == 0, text
+    assert "1/4 games  ETA 0:" in text and "4/4 games" in text
+    assert "thrower vs thrower#2: 4 games" in text
