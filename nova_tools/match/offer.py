@@ -34,9 +34,10 @@ def nova_version() -> str:
 
 
 def sandbox_build() -> dict[str, str]:
-    from ..sandbox import SANDBOX_BUILD
+    """The interpreter both sides must share (the game loop knows which one it runs)."""
+    from ..play import sandbox_build as build
 
-    return dict(SANDBOX_BUILD)
+    return build()
 
 
 def raw_rules(rules: Rules | Mapping | str | Path | None) -> dict:
