@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
+from ..play import sandbox_build  # the sandbox build a game records: both sides must run the same
 from ..rules import Rules, RulesError, resolve
 from ..rules.loading import parse_text
 from .messages import Accept, Offer, Size
@@ -31,12 +32,6 @@ def nova_version() -> str:
         return version("nova-tools")
     except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
         return "unknown"
-
-
-def sandbox_build() -> dict[str, str]:
-    from ..sandbox import SANDBOX_BUILD
-
-    return dict(SANDBOX_BUILD)
 
 
 def raw_rules(rules: Rules | Mapping | str | Path | None) -> dict:
