@@ -105,12 +105,42 @@ class NovaServer(LanguageServer):
         """The features that serve this kind of document, in order."""
         return [f for f in self.features if f.serves(document)] if document is not None else []
 
+    def text_changed(self, document: Document, *, opened: bool) -> None:
+        """A document was opened or edited: its features follow, then its diagnostics are due."""
+        for feature in self.serving(document):
+            if opened:
+                feature.opened(document)
+            else:
+                feature.changed(document)
+        if document.kind is not None:
+            self.diagnostics.changed(document.uri)
+
     async def collect_diagnostics(self, uri: str) -> list[types.Diagnostic]:
         document = self.document(uri)
         items: list[types.Diagnostic] = []
         for feature in self.serving(document):
             items += await feature.diagnostics(document)
         return items
+
+    async def first_answer(self, hook: str, params: Any) -> Any:
+        """The first answer of the features serving ``params``'s document (hover, completion)."""
+        document = self.document(params.text_document.uri)
+        for feature in self.serving(document):
+            if (found := await getattr(feature, hook)(document, params)) is not None:
+                return found
+        return None
+
+    async def resolved(self, hook: str, item: Any) -> Any:
+        """An item (a completion, a lens) resolved by the feature it is from, else as it is."""
+        for feature in self.features:
+            if (found := await getattr(feature, hook)(item)) is not None:
+                return found
+        return item
+
+    async def joined_answers(self, hook: str, params: Any) -> list:
+        """Every answer of the features serving ``params``'s document, in order (lenses, actions)."""
+        document = self.document(params.text_document.uri)
+        return [item for feature in self.serving(document) for item in await getattr(feature, hook)(document, params)]
 
     def open_text(self, path: Path) -> tuple[str, int] | None:
         document = self.open_document(path.resolve().as_uri())
@@ -245,21 +275,12 @@ def create_server() -> NovaServer:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: NovaServer, params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
-        document = Document(item.uri, item.text, item.version, kind_of(item.uri, item.text))
-        for feature in ls.serving(document):
-            feature.opened(document)
-        if document.kind is not None:
-            ls.diagnostics.changed(document.uri)
+        ls.text_changed(Document(item.uri, item.text, item.version, kind_of(item.uri, item.text)), opened=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: NovaServer, params: types.DidChangeTextDocumentParams) -> None:
-        document = ls.document(params.text_document.uri)
-        if document is None:
-            return
-        for feature in ls.serving(document):
-            feature.changed(document)
-        if document.kind is not None:
-            ls.diagnostics.changed(document.uri)
+        if (document := ls.document(params.text_document.uri)) is not None:
+            ls.text_changed(document, opened=False)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: NovaServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -280,26 +301,15 @@ def create_server() -> NovaServer:
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls: NovaServer, params: types.HoverParams):
-        document = ls.document(params.text_document.uri)
-        for feature in ls.serving(document):
-            if (found := await feature.hover(document, params)) is not None:
-                return found
-        return None
+        return await ls.first_answer("hover", params)
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True))
     async def on_completion(ls: NovaServer, params: types.CompletionParams):
-        document = ls.document(params.text_document.uri)
-        for feature in ls.serving(document):
-            if (found := await feature.completion(document, params)) is not None:
-                return found
-        return None
+        return await ls.first_answer("completion", params)
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     async def on_completion_resolve(ls: NovaServer, item: types.CompletionItem):
-        for feature in ls.features:
-            if (resolved := await feature.resolve_completion(item)) is not None:
-                return resolved
-        return item
+        return await ls.resolved("resolve_completion", item)
 
     # --- commands (code lenses and code actions: see _register_merged) ---------------------------
 
@@ -330,19 +340,14 @@ def _register_merged(server: NovaServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=resolve_lenses or None))
     async def on_code_lens(ls: NovaServer, params: types.CodeLensParams):
-        document = ls.document(params.text_document.uri)
-        return [lens for feature in ls.serving(document) for lens in await feature.code_lenses(document, params)]
+        return await ls.joined_answers("code_lenses", params)
 
     if resolve_lenses:
 
         @server.feature(types.CODE_LENS_RESOLVE)
         async def on_code_lens_resolve(ls: NovaServer, lens: types.CodeLens):
-            for feature in ls.features:
-                if (resolved := await feature.resolve_code_lens(lens)) is not None:
-                    return resolved
-            return lens
+            return await ls.resolved("resolve_code_lens", lens)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=kinds))
     async def on_code_action(ls: NovaServer, params: types.CodeActionParams):
-        document = ls.document(params.text_document.uri)
-        return [action for feature in ls.serving(document) for action in await feature.code_actions(document, params)]
+        return await ls.joined_answers("code_actions", params)

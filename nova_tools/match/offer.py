@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..play import sandbox_build  # the sandbox build a game records: both sides must run the same
 from ..rules import Rules, RulesError, resolve
-from ..rules.loading import parse_text
+from ..rules.loading import parse_text, read_file
 from .messages import Accept, Offer, Size
 from .result import MatchError
 
@@ -43,13 +43,7 @@ def raw_rules(rules: Rules | Mapping | str | Path | None) -> dict:
     if isinstance(rules, Mapping):
         return copy.deepcopy(dict(rules))
     if isinstance(rules, Path):
-        try:
-            text = rules.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise MatchError(f"there is no rules file at {rules}") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise MatchError(f"the rules file {rules} cannot be read ({error.__class__.__name__})") from None
-        value = parse_text(text, str(rules)).value
+        value = read_file(rules)
         resolve(value, str(rules))  # report problems against the file the host wrote
         return copy.deepcopy(value)  # type: ignore[arg-type]
     value = parse_text(rules).value

@@ -146,8 +146,9 @@ def loads(text: str, source: str = "rules") -> Rules:
     return resolve(parse_text(text, source).value, source)
 
 
-def load(path: str | FsPath) -> Rules:
-    """Resolve rules from a file; any problem raises :class:`RulesError` naming the file and path."""
+def read_file(path: str | FsPath) -> object:
+    """A rules file's JSON value (JSON with comments), before any default is merged in; a file
+    that is missing, unreadable or not JSON raises :class:`RulesError` naming it."""
     path = FsPath(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -155,4 +156,9 @@ def load(path: str | FsPath) -> Rules:
         raise RulesError([RuleProblem((), "no such file")], str(path)) from None
     except (OSError, UnicodeDecodeError) as error:
         raise RulesError([RuleProblem((), f"cannot be read ({error.__class__.__name__})")], str(path)) from None
-    return loads(text, str(path))
+    return parse_text(text, str(path)).value
+
+
+def load(path: str | FsPath) -> Rules:
+    """Resolve rules from a file; any problem raises :class:`RulesError` naming the file and path."""
+    return resolve(read_file(path), str(path))

@@ -150,28 +150,26 @@ def register(server: Host, capabilities: dict) -> list[Forward]:
 # --- merged with Nova's own: code actions and code lenses ---------------------------------------
 
 
-async def code_actions(server: Host, params: types.CodeActionParams) -> list:
-    """tsc's code actions (its quick fixes, organize imports...) for a script."""
+async def _merged(server: Host, method: str, params: object, what: str) -> list:
+    """tsc's answer to ``method`` as a list, to join with Nova's own (nothing when tsc cannot say)."""
     try:
-        raw = await server.ts.request(types.TEXT_DOCUMENT_CODE_ACTION, to_json(params))
-        return list(structure_result(types.TEXT_DOCUMENT_CODE_ACTION, raw) or [])
+        raw = await server.ts.request(method, to_json(params))
+        return list(structure_result(method, raw) or [])
     except TsUnavailable:
         return []
     except Exception:
-        log.warning("tsc's code actions are not understood", exc_info=True)
+        log.warning("tsc's %s are not understood", what, exc_info=True)
         return []
+
+
+async def code_actions(server: Host, params: types.CodeActionParams) -> list:
+    """tsc's code actions (its quick fixes, organize imports...) for a script."""
+    return await _merged(server, types.TEXT_DOCUMENT_CODE_ACTION, params, "code actions")
 
 
 async def code_lenses(server: Host, params: types.CodeLensParams) -> list[types.CodeLens]:
     """tsc's code lenses (references, implementations: when its preferences turn them on)."""
-    try:
-        raw = await server.ts.request(types.TEXT_DOCUMENT_CODE_LENS, to_json(params))
-        return list(structure_result(types.TEXT_DOCUMENT_CODE_LENS, raw) or [])
-    except TsUnavailable:
-        return []
-    except Exception:
-        log.warning("tsc's code lenses are not understood", exc_info=True)
-        return []
+    return await _merged(server, types.TEXT_DOCUMENT_CODE_LENS, params, "code lenses")
 
 
 def is_tsc_lens(lens: types.CodeLens) -> bool:
