@@ -26,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 FOLDERS = {
     "engine": "unit",
     "rules": "unit",
+    "store": "unit",
     "api": "inprocess",
     "lsp": "inprocess",
     "mcp": "inprocess",
