@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup editor-tools emacs demo test bench schemas clean
+.PHONY: setup editor-tools emacs demo test bench mutation planted-bugs schemas clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -47,8 +47,23 @@ test: setup editor-tools
 bench: setup
 	$(BIN)/python -m bench
 
+# Mutation testing of the critical modules ([tool.mutmut] in pyproject.toml; docs/testing.md).
+# Hours on two cores, so not part of `make test`; it resumes where it stopped.
+mutation: setup $(VENV)/.mutation-installed
+	mkdir -p mutants && ln -sfn ../node_modules mutants/node_modules
+	nice $(BIN)/mutmut run --max-children 2
+	$(BIN)/mutmut results
+
+$(VENV)/.mutation-installed: pyproject.toml
+	$(BIN)/pip install --quiet -e '.[dev,mutation]'
+	touch $@
+
+# Plant the known one-line bugs of issue 17 in a scratch copy; each must fail the suite.
+planted-bugs: setup
+	$(BIN)/python tests/planted_bugs.py --control
+
 schemas: setup
 	$(BIN)/nova generate
 
 clean:
-	rm -rf $(VENV) node_modules
+	rm -rf $(VENV) node_modules mutants

@@ -4,14 +4,17 @@
     .venv/bin/python bench/lsp_bench.py [--repeats N]
 
 The real ``nova lsp`` runs as a subprocess over stdio, driven by a pygls client, on a bare
-``.ts`` file (typings in tsc's inferred project) in a temporary folder:
+``.ts`` file (typings in tsc's inferred project) in a temporary folder. Every edit is a real
+change of the script's code (a number in its logic, and every other version a typo tsc must
+report, fixed by the next), and every dry-run runs a version not seen before, so neither tsc nor
+the bundle and bytecode caches can answer from an earlier request:
 
 * **edit -> diagnostics (push)**: ``didChange`` until the ``publishDiagnostics`` of that version,
   for a client that only accepts pushed diagnostics (so the per-document debounce is included);
 * **edit -> diagnostics (pull)**: ``didChange`` then ``textDocument/diagnostic``, as VS Code does;
 * **hover**: on ``rules.android.cargoCapacity`` (Nova's part plus tsc's own hover);
-* **dry-run**: the ``nova.dryRun`` command (bundle + type check + one sandboxed turn in a fresh
-  world), round trip, warm;
+* **dry-run**: the ``nova.dryRun`` command on a new version of the script (bundle + type check +
+  compile + one sandboxed turn in a fresh world), round trip, warm;
 * **first dry-run after start**: in a fresh ``nova lsp`` (a new process each time), the first
   ``nova.dryRun`` sent as soon as the script is open, round trip: what a player who opens a script
   and runs the lens at once waits (target 1 s). The server warms the sandbox and toolchain in the
@@ -49,6 +52,19 @@ const act: AndroidTurn = () => {
 export default act;
 """
 HOVER_AT = types.Position(line=1, character=SCRIPT.splitlines()[1].index("cargoCapacity") + 3)
+
+
+def edited(version: int) -> str:
+    """The script after a real edit, as a user types: a number in its logic changes every time,
+    and every other version has a typo tsc must report ('est' is no direction) that the next
+    one fixes. Each version is new source, so no cache can answer for it."""
+    text = SCRIPT.replace("load >= capacity", f"load >= capacity - {version}")
+    return text.replace("'west' : 'east'", "'west' : 'est'") if version % 2 else text
+
+
+def valid(version: int) -> str:
+    """A new, type-correct version of the script (for dry-runs: each one bundles and compiles anew)."""
+    return edited(2 * version)
 
 
 def median_ms(samples: list[float]) -> float:
@@ -98,7 +114,7 @@ class Session:
 
     async def diagnostics_after_edit(self) -> float:
         self.version += 1
-        text = SCRIPT + "\n" * (self.version % 2)
+        text = edited(self.version)
         start = time.perf_counter()
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
@@ -121,7 +137,17 @@ class Session:
         assert result is not None and "`12`" in result.contents.value, result
         return elapsed
 
-    async def dry_run(self) -> float:
+    async def dry_run(self, source: str | None = None) -> float:
+        """A dry-run of the open script, or of ``source``, a new version of it (the edit that
+        brings it is not timed)."""
+        if source is not None:
+            self.version += 1
+            self.client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=self.uri, version=self.version),
+                    content_changes=[types.TextDocumentContentChangeWholeDocument(text=source)],
+                )
+            )
         start = time.perf_counter()
         result = await self.client.workspace_execute_command_async(types.ExecuteCommandParams("nova.dryRun", [self.uri]))
         elapsed = time.perf_counter() - start
@@ -147,7 +173,7 @@ async def baselines(root: Path, repeats: int) -> dict[str, float]:
     diag, hover = [], []
     for i in range(repeats):
         start = time.perf_counter()
-        ts.change(uri, SCRIPT + "\n" * (i % 2))
+        ts.change(uri, edited(i + 1))
         await ts.diagnostics(uri)
         diag.append(time.perf_counter() - start)
         start = time.perf_counter()
@@ -156,9 +182,9 @@ async def baselines(root: Path, repeats: int) -> dict[str, float]:
     await ts.stop()
     runs = []
     api.dry_run(files={"main.ts": SCRIPT}, entry_name="main.ts")  # warm the sandbox
-    for _ in range(max(3, repeats // 3)):
+    for i in range(max(3, repeats // 3)):
         start = time.perf_counter()
-        api.dry_run(files={"main.ts": SCRIPT}, entry_name="main.ts")
+        api.dry_run(files={"main.ts": valid(1000 + i)}, entry_name="main.ts")
         runs.append(time.perf_counter() - start)
     return {"diagnostics": median_ms(diag), "hover": median_ms(hover), "dry-run": median_ms(runs)}
 
@@ -189,8 +215,8 @@ async def run(repeats: int) -> None:
             results[f"edit -> diagnostics ({'pull' if pull else 'push, 40 ms debounce'})"] = median_ms(edits)
             if pull:
                 hovers = [await session.hover() for _ in range(repeats)]
-                await session.dry_run()  # warm: the sandbox module is compiled once per process
-                runs = [await session.dry_run() for _ in range(max(3, repeats // 3))]
+                await session.dry_run(SCRIPT)  # warm: the sandbox module is compiled once per process
+                runs = [await session.dry_run(valid(2000 + i)) for i in range(max(3, repeats // 3))]
                 results["hover"] = median_ms(hovers)
                 results["dry-run"] = median_ms(runs)
             await session.stop()

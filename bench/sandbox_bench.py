@@ -112,12 +112,23 @@ def _time(fn: Callable[[], object], runs: int) -> list[float]:
 
 def _turn_ms(sandbox: Sandbox, source: str, turn: TurnGlobals, runs: int) -> tuple[float, object]:
     """Median ms of a warm turn (after a warm-up), and the last result."""
+    return _turn_wall_and_cpu(sandbox, source, turn, runs)[0::2]  # type: ignore[return-value]
+
+
+def _turn_wall_and_cpu(sandbox: Sandbox, source: str, turn: TurnGlobals, runs: int) -> tuple[float, float, object]:
+    """Median wall-clock and CPU (this process) ms of a warm turn, and the last result."""
     budgets = Budgets()
     result = sandbox.run_turn(source, turn, budgets, 1)
     assert result.ok, result.error
     for _ in range(10):
         sandbox.run_turn(source, turn, budgets, 1)
-    return _median_ms(_time(lambda: sandbox.run_turn(source, turn, budgets, 1), runs)), result
+    wall, cpu = [], []
+    for _ in range(runs):
+        used, start = time.process_time(), time.perf_counter()
+        sandbox.run_turn(source, turn, budgets, 1)
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - used)
+    return _median_ms(wall), _median_ms(cpu), result
 
 
 def starter_case() -> tuple[str, TurnGlobals, str] | None:
@@ -228,20 +239,25 @@ def node_anchor(runs: int, rounds: int = 5) -> None:
                         f"--outfile={script}"], check=True)
         globals_path = Path(folder) / "globals.json"
         globals_path.write_text(as_json)
-        ours, theirs, value = [], [], None
+        ours, theirs, ours_cpu, theirs_cpu, value = [], [], [], [], None
         for _ in range(rounds):  # interleaved, so load on the machine hits both alike
             out = subprocess.run([node, str(NODE_ANCHOR), str(script), str(globals_path), str(runs)],
                                  capture_output=True, text=True, check=True)
             answer = json.loads(out.stdout)
             theirs.append(answer["medianMs"])
+            theirs_cpu.append(answer["cpuMedianMs"])
             value = answer["value"]
-            median, result = _turn_ms(sandbox, bundle, globals, runs)
-            ours.append(median)
+            wall, cpu, result = _turn_wall_and_cpu(sandbox, bundle, globals, runs)
+            ours.append(wall)
+            ours_cpu.append(cpu)
     mine, node_ms = statistics.median(ours), statistics.median(theirs)
+    mine_cpu, node_cpu = statistics.median(ours_cpu), statistics.median(theirs_cpu)
     same = "the same action" if result.value == value else "a DIFFERENT action (not the same work!)"
-    print(f"  Node {subprocess.run([node, '--version'], capture_output=True, text=True).stdout.strip()} vm,"
-          f" fresh context: {node_ms:.3f} ms   sandbox: {mine:.3f} ms   ({same})")
-    print(f"  starter turn / Node vm turn: {mine / node_ms:.2f}x   (target <= 1.0x)")
+    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    print(f"  Node {version} vm, fresh context: {node_ms:.3f} ms ({node_cpu:.3f} ms CPU)   sandbox: {mine:.3f} ms"
+          f" ({mine_cpu:.3f} ms CPU)   ({same}; {result.wasm_fuel / 1e6:.2f}M wasm fuel charged)")
+    print(f"  starter turn / Node vm turn: {mine / node_ms:.2f}x wall clock, {mine_cpu / node_cpu:.2f}x CPU"
+          f"   (target <= 1.0x)")
 
 
 def world_growth(runs: int) -> None:
@@ -287,11 +303,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=200, help="turns per median (default 200)")
     parser.add_argument("--fuel", action="store_true", help="also measure wasm fuel per tick by kind of work")
+    parser.add_argument("--only", choices=("turns", "node", "growth"), action="append",
+                        help="run only this part (repeatable; default: all three)")
     args = parser.parse_args([] if argv is None else argv)
+    parts = args.only or ["turns", "node", "growth"]
     print("sandbox build:", ", ".join(f"{k} {v}" for k, v in SANDBOX_BUILD.items()))
-    turn_costs(args.runs)
-    node_anchor(args.runs)
-    world_growth(args.runs)
+    if "turns" in parts:
+        turn_costs(args.runs)
+    if "node" in parts:
+        node_anchor(args.runs)
+    if "growth" in parts:
+        world_growth(args.runs)
     if args.fuel:
         fuel_per_tick()
 

@@ -1,4 +1,14 @@
-"""Test tiers, by how much of the real thing a test starts (registered in pyproject.toml):
+"""Suite-wide rules.
+
+1. In CI (``CI=true``) a skipped test is a failed one.
+
+A test skips locally when something it needs is missing (a command, /proc, an editor), so a quick
+run on a bare machine still says something. CI runs everything: there, a skip would hide a tool
+that `make test` failed to install, so it is reported as a failure that names what was missing.
+Kept self-contained (no imports from the test helpers): tests/test_suite_rules.py runs it on its own
+(where the tiers below do not apply).
+
+2. Test tiers, by how much of the real thing a test starts (registered in pyproject.toml):
 
 * ``unit``: logic in this process, no child process and no sandbox (the engine, the rules, the
   editor features as functions);
@@ -16,9 +26,49 @@ no tier stops the run until it is given one here.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+_CI_VALUES = {"1", "true", "yes"}
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in _CI_VALUES
+
+
+def _reason(longrepr: object) -> str:
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+def _fail_in_ci(report: pytest.TestReport | pytest.CollectReport) -> None:
+    if not (in_ci() and report.skipped) or hasattr(report, "wasxfail"):
+        return
+    report.outcome = "failed"
+    report.longrepr = (
+        f"skipped in CI: {_reason(report.longrepr)}\n"
+        "CI (CI=true) runs every test: whatever this test needs must be installed by `make test`."
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> pytest.TestReport:
+    report = yield
+    _fail_in_ci(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> pytest.CollectReport:
+    report = yield
+    _fail_in_ci(report)
+    return report
+
+
+# --- tiers ----------------------------------------------------------------------------------------
 
 TIERS = ("unit", "inprocess", "subprocess", "realpart")
 HERE = Path(__file__).resolve().parent
@@ -54,6 +104,7 @@ FILES = {
     "api/test_reads.py": "subprocess",  # compares with the CLI's --json
     "test_layers.py": "subprocess",  # lint-imports
     "test_doctests.py": "unit",
+    "test_suite_rules.py": "subprocess",  # runs pytest on a suite of its own
 }
 
 
@@ -63,6 +114,8 @@ def tier_of(path: Path) -> str | None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not (HERE / "nova_testing.py").is_file():
+        return  # a copy of this file outside the suite (tests/test_suite_rules.py): no tiers there
     untiered = set()
     for item in items:
         if item.get_closest_marker("realpart") is not None:

@@ -56,3 +56,26 @@ export default wander;
         encoding="utf-8",
     )
     return path
+
+
+def listening_addresses(port: int) -> list[str] | None:
+    """The local addresses of the TCP sockets listening on ``port``, read from the kernel's
+    tables (/proc/net/tcp and tcp6); None where there are no such tables (not Linux)."""
+    import ipaddress
+
+    tables = [Path("/proc/net/tcp"), Path("/proc/net/tcp6")]
+    if not any(table.exists() for table in tables):
+        return None
+    found = []
+    for table in tables:
+        if not table.exists():
+            continue
+        for line in table.read_text().splitlines()[1:]:
+            fields = line.split()
+            address, port_hex = fields[1].rsplit(":", 1)
+            if fields[3] == "0A" and int(port_hex, 16) == port:  # 0A: LISTEN
+                raw = bytes.fromhex(address)
+                # the kernel prints each 32-bit word in host (little-endian) order
+                words = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
+                found.append(str(ipaddress.ip_address(words)))
+    return found

@@ -17,7 +17,7 @@ from .dryrun import DryRun, dry_run
 from .errors import USER_ERRORS, ApiError, NovaError
 from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
 from .frames import replay_frames
-from .games import compile_upload, create_game, launch_android, resolve_rules, run_rounds, upload_script
+from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
 from .played import PlayedGame, demo_spec, play_to_file, starter_entry
 from .reference import action_docs
 from .reference import write_docs as write_generated_docs
@@ -94,7 +94,9 @@ __all__ = [
     "action_docs",
     "android_report",
     "check_name",
+    "PlayerScript",
     "compile_upload",
+    "player_script",
     "create_game",
     "demo_spec",
     "dry_run",

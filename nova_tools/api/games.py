@@ -7,6 +7,7 @@ nothing is written unless the whole command succeeds.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -96,6 +97,26 @@ def compile_upload(entry: str | Path | None = None, files: Mapping[str, str] | N
     if entry is None:
         raise ApiError("give a script file (or files) to upload")
     return compile_android(Path(entry))
+
+
+@dataclass(frozen=True)
+class PlayerScript:
+    """One of a player's uploaded scripts, as it was compiled when uploaded (to play it elsewhere,
+    e.g. in a comparison)."""
+
+    script_id: str
+    name: str
+    script: CompiledScript
+
+
+def player_script(path: str | Path, player: str, script_id: str) -> PlayerScript:
+    """A script ``player`` uploaded to the game at ``path``; only the player's own (a script's code
+    is private to its owner)."""
+    game = store.load(path)
+    stored = game.scripts.get(script_id)
+    if stored is None or stored.player != player:
+        raise ApiError(f"{script_id!r} is not one of {player}'s scripts in {Path(path).stem} (upload_script returns the ids)")
+    return PlayerScript(script_id, stored.name, CompiledScript(stored.bundle, f"{Path(path).name}:{script_id}", stored.sha256))
 
 
 def upload_script(

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 @lru_cache(maxsize=1)
 def sandbox():
-    """One sandbox per process: compiling QuickJS takes most of a second, instances are per turn.
+    """One sandbox per process: compiling QuickJS takes most of a second; its one instance is restored
+    from a memory image before every turn.
     (Imported on first use, so loading the game loop does not load wasmtime.)"""
     from ..sandbox import Sandbox
 

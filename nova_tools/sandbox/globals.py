@@ -83,24 +83,26 @@ class TurnGlobals:
 
     def payload(self) -> str:
         """The text the prelude's ``setupTurn`` reads (its format is documented there)."""
-        keys: list[object] = []
-        eager: list[str] = []
-        texts: list[str] = []
-        if self.world is not None:
+        if self.world is None:
+            keys, eager, texts = "null", "", ""
+        else:
+            pairs: list[object] = []
+            small: list[str] = []
+            large: list[str] = []
             for key, text in self.world.items():
                 if len(text) <= EAGER_CHARS:
-                    keys += (key, -1)
-                    eager.append(text)
+                    pairs += (key, -1)
+                    small.append(text)
                 else:
-                    keys += (key, _utf16_length(text))
-                    texts.append(text)
-        head = ("[" + _dumps(self.android_id) + "," + _dumps(self.turn) + ","
-                + (_dumps(keys) if self.world is not None else "null") + ",[" + ",".join(eager) + "]]")
-        return str(_utf16_length(head)) + ":" + head + "".join(texts)
+                    pairs += (key, _utf16_length(text))
+                    large.append(text)
+            keys, eager, texts = _dumps(pairs), ",".join(small), "".join(large)
+        head = "[" + _dumps(self.android_id) + "," + _dumps(self.turn) + "," + keys + ",[" + eager + "]]"
+        return str(_utf16_length(head)) + ":" + head + texts
 
 
-def _dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+# One encoder for every call: json.dumps with any option builds a new JSONEncoder each time.
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def _utf16_length(text: str) -> int:

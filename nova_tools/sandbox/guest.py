@@ -100,6 +100,7 @@ class Guest:
         self._stack_pointer: wasmtime.Global = self.export("__stack_pointer")  # type: ignore[assignment]
         self.fresh = True
         self.scratch = 0  # Snapshot.scratch once the guest holds an image built on the snapshot
+        self.cap = memory_cap  # the store's limit on linear memory
         state.memory = self.memory
 
     def export(self, name: str) -> wasmtime.Func | wasmtime.Memory | wasmtime.Global:

@@ -21,14 +21,16 @@ import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 from .bytecode import Compiled
 from .globals import GameGlobals
 from .guest import TAG_EXCEPTION, Guest, Image, Snapshot, capture, restore, tag
 
-# Images are ~1.5 MB each (plus their patches for fresh guests): a process keeps a few games, and a
-# few scripts per game, which is what a game, a tournament worker or an editor session cycles through.
+# An image holds ~0.5 MB of data (the rest is zeros), plus its patches for fresh guests: a process
+# keeps a few games, and a few scripts per game: what a game, a tournament worker or an editor
+# session cycles through.
 GAME_IMAGES = 8
 BUNDLE_IMAGES = 16
 
@@ -99,6 +101,7 @@ GAMES: _Lru[tuple[str, int], GameImage] = _Lru(GAME_IMAGES)
 BUNDLES: _Lru[tuple[tuple[str, int], tuple[str, int]], BundleImage | None] = _Lru(BUNDLE_IMAGES)
 
 
+@lru_cache(maxsize=64)  # a game hands the same GameGlobals every turn: hash the rules once
 def game_key(game: GameGlobals, memory: int) -> tuple[str, int]:
     return hashlib.sha256(game.install_text().encode("utf-8", "surrogatepass")).hexdigest(), memory
 

@@ -142,9 +142,10 @@ class Sandbox:
         if guest is None or guest.pages() > image.pages:
             guest = self._guest = Guest(self._engine, self._pre, self._state)
             guest.scratch = self._snapshot.scratch
-        guest.store.set_limits(memory_size=cap)
-        guest.store.set_fuel(1 << 62)
-        guest.store.set_epoch_deadline(1 << 62)
+        if guest.cap != cap:
+            guest.store.set_limits(memory_size=cap)
+            guest.cap = cap
+        guest.store.set_fuel(1 << 62)  # until the script's own fuel is set (the epoch: watchdog.armed)
         self._state.memory = guest.memory
         restore(guest, image)
         return guest
@@ -154,7 +155,9 @@ class Sandbox:
         self._state.ticks = 0
         self._state.fuel = 1 << 62
         self._state.random = ByteStream(0)
-        return self._guest_for(image, 1 << 32)
+        guest = self._guest_for(image, 1 << 32)
+        guest.store.set_epoch_deadline(1 << 62)
+        return guest
 
     def _game_image(self, game: GameGlobals, memory: int) -> GameImage:
         key = game_key(game, memory)

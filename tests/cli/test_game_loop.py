@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from nova_tools.rules import BUILDING_TYPES, Rules
+
 from nova_testing import REPO, nova, sha, wanderer
 
 STARTER = REPO / "nova_tools" / "starter" / "src" / "main.ts"
@@ -38,14 +40,19 @@ def two_games(tmp_path_factory):
     return first, second
 
 
-def test_two_starter_androids_both_score_above_zero_after_100_rounds(two_games):
+def test_two_starter_androids_both_build_and_score_beyond_their_initial_charger_in_100_rounds(two_games):
     (_, status_text), _ = two_games
     status = json.loads(status_text)
+    initial_charger = Rules().scoring.buildings.charger  # every player starts with these points
     assert status["round"] == 100
     for player in status["players"]:
-        assert player["score"] > 0
-        # the starter builds beyond its initial charger
-        assert any(line["source"] != "buildings.charger" for line in player["breakdown"]) or player["score"] > 4, player
+        lines = {line["source"]: line["points"] for line in player["breakdown"]}
+        assert player["score"] == pytest.approx(sum(lines.values()))
+        assert player["score"] > initial_charger, player
+        # the starter builds (a depot first) and stores material in what it built
+        assert lines["buildings.charger"] == initial_charger
+        assert (set(lines) - {"buildings.charger"}) & {f"buildings.{t}" for t in BUILDING_TYPES}, player
+        assert any(source.startswith("materials.") for source in lines), player
 
 
 def test_a_second_process_gives_a_byte_identical_game_file_and_status(two_games):

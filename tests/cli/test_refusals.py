@@ -3,6 +3,12 @@ no traceback, and the game file byte-for-byte unchanged."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -121,20 +127,59 @@ def test_create_game_refuses_to_overwrite_without_force(game):
     assert sha(game) == before
 
 
-def test_a_game_file_that_cannot_be_written_is_reported_and_left_whole(game, tmp_path):
-    import shutil
+def _limited_to(size: int, die: bool) -> str:
+    """Python code that caps the size of any file this process writes at ``size`` bytes (as a
+    full disk or a quota would), then runs the CLI. With ``die``, writing past the cap kills the
+    process with SIGXFSZ mid-write, as a crash or a power cut would; without, the write fails
+    with EFBIG (Python ignores SIGXFSZ)."""
+    return (
+        "import resource, signal, sys\n"
+        "from nova_tools.cli import main\n"
+        + ("signal.signal(signal.SIGXFSZ, signal.SIG_DFL)\n" if die else "")
+        + f"resource.setrlimit(resource.RLIMIT_FSIZE, ({size}, {size}))\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
 
-    from nova_tools import store
 
+def _cli_with_file_size_cap(size: int, die: bool, *args: object) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}  # no .pyc may be written past the cap either
+    return subprocess.run([sys.executable, "-c", _limited_to(size, die), *map(str, args)],
+                          capture_output=True, text=True, timeout=300, env=env)
+
+
+@pytest.fixture
+def copy_of_game(game, tmp_path) -> Path:
     copy = tmp_path / "game.json"
     shutil.copy(game, copy)
-    before = sha(copy)
-    loaded = store.load(copy)
-    loaded.path = tmp_path / "missing-folder" / "game.json"  # a write that must fail
-    with pytest.raises(store.GameFileError, match="cannot write .*left as it was"):
-        store.save(loaded)
-    assert sha(copy) == before
-    assert not list(tmp_path.glob("**/*.tmp"))
+    assert nova("status", "--file", copy).code == 0  # warm: the sandbox build is cached on disk
+    return copy
+
+
+def test_a_crash_in_the_middle_of_a_save_leaves_the_old_game_whole_and_loadable(copy_of_game):
+    before = copy_of_game.read_bytes()
+
+    # Playing a round makes the file longer; the process dies once it has written len(before) bytes.
+    crashed = _cli_with_file_size_cap(len(before), True, "run", "--file", copy_of_game, "--rounds", 1)
+
+    assert crashed.returncode == -signal.SIGXFSZ, crashed.stderr  # it did die in the middle of writing
+    assert copy_of_game.read_bytes() == before
+    status = nova("status", "--file", copy_of_game, "--json")
+    assert status.code == 0 and json.loads(status.out)["round"] == 2
+    # ...and the game goes on from there.
+    assert nova("run", "--file", copy_of_game, "--rounds", 1).code == 0
+    assert json.loads(nova("status", "--file", copy_of_game, "--json").out)["round"] == 3
+
+
+def test_a_game_file_that_cannot_be_written_is_reported_and_left_whole(copy_of_game):
+    before = copy_of_game.read_bytes()
+
+    refused = _cli_with_file_size_cap(len(before), False, "run", "--file", copy_of_game, "--rounds", 1)
+
+    assert refused.returncode == 1
+    assert f"cannot write {copy_of_game}" in _one_sentence(refused.stderr)
+    assert "left as it was" in refused.stderr
+    assert copy_of_game.read_bytes() == before
+    assert not [p.name for p in copy_of_game.parent.iterdir() if p.name.endswith(".tmp")]  # nothing left behind
 
 
 def test_writing_a_game_keeps_the_file_mode(tmp_path):

@@ -54,6 +54,33 @@ def test_status_json_is_exactly_the_documented_shape(game):
         assert player["score"] == sum(line["points"] for line in player["breakdown"])
 
 
+def test_status_counts_every_building_so_two_depots_score_twice_one(tmp_path):
+    from nova_tools import store
+    from nova_tools.engine import Scenario
+    from nova_tools.rules import Rules
+    from nova_tools.sandbox.build import SANDBOX_BUILD
+
+    world = Scenario(Rules(), width=6, height=6)
+    world.player("alice", charger_at=(0, 0))
+    world.player("bob", charger_at=(5, 5))
+    world.building("depot", "alice", (1, 0))
+    for spot in ((4, 5), (5, 4)):
+        world.building("depot", "bob", spot)
+    world.building("charger", "bob", (3, 5))
+    path = tmp_path / "built.json"
+    store.save(store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=world.build()))
+
+    result = nova("status", "--file", path, "--json")
+
+    assert result.code == 0, result.err
+    breakdown = {p["id"]: {line["source"]: line["points"] for line in p["breakdown"]} for p in json.loads(result.out)["players"]}
+    assert breakdown == {
+        "alice": {"buildings.charger": 4, "buildings.depot": 3},
+        "bob": {"buildings.charger": 8, "buildings.depot": 6},
+    }
+    assert [p["score"] for p in json.loads(result.out)["players"]] == [7, 14]
+
+
 def test_status_table_shows_rounds_left_before_the_humans_land(game):
     result = nova("status", "--file", game)
     assert result.code == 0

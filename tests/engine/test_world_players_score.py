@@ -220,6 +220,39 @@ def test_breakdown_omits_zero_lines() -> None:
     assert [c.source for c in score(state, P1).breakdown] == ["buildings.charger"]
 
 
+BUILDING_POINTS = Rules().scoring.buildings.model_dump(by_alias=True)
+
+
+@pytest.mark.parametrize("building_type", [t for t, points in BUILDING_POINTS.items() if points], ids=str)
+def test_every_completed_building_adds_its_points_so_two_score_twice_one(building_type: str) -> None:
+    """"Colony readiness is scored continuously from ... completed infrastructure": each building
+    counts, so a player with two depots has twice the depot points of a player with one."""
+    points = BUILDING_POINTS[building_type]
+    s = scenario()
+    s.building(building_type, P1, (1, 1))
+    s.building(building_type, P2, (5, 5))
+    s.building(building_type, P2, (5, 4))
+    if building_type != "charger":
+        s.building(building_type, P2, (4, 5), complete=False, invested={})  # a site is not a building yet
+    state = s.build()
+    line = f"buildings.{building_type}"
+    initial = BUILDING_POINTS["charger"] if building_type == "charger" else 0  # each player's initial charger
+    assert lines(score(state, P1))[line] == initial + points
+    assert lines(score(state, P2))[line] == initial + 2 * points
+    assert score(state, P2).points - score(state, P1).points == pytest.approx(points)
+
+
+def test_many_buildings_of_one_type_add_up() -> None:
+    s = scenario()
+    for x in range(1, 6):
+        s.building("depot", P1, (x, 1))
+    s.building("charger", P1, (1, 2))
+    s.building("charger", P1, (2, 2))
+    state = s.build()
+    assert lines(score(state, P1)) == {"buildings.charger": 3 * 4, "buildings.depot": 5 * 3}
+    assert score(state, P1).points == 12 + 15
+
+
 def test_stored_material_in_completed_buildings_counts() -> None:
     s = scenario()
     s.building("processor", P1, (1, 1), storage={"metal": 2, "electronics": 1, "ore": 3})

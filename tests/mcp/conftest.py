@@ -16,6 +16,9 @@ from nova_mcp_testing import ALICE_LOG, ALICE_MEMORY, BOB_LOG, BOB_MEMORY, BOB_S
 from nova_tools import starter  # noqa: E402
 
 
+SMALL_BOARD = {"world": {"width": 5, "height": 5}}
+
+
 @dataclass
 class Played:
     root: Path
@@ -48,15 +51,18 @@ def starter_game(tmp_path_factory) -> Played:
 @pytest.fixture(scope="session")
 def secrets_game(tmp_path_factory) -> Played:
     """A game where every android writes a known secret: alice one android, bob two (one of
-    them throws its secret as an error every turn). 12 rounds played."""
+    them throws its secret as an error every turn). On a 5x5 board the keepers of both players
+    pace about the middle, well within each other's sight, for 12 rounds."""
     root = tmp_path_factory.mktemp("secrets")
 
     async def build() -> Played:
         played = Played(root, "secrets")
         async with connect(root) as client:
-            await ok(client, "create_game", name="secrets", seed=5)
-            alice = (await ok(client, "upload_script", game="secrets", player="alice", source=secret_keeper(ALICE_MEMORY, ALICE_LOG))).data
-            bob = (await ok(client, "upload_script", game="secrets", player="bob", source=secret_keeper(BOB_MEMORY, BOB_LOG, BOB_SOURCE))).data
+            await ok(client, "create_game", name="secrets", seed=5, rules=SMALL_BOARD)
+            alice_keeper = secret_keeper(ALICE_MEMORY, ALICE_LOG, watch_for=(BOB_MEMORY, BOB_LOG, BOB_SOURCE, BOB_THROWN))
+            bob_keeper = secret_keeper(BOB_MEMORY, BOB_LOG, BOB_SOURCE, watch_for=(ALICE_MEMORY, ALICE_LOG))
+            alice = (await ok(client, "upload_script", game="secrets", player="alice", source=alice_keeper)).data
+            bob = (await ok(client, "upload_script", game="secrets", player="bob", source=bob_keeper)).data
             bob_thrower = (await ok(client, "upload_script", game="secrets", player="bob", source=thrower(BOB_THROWN))).data
             played.scripts = {"alice": [alice["scriptId"]], "bob": [bob["scriptId"], bob_thrower["scriptId"]]}
             played.androids = {"alice": [], "bob": []}

@@ -63,11 +63,24 @@ def connect(root: Path) -> Client:
     return Client(build_server(root))
 
 
-def secret_keeper(memory: str, recording: str, marker: str = "") -> str:
-    """An android that never fails a turn: it waits, writing the given memory and recording.
-    ``marker`` is a comment in its source (to prove the source is never shown)."""
-    return f"""// {marker}
-const keep: AndroidTurn = () => ({{ type: 'android.wait', memory: {json.dumps(memory)}, recording: {json.dumps(recording)} + ' ' + turn }});
+def secret_keeper(memory: str, recording: str, marker: str = "", watch_for: tuple[str, ...] = ()) -> str:
+    """An android that never fails a turn: it paces about the middle of the board (a step east
+    or west on odd turns, north or south on even ones, never off the map), writing the given
+    memory and recording. ``marker`` is a string its bundle keeps (to prove the source is never
+    shown); any of ``watch_for`` found in its globals is written down (" saw ...") in its recording."""
+    return f"""export const marker = {json.dumps(marker)};  // kept by the bundle, unlike a comment
+// reversed, so that this source does not hold the words it watches for
+const watched = ({json.dumps([w[::-1] for w in watch_for])} as string[]).map((w) => w.split('').reverse().join(''));
+const keep: AndroidTurn = () => {{
+  const me = world.androids.find((a) => a.id === androidId)!;
+  const middle = {{ x: Math.floor(world.width / 2), y: Math.floor(world.height / 2) }};
+  const direction: Direction = turn % 2
+    ? (me.position.x < middle.x ? 'east' : 'west')
+    : (me.position.y < middle.y ? 'south' : 'north');
+  const seen = watched.filter((s) => JSON.stringify(world).includes(s));
+  const saw = seen.length ? ' saw ' + seen.join(',') : '';
+  return {{ type: 'android.move', direction, memory: {json.dumps(memory)}, recording: {json.dumps(recording)} + ' ' + turn + saw }};
+}};
 export default keep;
 """
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from nova_tools.rules import Rules, RulesError, load, loads, resolve
 
@@ -119,5 +120,8 @@ def test_load_names_the_file(tmp_path) -> None:
 
 def test_rules_are_immutable() -> None:
     rules = Rules()
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match="frozen"):
         rules.android.cargo_capacity = 99  # type: ignore[misc]
+    with pytest.raises(ValidationError, match="frozen"):
+        rules.world = rules.world  # type: ignore[misc]
+    assert rules.android.cargo_capacity == 12

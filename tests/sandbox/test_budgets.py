@@ -10,12 +10,15 @@ import sys
 import pytest
 
 from nova_tools.sandbox import Budgets, TurnKind
+from nova_tools.sandbox.build import SANDBOX_BUILD
+from nova_tools.sandbox.bytecode import CACHE
 
+from fuel_figures import CASES, FUEL, LOOP, PINNED_FOR, REPIN
 from sandbox_cases import NORMAL_BOT, body
 
-# A million empty iterations: two poll points each, one tick per 10,000 poll points.
-LOOP = body("for (let i = 0; i < 1e6; i++) {}\nreturn 'done';")
+# LOOP, a million empty iterations: two poll points each, one tick per 10,000 poll points.
 LOOP_TICKS = 200
+LOOP_FUEL = FUEL["1e6 empty iterations"][1]
 # The recursion depth at which the 128 KiB JS stack overflows, for this function.
 RECURSION = body("let depth = 0;\nconst f = () => { depth++; f(); };\n"
                  "try { f(); } catch (e) { return [depth, e.name, e.message]; }")
@@ -30,11 +33,10 @@ def test_a_simple_turn_spends_zero_ticks(run):
 def test_a_fixed_loop_spends_the_pinned_ticks_on_every_run(run):
     results = [run(LOOP, budgets=Budgets(fuel=1000)) for _ in range(5)]
 
-    assert {(r.value, r.ticks, r.wasm_fuel) for r in results} == {("done", LOOP_TICKS, results[0].wasm_fuel)}
+    assert {(r.value, r.ticks, r.wasm_fuel) for r in results} == {("done", LOOP_TICKS, LOOP_FUEL)}, REPIN
 
 
-def test_a_fixed_loop_spends_the_pinned_ticks_in_other_processes(run):
-    here = run(LOOP, budgets=Budgets(fuel=1000))
+def test_a_fixed_loop_spends_the_pinned_ticks_in_other_processes():
     child = (
         "import json, sys\n"
         "from nova_tools.sandbox import Budgets, Sandbox\n"
@@ -49,7 +51,29 @@ def test_a_fixed_loop_spends_the_pinned_ticks_in_other_processes(run):
         for _ in range(2)
     ]
 
-    assert runs == [["done", LOOP_TICKS, here.wasm_fuel]] * 2
+    assert runs == [["done", LOOP_TICKS, LOOP_FUEL]] * 2, REPIN
+
+
+def test_the_fuel_figures_are_pinned_for_this_sandbox_build():
+    assert SANDBOX_BUILD == PINNED_FOR, (
+        f"the sandbox build is now {SANDBOX_BUILD}, but the wasm-fuel figures in tests/sandbox/fuel_figures.py "
+        f"were pinned for {PINNED_FOR}: a build bump must re-pin them; {REPIN}"
+    )
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_turn_spends_exactly_the_pinned_wasm_fuel_whether_compiled_for_it_or_not(run, name):
+    source, ticks = CASES[name]
+    CACHE.clear()
+    cold = run(source, budgets=Budgets(fuel=ticks))
+    warm = run(source, budgets=Budgets(fuel=ticks))
+    CACHE.clear()
+
+    assert cold.ok and warm.ok
+    assert (cold.wasm_fuel, warm.wasm_fuel) == (FUEL[name][1],) * 2, (
+        f"{name!r} spent {cold.wasm_fuel:,} (cold) / {warm.wasm_fuel:,} (warm) wasm fuel, pinned {FUEL[name][1]:,} "
+        f"for sandbox build {PINNED_FOR}; if that change is deliberate, bump SANDBOX_REVISION and {REPIN}"
+    )
 
 
 def test_the_tick_budget_is_exact_a_script_may_spend_all_of_it_but_not_one_more(run):
@@ -115,3 +139,11 @@ def test_budgets_reject_nonsense():
     with pytest.raises(ValueError):
         Budgets(memory=2**40)
     assert Budgets() == Budgets(fuel=200, memory=16 * 1024 * 1024, timeout_ms=2000)
+
+
+def test_a_script_that_spends_exactly_its_ticks_and_then_throws_fails_for_the_throw(run):
+    spent_then_thrown = LOOP.replace("return 'done';", "throw new Error('spent it all');")
+
+    result = run(spent_then_thrown, budgets=Budgets(fuel=LOOP_TICKS, timeout_ms=60_000))
+
+    assert (result.kind, result.error, result.ticks) == (TurnKind.ERROR, "threw Error: spent it all at line 3", LOOP_TICKS)

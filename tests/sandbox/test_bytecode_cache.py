@@ -11,6 +11,7 @@ import wasmtime
 from nova_tools.sandbox import Budgets, Sandbox, TurnKind, build
 from nova_tools.sandbox.bytecode import CACHE, BytecodeCache, Compiled, cache_key
 
+from fuel_figures import DEAD_CODE, FUEL, REPIN
 from sandbox_cases import NORMAL_BOT, RULES, body, globals_json
 
 DICE = body("const dice = []; for (let i = 0; i < 100; i++) dice.push(Math.random()); return dice;")
@@ -158,7 +159,7 @@ def test_the_compile_is_charged_to_the_turn_and_the_cut_off_is_exact(run, cold, 
     code = NORMAL_BOT.encode()
     enough = run(NORMAL_BOT, budgets=zero)
     compile_fuel = cold.get(cache_key(code, zero.memory), 0).fuel
-    assert enough.ok and compile_fuel < enough.wasm_fuel  # the turn's fuel includes the compile's
+    assert enough.ok and (compile_fuel, enough.wasm_fuel) == FUEL["normal bot"], REPIN
 
     def outcomes(ceiling: int) -> list:
         _ceiling(monkeypatch, ceiling)
@@ -184,6 +185,21 @@ def test_the_compile_is_charged_to_the_turn_and_the_cut_off_is_exact(run, cold, 
         turns = outcomes(ceiling)
         assert turns[0] == turns[1] == turns[2], ceiling
     assert outcomes(enough.wasm_fuel) == [enough] * 3
+
+
+def test_every_turn_pays_for_compiling_its_bundle_even_when_the_bytecode_is_cached(run, cold):
+    """The cache saves time, not fuel: a bundle carrying 30 KB of code it never calls costs its
+    compile on every turn, so its turns cost at least that much more than the bare bot's."""
+    spent = {}
+    for name, source in (("normal bot", NORMAL_BOT), ("normal bot + 30 KB of dead code", DEAD_CODE)):
+        turns = [run(source) for _ in range(3)]  # cold, then warm twice
+        compile_fuel = cold.get(cache_key(source.encode(), Budgets().memory), 0).fuel
+        assert all(t.ok for t in turns)
+        assert [t.wasm_fuel for t in turns] == [FUEL[name][1]] * 3, f"{name}: {[t.wasm_fuel for t in turns]}; {REPIN}"
+        assert compile_fuel == FUEL[name][0], f"{name}: compiling cost {compile_fuel:,}; {REPIN}"
+        spent[name] = (compile_fuel, turns[-1].wasm_fuel)
+    (small_compile, small_turn), (big_compile, big_turn) = spent.values()
+    assert big_turn - small_turn >= big_compile - small_compile > 30_000_000
 
 
 def test_a_compile_that_ran_out_of_fuel_is_retried_under_a_higher_ceiling(run, cold, monkeypatch):

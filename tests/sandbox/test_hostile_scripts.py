@@ -77,9 +77,16 @@ def test_the_normal_bot_moves_for_zero_ticks(normal):
     assert normal.ticks == 0
 
 
+# Every case above must be ended by a deterministic limit (ticks, the wasm-fuel ceiling, memory,
+# the stack), never by the wall clock: the ceiling's ~5G fuel takes 0.4-0.7 s on an idle core but
+# several seconds on a loaded one, which the default 2 s timeout would cut short. So the watchdog
+# gets a minute here; the timeout itself is tested below.
+DETERMINISTIC = Budgets(timeout_ms=60_000)
+
+
 @pytest.mark.parametrize(("source", "kind", "words"), [case[1:] for case in HOSTILE], ids=[case[0] for case in HOSTILE])
 def test_a_hostile_script_fails_its_turn_and_the_next_turn_is_untouched(run, normal, source, kind, words):
-    result = run(source)
+    result = run(source, budgets=DETERMINISTIC)
 
     assert result.value is None
     assert result.kind is kind, result.error
@@ -155,3 +162,20 @@ def test_a_wall_clock_timeout_fails_the_turn_when_the_fuel_would_allow_more(run)
     assert result.error == "took longer than 50 ms"
     after = run(NORMAL_BOT)
     assert after.ok and after.ticks == 0
+
+
+# The whole sentence a player reads, for the failures whose words carry a detail from the script.
+EXACT = [
+    (body("const o = {}; o.self = o; return o;"), "returned a value that cannot be sent as JSON (TypeError: circular reference)"),
+    (body("return { n: 10n };"), "returned a value that cannot be sent as JSON (TypeError: BigInt are forbidden in JSON.stringify)"),
+    (body("return { type: 'android.wait', r: 'y'.repeat(2500000) };"),
+     "returned 2,500,030 characters of JSON; a turn may return at most 2,097,152"),
+    ("export default () => {\n  return 1 +;\n};\n", "has a syntax error: unexpected token in expression: ';' at line 2"),
+    ("export default () => {\n  const = 5;\n};\n", "has a syntax error: variable name expected at line 2"),
+    (body("return () => 1;"), "returned a function instead of an action"),
+]
+
+
+@pytest.mark.parametrize(("source", "sentence"), EXACT, ids=[s for _, s in EXACT])
+def test_a_failed_turn_says_exactly_what_the_script_did(run, source, sentence):
+    assert run(source, budgets=DETERMINISTIC).error == sentence

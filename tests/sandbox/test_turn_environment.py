@@ -7,7 +7,9 @@ import json
 import subprocess
 import sys
 
-from nova_tools.sandbox import TurnKind
+import pytest
+
+from nova_tools.sandbox import Budgets, TurnKind
 
 from sandbox_cases import RULES, WORLD, body, globals_json
 
@@ -83,6 +85,26 @@ def test_console_lines_come_back_with_the_result_and_with_a_failure(run):
 
     assert ok.logs == ('at {"x":1} [2] 3n undefined', "careful")
     assert failed.kind is TurnKind.FUEL and failed.logs == ("before the loop",)
+
+
+@pytest.mark.parametrize(
+    ("ending", "kind"),
+    [
+        ("const o = {}; o.self = o; return o;", TurnKind.NO_ACTION),  # not JSON
+        ("return 'x'.repeat(3 * 1024 * 1024);", TurnKind.NO_ACTION),  # too big
+        ("return undefined;", TurnKind.NO_ACTION),
+        ("throw new Error('gave up');", TurnKind.ERROR),
+        ("const keep = []; for (;;) keep.push(new Array(10000).fill(1));", TurnKind.MEMORY),
+        ("const f = () => f() + 1; return f();", TurnKind.STACK),
+    ],
+    ids=["not-json", "too-big", "no-action", "thrown", "memory", "stack"],
+)
+def test_console_lines_come_back_whatever_way_the_turn_fails(run, ending, kind):
+    # What a script printed is how its author finds out why its turn failed.
+    result = run(body(f"console.log('looking', turn); {ending}"), budgets=Budgets(timeout_ms=60_000))
+
+    assert result.kind is kind, result.error
+    assert result.logs == ("looking 3",)
 
 
 def test_console_output_is_bounded(run):

@@ -1,0 +1,174 @@
+"""What a player waits for: the real commands' wall time, and loading a real recorded game.
+
+    .venv/bin/python -m bench user [--repeats N] [--rounds N]
+
+The other benchmarks time the engine's or the sandbox's share of the work; this one times what
+a user starts and waits for, with a baseline measured in the same run:
+
+* **load a recorded game** — ``store.load`` (read the file, parse it, replay the log: every turn
+  judged again, notes rebuilt) of a real starter-vs-starter game recorded at the start of the
+  run with ``nova``'s own API, in events per second. Beside it, the engine-only replay of the
+  same already-parsed log (what engine_bench measures on its synthetic bot) and ``json.loads`` of
+  the file, so the table shows where a user's load time goes. DESIGN target: 100k events/s.
+* **commands** — the wall time of ``nova --help``, ``nova status`` on that 100-round game,
+  ``nova upload`` of the starter and ``nova run --rounds R``, each a fresh process as a user
+  runs it, against ``python -c pass`` (the interpreter's own start) in the same run. DESIGN
+  targets: upload under 0.5 s; ``--help`` and ``status`` under 150 ms.
+
+Medians of ``--repeats`` runs; run again when the machine is quieter (``uptime``), and compare
+the ratios rather than the milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make the repo importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from nova_tools import api, engine, starter, store  # noqa: E402
+
+REPLAY_TARGET = 100_000  # events/s, DESIGN section 7
+UPLOAD_TARGET_S = 0.5
+QUICK_COMMAND_TARGET_S = 0.15  # `nova --help`, `nova status` (DESIGN section 7, wave 2)
+NOVA = [sys.executable, "-m", "nova_tools.cli"]
+
+
+def record_starter_game(folder: Path, rounds: int, seed: int = 3) -> Path:
+    """A real game: two players, each running the starter android (which launches a sibling,
+    builds and keeps notes), played for ``rounds`` rounds."""
+    path = folder / "recorded.json"
+    api.create_game(path, seed=seed)
+    for player in ("alice", "bob"):
+        uploaded = api.upload_script(path, player, files=starter.files(), entry_name=starter.ENTRY)
+        api.launch_android(path, player, uploaded.script_id)
+    api.run_rounds(path, rounds)
+    return path
+
+
+def _median_seconds(fn, repeats: int, clock=time.perf_counter) -> float:
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        start = clock()
+        fn()
+        times.append(clock() - start)
+    return statistics.median(times)
+
+
+def measure_load(path: Path, repeats: int) -> dict:
+    raw = path.read_bytes()
+    game = store.load(path)
+    events = len(game.events)
+    parsed = json.loads(raw)
+
+    def engine_replay() -> None:
+        state = engine.from_json(parsed["initial"], game.rules)
+        engine.replay(state, parsed["events"])
+
+    load_s = _median_seconds(lambda: store.load(path), repeats)
+    return {
+        "events": events,
+        "file_bytes": len(raw),
+        "rounds": game.state.round,
+        "load_s": load_s,
+        "load_events_per_s": events / load_s,
+        "parse_s": _median_seconds(lambda: json.loads(raw), repeats),
+        "engine_replay_s": _median_seconds(engine_replay, repeats),
+    }
+
+
+def _wall(args: list[str], prepare=None) -> float:
+    if prepare is not None:
+        prepare()
+    start = time.perf_counter()
+    done = subprocess.run(args, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed: {done.stderr.strip()}")
+    return elapsed
+
+
+def measure_commands(recorded: Path, folder: Path, repeats: int, rounds: int) -> dict[str, float]:
+    """Median wall seconds of each command, interleaved with the baseline so that all of them
+    see the same machine load."""
+    entry = Path(starter.scaffold(folder / "bot")[0]).parent / starter.ENTRY
+    fresh = folder / "fresh.json"
+    api.create_game(fresh, seed=3)
+    for player in ("alice", "bob"):
+        api.launch_android(fresh, player, api.upload_script(fresh, player, files=starter.files(), entry_name=starter.ENTRY).script_id)
+    scratch = folder / "scratch.json"
+
+    def fresh_copy() -> None:
+        shutil.copy(fresh, scratch)
+
+    commands = {
+        "python -c pass": ([sys.executable, "-c", "pass"], None),
+        "nova --help": ([*NOVA, "--help"], None),
+        f"nova status ({recorded.name}, round {store.load(recorded).state.round})": ([*NOVA, "status", "--file", str(recorded)], None),
+        "nova upload (the starter)": ([*NOVA, "upload", "--file", str(scratch), "--player", "carol", str(entry)], fresh_copy),
+        f"nova run --rounds {rounds} (two starters each)": ([*NOVA, "run", "--file", str(scratch), "--rounds", str(rounds)], fresh_copy),
+    }
+    for args, prepare in commands.values():  # warm: file cache, compiled sandbox, __pycache__
+        _wall(args, prepare)
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeats):
+        for name, (args, prepare) in commands.items():
+            samples[name].append(_wall(args, prepare))
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
+def report(load: dict, commands: dict[str, float], repeats: int) -> str:
+    python = commands["python -c pass"]
+    lines = [
+        f"user-facing figures (wall time, medians of {repeats})",
+        "",
+        f"  load a recorded starter game (store.load: read + parse + replay), {load['rounds']} rounds, "
+        f"{load['events']:,} events, {load['file_bytes'] / 1024:,.0f} KB:",
+        f"    store.load                      {load['load_s'] * 1000:8.1f} ms  {load['load_events_per_s']:>10,.0f} events/s   "
+        f"target >= {REPLAY_TARGET:,}  {'OK' if load['load_events_per_s'] >= REPLAY_TARGET else 'BELOW TARGET'}",
+        f"    of which engine replay alone    {load['engine_replay_s'] * 1000:8.1f} ms  {load['events'] / load['engine_replay_s']:>10,.0f} events/s",
+        f"    baseline: json.loads of the file {load['parse_s'] * 1000:7.1f} ms  {load['events'] / load['parse_s']:>10,.0f} events/s",
+        "",
+        "  commands, each a fresh process:",
+    ]
+    for name, seconds in commands.items():
+        target = UPLOAD_TARGET_S if "upload" in name else QUICK_COMMAND_TARGET_S if ("--help" in name or "status" in name) else None
+        verdict = f"   target < {target * 1000:.0f} ms {'OK' if seconds < target else 'OVER'}" if target else ""
+        ratio = "" if name == "python -c pass" else f"  {seconds / python:5.1f}x python -c pass"
+        lines.append(f"    {name:44s} {seconds * 1000:8.1f} ms{ratio}{verdict}")
+    return "\n".join(lines)
+
+
+def measure(repeats: int = 7, rounds: int = 100, run_rounds: int = 10) -> tuple[dict, dict[str, float]]:
+    with tempfile.TemporaryDirectory(prefix="nova-user-bench-") as tmp:
+        folder = Path(tmp)
+        recorded = record_starter_game(folder, rounds)
+        load = measure_load(recorded, repeats)
+        commands = measure_commands(recorded, folder, repeats, run_rounds)
+    return load, commands
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=100, help="rounds of the recorded game that is loaded")
+    parser.add_argument("--run-rounds", type=int, default=10, help="rounds of the timed `nova run`")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv if argv is not None else [])
+    load, commands = measure(args.repeats, args.rounds, args.run_rounds)
+    print(json.dumps({"load": load, "commands": commands}, indent=2) if args.json else report(load, commands, args.repeats))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,23 @@
+"""The user-facing benchmark keeps running (one repeat of a short game; nothing here is timed:
+DESIGN section 7 measures speed in `make bench`, never in a timed unit test)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench import user_bench  # noqa: E402
+
+
+def test_the_user_benchmark_loads_a_recorded_game_and_times_the_commands():
+    load, commands = user_bench.measure(repeats=1, rounds=4, run_rounds=1)
+
+    assert load["rounds"] == 4 and load["events"] > 4 * 4  # round ends and four androids' turns
+    assert load["load_s"] > 0 and load["engine_replay_s"] > 0 and load["parse_s"] > 0
+    assert list(commands)[0] == "python -c pass" and len(commands) == 5
+    assert all(seconds > 0 for seconds in commands.values())
+    text = user_bench.report(load, commands, 1)
+    for label in ("store.load", "engine replay alone", "json.loads", "nova upload", "nova run --rounds 1", "x python -c pass"):
+        assert label in text
