@@ -10,6 +10,7 @@ written by a newer format is reported in one sentence and left untouched.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import tempfile
@@ -17,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import engine
+from . import engine, strictjson
 from .errors import NovaError
 from .engine.state import GameState, canonical
 from .rules import Rules, RulesError, resolve
@@ -98,6 +99,10 @@ def _describe(path: Path) -> str:
     return str(path)
 
 
+# A game file nests a few levels deep (an event's action's resources: 4); far deeper is damage.
+MAX_DEPTH = 64
+
+
 def parse(path: Path, raw: bytes) -> Game:
     """Turn file bytes into a :class:`Game`, replaying the log; any problem is a GameFileError."""
     return _game_from(path, _decode(path, raw))
@@ -106,14 +111,21 @@ def parse(path: Path, raw: bytes) -> Game:
 def _decode(path: Path, raw: bytes) -> object:
     where = _describe(path)
     try:
-        return json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        data = strictjson.loads(text, MAX_DEPTH)
     except UnicodeDecodeError:
         raise GameFileError(f"{where} is not a Nova game file (it is not UTF-8 text)") from None
+    except strictjson.JsonLimit as error:
+        raise GameFileError(f"{where} is not a readable Nova game file ({error})") from None
     except json.JSONDecodeError as error:
         # every game file this code writes ends with the close of the event list
         truncated = error.pos >= len(raw.rstrip()) - 1 or not raw.rstrip().endswith(b"]}")
         hint = "it looks truncated" if truncated else "it is corrupt"
         raise GameFileError(f"{where} is not a readable Nova game file ({hint}: {error.msg} at line {error.lineno}, column {error.colno})") from None
+    if strictjson.may_hold_surrogates(text) and (at := strictjson.first_lone_surrogate(data)) is not None:
+        # no UTF-8 text can hold one; only a \ud800-style escape written by hand can
+        raise GameFileError(f"{where} is damaged: {at[:80]} holds a lone UTF-16 surrogate escape, which no text can hold")
+    return data
 
 
 def _game_from(path: Path, data: object) -> Game:
@@ -129,7 +141,9 @@ def _game_from(path: Path, data: object) -> Game:
     if not isinstance(version, int) or version > VERSION:
         raise GameFileError(f"{where} was written by a newer Nova (game format {version}); upgrade nova-tools to open it")
     try:
-        rules = resolve(data["rules"], f"{where} (stored rules)")
+        # A recording made before rules were data has no "rules": it was played under the
+        # shipped defaults, and opens under them (rulebook, "Rules and Recordings").
+        rules = resolve(data.get("rules", {}), f"{where} (stored rules)", stored=True)
         seed = int(data["seed"])
         initial = data["initial"]
         scripts = {sid: StoredScript(s["player"], s["name"], s["sha256"], s["bundle"]) for sid, s in data["scripts"].items()}
@@ -169,8 +183,18 @@ def save(game: Game) -> None:
         raise GameFileError(f"cannot write {game.path} ({error.strerror or error}); the game file was left as it was") from None
 
 
+def real_path(path: Path) -> Path:
+    """The file a path names once symbolic links are followed (``path`` itself if it is none).
+
+    Writes go to the real file, never replace the link: ``duel.json -> games/duel.json`` keeps
+    pointing at the one game, however often it is saved."""
+    return Path(os.path.realpath(path)) if path.is_symlink() or any(p.is_symlink() for p in path.parents) else path
+
+
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write a temporary file beside ``path``, flush it to disk, then rename it over ``path``."""
+    """Write a temporary file beside ``path``, flush it to disk, then rename it over ``path``
+    (over the file it links to, if ``path`` is a symbolic link)."""
+    path = real_path(Path(path))
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
@@ -207,18 +231,30 @@ def _mode_for(path: Path) -> int:
 
 
 def _lock_path(path: Path) -> Path:
-    return path.with_name(path.name + ".lock")
+    # beside the real file: two links to one game share its lock
+    real = real_path(path)
+    return real.with_name(real.name + ".lock")
+
+
+def _open_lock(lock: Path, path: Path):
+    # Never through a link: a planted NAME.json.lock link would make the lock create or truncate
+    # a file wherever it points (outside an MCP server's folder, say).
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(lock, flags, 0o666)
+    except OSError as error:
+        if error.errno == errno.ELOOP or lock.is_symlink():
+            raise GameFileError(f"cannot lock {path}: its lock file {lock.name} is a symbolic link; "
+                                f"remove {lock} (nova keeps a plain lock file there)") from None
+        raise GameFileError(f"cannot lock {path}: {error.strerror}") from None
+    return os.fdopen(fd, "r+b")
 
 
 @contextlib.contextmanager
 def locked(path: str | Path) -> Iterator[None]:
     """Hold the game's exclusive lock (blocking) for a read-modify-write."""
     path = Path(path)
-    lock = _lock_path(path)
-    try:
-        handle = open(lock, "a+b")
-    except OSError as error:
-        raise GameFileError(f"cannot lock {path}: {error.strerror}") from None
+    handle = _open_lock(_lock_path(path), path)
     with handle:
         try:
             import fcntl

@@ -11,6 +11,7 @@ player's world), ``frames`` (a recorded game moment by moment), ``folder`` (a fo
 """
 
 from ..engine.reasons import Outcome, Reason, failed_turn
+from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
 from ..engine.refusals import Refusal, UnknownPlayer
 from .access import game_rules, open_game, read_game, require_player
 from .dryrun import DryRun, dry_run
@@ -53,6 +54,7 @@ from .results import (
 from .world import player_world
 
 __all__ = [
+    "Action",
     "ActionDoc",
     "ActionField",
     "NAME_RULE",

@@ -17,6 +17,7 @@ from .players import active_count, capacity, check_launch, spawn
 from .reasons import REFUSAL_CODES
 from .refusals import Refusal
 from .state import Android, Building, GameState
+from .text import a, quoted, utf16_length
 
 STEPS = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
 
@@ -80,7 +81,7 @@ def charge(state: GameState, android: Android, action: wire.ChargeAction) -> dic
     building = _owned_building_here(state, android, purpose="charge on")
     amount = state.rules.building(building.type).charge
     if amount <= 0:
-        raise Refusal("cannot-charge", f"a {building.type} cannot charge androids")
+        raise Refusal("cannot-charge", f"{a(building.type)} cannot charge androids")
     before = android.battery
     android.battery = _settle(min(state.rules.android.battery_capacity, android.battery + amount))
     return {"charged": _settle(android.battery - before)}
@@ -120,7 +121,7 @@ def collect(state: GameState, android: Android, action: wire.CollectAction) -> d
 def deposit(state: GameState, android: Android, action: wire.DepositAction) -> dict:
     building = _owned_building_here(state, android, purpose="deposit into")
     if not state.rules.building(building.type).storage.deposit:
-        raise Refusal("no-deposit", f"a {building.type} does not accept deposits")
+        raise Refusal("no-deposit", f"{a(building.type)} does not accept deposits")
     wanted = _amounts(action.resources)
     if wanted is None:
         wanted = dict(android.cargo)
@@ -138,7 +139,7 @@ def deposit(state: GameState, android: Android, action: wire.DepositAction) -> d
 def withdraw(state: GameState, android: Android, action: wire.WithdrawAction) -> dict:
     building = _owned_building_here(state, android, purpose="withdraw from")
     if not state.rules.building(building.type).storage.withdraw:
-        raise Refusal("no-withdraw", f"a {building.type} does not allow withdrawals")
+        raise Refusal("no-withdraw", f"{a(building.type)} does not allow withdrawals")
     wanted = _amounts(action.resources) or {}
     if not wanted:
         raise Refusal("nothing-asked", "withdraw needs resources naming at least one material")
@@ -194,10 +195,10 @@ def start_construction(state: GameState, android: Android, action: wire.StartCon
     here = state.building_on(android.x, android.y)
     if here is not None:
         kind = "construction site" if not here.complete else "building"
-        raise Refusal("tile-occupied", f"({android.x}, {android.y}) already holds a {here.type} {kind}")
+        raise Refusal("tile-occupied", f"({android.x}, {android.y}) already holds {a(here.type)} {kind}")
     rules = state.rules.building(action.building_type)
     offered = _amounts(action.resources) or {}
-    from_cargo, from_tile = _payment(state, android, offered, mat.bag(rules.cost), f"a {action.building_type}")
+    from_cargo, from_tile = _payment(state, android, offered, mat.bag(rules.cost), a(action.building_type))
     building = Building(
         id=state.new_id("building"),
         type=action.building_type,
@@ -243,7 +244,7 @@ def salvage(state: GameState, android: Android, action: wire.SalvageAction) -> d
         raise Refusal("initial-charger", "an initial charger cannot be salvaged")
     own = building.owner == android.owner
     if not own and not state.rules.building(building.type).salvageable_by_others:
-        raise Refusal("protected", f"a {building.type} cannot be salvaged by another player")
+        raise Refusal("protected", f"{a(building.type)} cannot be salvaged by another player")
     salvage_rules = state.rules.salvage
     damage = salvage_rules.own_damage if own else salvage_rules.hostile_damage
     building.health = _settle(building.health - damage)
@@ -276,8 +277,9 @@ def repair(state: GameState, android: Android, action: wire.RepairAction) -> dic
 
 def broadcast(state: GameState, android: Android, action: wire.BroadcastAction) -> dict:
     limit = state.rules.android.broadcast_limit
-    if len(action.content) > limit:
-        raise Refusal("too-long", f"a broadcast holds at most {limit} characters, this one has {len(action.content)}")
+    size = utf16_length(action.content)  # what the script's .length counts
+    if size > limit:
+        raise Refusal("too-long", f"a broadcast holds at most {limit} characters, this one has {size}")
     from .state import Message
 
     state.messages.append(Message(state.round, android.id, android.owner, android.x, android.y, action.content))
@@ -342,7 +344,7 @@ def dismantle(state: GameState, android: Android, action: wire.DismantleAction) 
     _on_own_charger(state, android, "dismantling another android")
     target = state.androids.get(target_id)
     if target is None or target.owner != android.owner or not target.active:
-        raise Refusal("bad-target", f"{target_id!r} is not an active android of {android.owner}")
+        raise Refusal("bad-target", f"{quoted(target_id)} is not an active android of {android.owner}")
     target.active = False
     return {"android": target.id}
 

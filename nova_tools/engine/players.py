@@ -6,6 +6,7 @@ from .prng import SplitMix64, derive
 from .refusals import Refusal, UnknownPlayer
 from .state import Android, Building, GameState, Player, Script
 from .symmetry import group_size, images
+from .text import quoted
 from .visibility import recompute
 
 
@@ -108,7 +109,7 @@ def _symmetric_tile(state: GameState, seat: int) -> tuple[int, int] | None:
 def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> dict:
     """Add a player with their completed, unsalvageable initial charger. Returns the event."""
     if not player or len(player) > 64 or not all(c.isalnum() or c in "-_." for c in player):
-        raise Refusal("bad-player-id", f"{player!r} is not a valid player id (use 1-64 letters, digits, '-', '_' or '.')")
+        raise Refusal("bad-player-id", f"{quoted(player)} is not a valid player id (use 1-64 letters, digits, '-', '_' or '.')")
     if player in state.players:
         raise Refusal("player-exists", f"player {player!r} has already joined")
     seat = len(state.players)
@@ -161,7 +162,7 @@ def spawn(state: GameState, owner: str, script: str, x: int, y: int) -> Android:
 def check_launch(state: GameState, player: str, script: str) -> None:
     known = state.scripts.get(script)
     if known is None or known.owner != player:
-        raise Refusal("unknown-script", f"{script!r} is not one of {player}'s scripts")
+        raise Refusal("unknown-script", f"{quoted(script)} is not one of {player}'s scripts")
     cap = capacity(state, player)
     if active_count(state, player) >= cap:
         raise Refusal(
@@ -181,7 +182,7 @@ def launch(state: GameState, player: str, script: str, charger: str | None = Non
     else:
         site = state.buildings.get(charger)
         if site is None or site.owner != player or not site.complete or state.rules.building(site.type).android_capacity <= 0:
-            raise Refusal("not-a-charger", f"{charger!r} is not a completed charger of {player}")
+            raise Refusal("not-a-charger", f"{quoted(charger)} is not a completed charger of {player}")
     android = spawn(state, player, script, site.x, site.y)
     recompute(state)
     return {"type": "android.launched", "player": player, "script": script, "android": android.id, "charger": site.id}

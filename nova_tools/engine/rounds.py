@@ -25,6 +25,7 @@ from .prng import derive
 from .reasons import Outcome, Reason
 from .refusals import Refusal
 from .state import Android, GameState
+from .text import clip, quoted, utf16_length
 from .visibility import recompute
 from .wire import ACTION_ADAPTER
 
@@ -88,14 +89,14 @@ def _describe_invalid(error: ValidationError) -> str:
     loc = ".".join(str(part) for part in item["loc"][1:]) if len(item["loc"]) > 1 else ""
     message = item["msg"].replace("Input should be", "expected")
     if item["type"] == "union_tag_invalid":
-        return f"returned an unknown action type {item['input'].get('type')!r}"
+        return f"returned an unknown action type {quoted(item['input'].get('type'))}"
     if item["type"] == "union_tag_not_found":
         return "returned an object without a 'type' naming an action"
     if item["type"] in ("model_type", "model_attributes_type", "dict_type"):
-        return f"returned {type(item['input']).__name__} {str(item['input'])[:60]!r} instead of an action object"
+        return f"returned {type(item['input']).__name__} {quoted(str(item['input']), 60)} instead of an action object"
     if item["type"] == "extra_forbidden":
-        return f"returned an action with an unknown field {loc!r}"
-    return f"returned an invalid action: {loc + ': ' if loc else ''}{message}"
+        return f"returned an action with an unknown field {quoted(loc)}"
+    return f"returned an invalid action: {clip(loc) + ': ' if loc else ''}{clip(message, 200)}"
 
 
 def charge_failed_turn(state: GameState, android: Android) -> None:
@@ -126,12 +127,11 @@ def apply_turn(state: GameState, android_id: str, decision: Decision, *, logged_
         return _fail(state, android, event, Outcome.INVALID, Reason.NOT_AN_ACTION, _describe_invalid(error))
     limits = state.rules.android
     try:
-        if action.memory is not None and len(action.memory) > limits.memory_limit:
-            raise Refusal(Reason.MEMORY_TOO_LONG, f"memory holds at most {limits.memory_limit} characters, got {len(action.memory)}")
-        if action.recording is not None and len(action.recording) > limits.recording_limit:
-            raise Refusal(
-                Reason.RECORDING_TOO_LONG, f"recording holds at most {limits.recording_limit} characters, got {len(action.recording)}"
-            )
+        # lengths in UTF-16 code units: what the script's own .length counts
+        if action.memory is not None and (size := utf16_length(action.memory)) > limits.memory_limit:
+            raise Refusal(Reason.MEMORY_TOO_LONG, f"memory holds at most {limits.memory_limit} characters, got {size}")
+        if action.recording is not None and (size := utf16_length(action.recording)) > limits.recording_limit:
+            raise Refusal(Reason.RECORDING_TOO_LONG, f"recording holds at most {limits.recording_limit} characters, got {size}")
         details = HANDLERS[action.type](state, android, action)
     except Refusal as refusal:
         # the whole action but its notes, so a replay can judge it again (memory and recording

@@ -1,4 +1,5 @@
-"""The match's game, played one round at a time, the same way on both sides.
+"""The match's game, played one round at a time through the one game loop, the same way on both
+sides.
 
 Both sides build the game from the same inputs (the agreed rules and seed, the two seats in the
 same order: the host first), so the same rounds give the same state, and the state hash after
@@ -8,43 +9,26 @@ each round is what the sides compare.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from .. import engine, store
+from ..play import GameSession, GameSpec, Seat, stored_game
 from ..rules import Rules
 
 
-@dataclass(frozen=True)
-class Seat:
-    """One side of the match: its player, and the compiled script its first android runs."""
-
-    player: str
-    script_name: str
-    bundle: str
-    sha256: str
-
-
 class MatchGame:
-    """A fresh game with both seats joined, each with its script uploaded and one android launched
-    on its initial charger (as `nova demo` does), then played round by round through the one
-    game loop (:class:`nova_tools.play.GameSession`)."""
+    """A :class:`~nova_tools.play.GameSession` started from the match's spec (each seat joined, its
+    script uploaded and one android launched on its initial charger, in seat order), kept as a game
+    file as it goes, and played round by round."""
 
     def __init__(self, rules: Rules, seed: int, seats: Sequence[Seat]) -> None:
-        from ..play import GameSession, GameSpec, stored_game
-        from ..play import Seat as PlayedSeat
-        from ..toolchain.compile import CompiledScript
-
-        spec = GameSpec(
-            rules, seed, tuple(PlayedSeat(s.player, CompiledScript(s.bundle, s.script_name, s.sha256), s.script_name) for s in seats), rounds=0
-        )
-        self.session = GameSession.start(spec)
+        self.session = GameSession.start(GameSpec(rules, seed, tuple(seats), rounds=0))
         self.game = stored_game(self.session, Path("match.json"))  # records each round the session plays
         self.round_ends: dict[int, int] = {0: len(self.game.events)}  # round -> events through its end
 
     @property
     def round(self) -> int:
-        return self.game.state.round
+        return self.session.round
 
     def play_round(self) -> str:
         """Play the next round; return the state hash after it."""

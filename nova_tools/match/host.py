@@ -138,7 +138,7 @@ def host(
     nonce = Nonce()
     offer = Offer(
         protocol=PROTOCOL, version=VERSION, host=player, rounds=rounds, rules=offered, sizes=offer_sizes, disclosure=disclosure,
-        sandbox=sandbox_build(), nova=nova_version(), seed_commit=nonce.commitment("host"), script_commit=me.sha256,
+        sandbox=sandbox_build(), nova=nova_version(), seed_commit=nonce.commitment("host"), script_commit=me.script.sha256,
     )
     lobby = _Lobby(offer, timeout, say)
     try:

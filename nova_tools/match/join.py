@@ -105,7 +105,7 @@ def _answer(channel: Channel, tracker: Tracker, me, nonce: Nonce, wanted: Size |
     channel.send(
         Accept(
             protocol=PROTOCOL, version=VERSION, player=me.player, size=size, sandbox=sandbox_build(), nova=nova_version(),
-            seed_commit=nonce.commitment("joiner"), script_commit=me.sha256,
+            seed_commit=nonce.commitment("joiner"), script_commit=me.script.sha256,
         )
     )
     tracker.move(MatchState.ACCEPTED, f"{offer.rounds} rounds on {size}")

@@ -54,9 +54,13 @@ class Desync(Exception):
 class Lockstep:
     """One side's verification state: its own hashes, the peer's, and how far they agree."""
 
-    def __init__(self, rounds: int, channel: Channel | None, tracker: Tracker, window: int = WINDOW) -> None:
+    def __init__(
+        self, rounds: int, channel: Channel | None, tracker: Tracker, window: int = WINDOW, on_lost: Callable[[str], None] | None = None
+    ) -> None:
         self.result = Verification(rounds)
         self.channel = channel
+        self.gone = False  # the peer left: this side plays on alone
+        self.on_lost = on_lost
         self.tracker = tracker
         self.window = window
         self.ours: dict[int, str] = {}
@@ -81,11 +85,12 @@ class Lockstep:
             self.result.verified = next_round
 
     def _lose(self, error: PeerError) -> None:
-        """The peer is gone: go on alone; the rounds from the first unverified one are unverified.
+        """The peer is gone: this side goes on alone.
 
         What the peer sent before it left still counts: a connection that closed (or failed on
-        our send) can still hold hashes that arrived, and they are checked first."""
-        result = self.result
+        our send) can still hold hashes that arrived, and every hash it sent checks the round it
+        names when this side plays it. The result is unverified from the first round the peer
+        sent no hash for."""
         while self.channel is not None and not isinstance(error, PeerViolation):
             try:
                 message = self.channel.poll(Round)
@@ -97,12 +102,14 @@ class Lockstep:
                 self._take(message)
             except PeerViolation:
                 break
-        result.problem = str(error)
-        result.unverified_from = result.verified + 1
+        self.result.problem = str(error)
         channel, self.channel = self.channel, None
+        self.gone = True
         if channel is not None:
-            channel.close(f"the match was stopped: {error}" if isinstance(error, PeerViolation) else None, code=1008 if isinstance(error, PeerViolation) else 1000)
-        self.tracker.move(MatchState.ABANDONED, str(error))
+            violation = isinstance(error, PeerViolation)
+            channel.close(f"the match was stopped: {error}" if violation else None, code=1008 if violation else 1000)
+        if self.on_lost is not None:
+            self.on_lost(f"{error}; playing the rest of the match alone")
 
     # -- this side ---------------------------------------------------------------------------
 
@@ -112,11 +119,11 @@ class Lockstep:
         result = self.result
         self.ours[round_number] = state_hash
         result.played = round_number
+        self._settle()  # the peer's hash of this round may have come first (or before it left)
         if self.channel is None:
             return
         try:
             self.channel.send(Round(round=round_number, hash=state_hash))
-            self._settle()
             while self.channel is not None and (message := self.channel.poll(Round)) is not None:
                 self._take(message)
             while result.played - result.verified >= self.window:
@@ -127,21 +134,25 @@ class Lockstep:
     def finish(self) -> None:
         """After the last round: wait for the peer's remaining hashes, then say goodbye."""
         result = self.result
-        if self.channel is None:
+        if self.channel is not None:
+            try:
+                while result.verified < result.rounds:
+                    self._take(self.channel.receive(Round))
+            except PeerError as error:
+                self._lose(error)
+        if result.verified < result.rounds:  # the peer left before it had sent every hash
+            result.unverified_from = result.verified + 1
+            self.tracker.move(MatchState.ABANDONED, result.problem or "")
             return
-        try:
-            while result.verified < result.rounds:
-                self._take(self.channel.receive(Round))
-        except PeerError as error:
-            self._lose(error)
-            return
-        try:  # every round is verified: the goodbye is a courtesy, its loss changes nothing
-            self.channel.send(Done(round=result.rounds))
-            self.channel.receive(Done)
-        except PeerError:
-            pass
-        self.channel.close()
-        self.channel = None
+        result.problem = None  # every round is verified, even if the peer left without a goodbye
+        if self.channel is not None:
+            try:  # the goodbye is a courtesy: its loss changes nothing
+                self.channel.send(Done(round=result.rounds))
+                self.channel.receive(Done)
+            except PeerError:
+                pass
+            self.channel.close()
+            self.channel = None
         self.tracker.move(MatchState.VERIFIED)
 
     def desynced(self, desync: Desync) -> None:

@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import store
+from .. import engine, store
+from ..engine import GameState
+from ..rules import Rules
 from .lockstep import Verification
 from .messages import PROTOCOL, VERSION, Size
 from .states import MatchState
@@ -90,22 +92,40 @@ class MatchResult:
 
 
 def write_result(game: store.Game, own_player: str, result_state: MatchState, terms: MatchTerms, out: Path, verification: Verification) -> MatchResult:
-    """Write ``out`` atomically (a game file or a match record, by the disclosure) and return the result."""
-    draft = MatchResult(result_state, terms, out, verification, {})
-    account = draft.account()
+    """Write ``out`` atomically (a game file or a match record, by the disclosure), read it back
+    (a file that does not load is never reported as kept), and return the result."""
+    account = MatchResult(result_state, terms, out, verification, {}).account()
     game.path = out
     game.match = account
-    from ..api.reports import status
-
     with store.locked(out):
         if terms.disclosure == "full":
             store.save(game)
         else:
-            store.save_record(record_of(game, own_player, account, status(game).to_json()))
-    return MatchResult(result_state, terms, out, verification, status(store.read(out)).to_json())
+            store.save_record(record_of(game, own_player, account))
+    kept = store.read(out)
+    status = kept.status if isinstance(kept, store.MatchRecord) else final_status(kept.state, kept.rules)
+    return MatchResult(result_state, terms, out, verification, {**status, "match": account})
 
 
-def record_of(game: store.Game, player: str, account: dict, final_status: dict) -> store.MatchRecord:
+def final_status(state: GameState, rules: Rules) -> dict:
+    """The ``nova status --json`` object (DESIGN section 6) of a match's last state: what a match
+    record keeps, which `nova status` reads back through its own model."""
+    players = []
+    for score in engine.scores(state):
+        owned = [a for a in state.androids.values() if a.owner == score.player]
+        players.append(
+            {
+                "id": score.player,
+                "score": score.points,
+                "breakdown": [{"source": c.source, "points": c.points} for c in score.breakdown],
+                "activeAndroids": sum(1 for a in owned if a.active),
+                "wrecks": sum(1 for a in owned if not a.active),
+            }
+        )
+    return {"round": state.round, "finalTurn": rules.match.final_round, "players": players}
+
+
+def record_of(game: store.Game, player: str, account: dict) -> store.MatchRecord:
     """The match record: nothing in it comes from the other side's scripts, memory or recordings."""
     androids = [
         {"id": a.id, "ownerId": a.owner, "scriptId": a.script, "active": a.active, "recording": a.recording}
@@ -113,5 +133,4 @@ def record_of(game: store.Game, player: str, account: dict, final_status: dict) 
         if a.owner == player
     ]
     scripts = {sid: {"name": s.name, "sha256": s.sha256} for sid, s in game.scripts.items() if s.player == player}
-    status = {k: v for k, v in final_status.items() if k != "match"}
-    return store.MatchRecord(game.path, game.rules, account, status, androids, scripts, dict(game.sandbox))
+    return store.MatchRecord(game.path, game.rules, account, final_status(game.state, game.rules), androids, scripts, dict(game.sandbox))

@@ -19,7 +19,9 @@ from pathlib import Path
 from .. import engine
 from ..rules import Rules
 from .channel import Channel, PeerError, PeerViolation
-from .game import MatchGame, Seat
+from ..play import Seat
+from ..toolchain.compile import CompiledScript
+from .game import MatchGame
 from .lockstep import Cancelled, Lockstep, Progress, play_rounds
 from .messages import ProtocolViolation, Refuse, Reveal, Script, Size
 from .result import MatchError, MatchResult, MatchTerms, write_result
@@ -63,7 +65,7 @@ def _exchange(channel: Channel, tracker: Tracker, deal: Agreement) -> tuple[Seat
     The host sends its script first: that is its acceptance of the joiner's answer, so a joiner
     never sends its bundle to a host that refuses it."""
     me = deal.me
-    mine = Script(name=me.script_name, sha256=me.sha256, bundle=me.bundle)
+    mine = Script(name=me.name, sha256=me.script.sha256, bundle=me.script.bundle)
     if deal.role == "host":
         channel.send(mine)
         theirs = channel.receive(Script)
@@ -87,7 +89,7 @@ def _exchange(channel: Channel, tracker: Tracker, deal: Agreement) -> tuple[Seat
     except ProtocolViolation as violation:
         raise PeerViolation(str(violation)) from None
     hosts, joiners = (deal.nonce.hex, reveal.nonce) if deal.role == "host" else (reveal.nonce, deal.nonce.hex)
-    peer = Seat(deal.opponent, theirs.name, theirs.bundle, theirs.sha256)
+    peer = Seat(deal.opponent, CompiledScript(theirs.bundle, theirs.name, theirs.sha256), theirs.name)
     return peer, match_seed(hosts, joiners)
 
 
@@ -122,7 +124,7 @@ def play_agreed(
     if notice is not None:
         notice(f"playing {deal.rounds} rounds on {deal.terms_size} against {deal.opponent} (seed {seed})")
     tracker.move(MatchState.PLAYING)
-    lockstep = Lockstep(deal.rounds, channel, tracker)
+    lockstep = Lockstep(deal.rounds, channel, tracker, on_lost=notice)
     try:
         verification = play_rounds(game, lockstep, progress, cancel)
     except (KeyboardInterrupt, Cancelled):

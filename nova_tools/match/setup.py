@@ -7,7 +7,7 @@ import os
 import re
 from pathlib import Path
 
-from .game import Seat
+from ..play import Seat
 from .messages import PLAYER_ID
 from .result import MatchError
 
@@ -56,4 +56,4 @@ def own_seat(player: str, script: str | Path) -> Seat:
     size = len(compiled.bundle.encode("utf-8"))
     if size > MAX_BUNDLE_BYTES:
         raise MatchError(f"{entry} bundles to {size / 2**20:.1f} MiB; a match carries scripts of at most 4 MiB")
-    return Seat(player, script_name(entry), compiled.bundle, compiled.sha256)
+    return Seat(player, compiled, script_name(entry))

@@ -41,9 +41,9 @@ def _hint(error: BaseException) -> str:
     if isinstance(error, api.UnknownPlayer):
         return "a player joins a game with their first upload_script; list_games shows who has joined"
     if isinstance(error, api.Refusal):
+        # at-capacity needs no hint: the engine's own message already says what to do.
         return {
             "unknown-script": "use a script id that upload_script returned to this player (get_world lists them under yours.scripts)",
-            "at-capacity": "build another charger with your androids, or wait until one of your androids is a wreck or dismantled",
         }.get(error.code, "")
     if isinstance(error, CompileError):
         return "fix these and call upload_script again (dry_run_turn checks one turn without uploading)"

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 from pydantic.alias_generators import to_camel
+
+from .. import api
 
 Materials = dict[str, int]
 
@@ -233,7 +235,11 @@ class AndroidDetail(OwnAndroid):
 class DryRunOut(_Out):
     android_id: str = Field(description="The android the turn was run as.")
     round: int
-    action: Any = Field(None, description="What the turn function returned (null on a script error).")
+    # Typed as the actions a turn may return, but passed on as returned: a turn that returns
+    # something else (an unknown type, a number) is exactly what a dry-run must show.
+    action: SkipValidation[api.Action | dict[str, Any] | list[Any] | str | int | float | bool | None] = Field(
+        None, description="What the turn function returned: one of the actions (see the typings), or anything else it returned, which the engine refuses as invalid; null on a script error."
+    )
     ticks: int = Field(description="Interpreter ticks spent (rules.script.fuel is the budget).")
     accepted: bool = Field(description="Whether the engine would accept the action.")
     outcome: Literal["accepted", "refused", "invalid", "error"]
@@ -269,3 +275,33 @@ class EventsPage(_Out):
     offset: int = Field(description="Index (among the matches) of the first event shown.")
     limit: int
     events: list[EventOut]
+
+
+# --- pictures and histories ------------------------------------------------------------------------
+
+
+class BoardImage(_Out):
+    """What the PNG beside it shows (the image itself is the tool result's image content)."""
+
+    game: str
+    player: str = Field(description="Whose view: tiles this player could not see are drawn as fog.")
+    round: int = Field(description="The board after this round (0: after setup).")
+    width: int = Field(description="Board width in tiles.")
+    height: int = Field(description="Board height in tiles.")
+    tile_pixels: int = Field(description="Pixels per tile; tile (x, y) is the square from (x*tile, y*tile).")
+    width_pixels: int = Field(description="The picture's width: width * tilePixels.")
+    height_pixels: int = Field(description="The picture's height: height * tilePixels.")
+    visible_tiles: int = Field(description="Tiles the player could see; the rest are fog.")
+    legend: str = Field(description="What the colours and marks mean.")
+
+
+class PlayerScores(_Out):
+    id: str
+    scores: list[int | float] = Field(description="The player's score after each listed round, in the order of rounds.")
+
+
+class ScoreHistory(_Out):
+    game: str
+    rounds: list[int] = Field(description="The rounds listed (0: after setup); the last round played is always included.")
+    every: int = Field(description="The step between listed rounds (1: every round).")
+    players: list[PlayerScores] = Field(description="Each player's scores, in join order.")

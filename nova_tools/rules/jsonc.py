@@ -48,12 +48,16 @@ class Parsed:
 
 
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+# A rules file is a few levels deep (rules.buildings.processor.conversion[0].inputs.ore: 6);
+# anything far deeper is refused in one sentence before it could exhaust the parser's stack.
+MAX_DEPTH = 64
 
 
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self.depth = 0
         self.parsed = Parsed(None)
 
     def fail(self, message: str, offset: int | None = None) -> JsoncError:
@@ -89,10 +93,12 @@ class _Parser:
             raise self.fail("the file ends where a value was expected")
         start = self.pos
         c = self.text[self.pos]
-        if c == "{":
-            result: object = self.obj(path)
-        elif c == "[":
-            result = self.array(path)
+        if c in "{[":
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise self.fail(f"objects and arrays are nested more than {MAX_DEPTH} levels deep")
+            result: object = self.obj(path) if c == "{" else self.array(path)
+            self.depth -= 1
         elif c == '"':
             result = self.string()
         elif c == "-" or c.isdigit():
@@ -173,12 +179,7 @@ class _Parser:
                     out.append(_ESCAPES[esc])
                     self.pos += 2
                 elif esc == "u":
-                    digits = text[self.pos + 2 : self.pos + 6]
-                    try:
-                        out.append(chr(int(digits, 16)))
-                    except ValueError:
-                        raise self.fail("a \\u escape needs four hex digits") from None
-                    self.pos += 6
+                    out.append(self.unicode_escape())
                 else:
                     raise self.fail(f"unknown escape \\{esc}")
             elif c == "\n":
@@ -186,6 +187,27 @@ class _Parser:
             else:
                 out.append(c)
                 self.pos += 1
+
+    def unicode_escape(self) -> str:
+        """One ``\\uXXXX`` escape (two for a surrogate pair); a lone surrogate is refused, since
+        no UTF-8 file (and so no game file) could hold it."""
+        code = self.hex4(self.pos)
+        self.pos += 6
+        if 0xDC00 <= code <= 0xDFFF:
+            raise self.fail(f"\\u{code:04x} is half of a UTF-16 surrogate pair with no first half", self.pos - 6)
+        if 0xD800 <= code <= 0xDBFF:
+            low = self.hex4(self.pos) if self.text.startswith("\\u", self.pos) else None
+            if low is None or not 0xDC00 <= low <= 0xDFFF:
+                raise self.fail(f"\\u{code:04x} is half of a UTF-16 surrogate pair with no second half", self.pos - 6)
+            self.pos += 6
+            return chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))
+        return chr(code)
+
+    def hex4(self, at: int) -> int:
+        digits = self.text[at + 2 : at + 6]
+        if len(digits) != 4 or any(d not in "0123456789abcdefABCDEF" for d in digits):
+            raise self.fail("a \\u escape needs four hex digits", at)
+        return int(digits, 16)
 
     def number(self) -> int | float:
         text, start = self.text, self.pos
@@ -195,11 +217,12 @@ class _Parser:
             self.pos += 1
         literal = text[start : self.pos]
         try:
-            if any(ch in literal for ch in ".eE"):
-                return float(literal)
-            return int(literal)
+            value: int | float = float(literal) if any(ch in literal for ch in ".eE") else int(literal)
         except ValueError:
-            raise self.fail(f"{literal!r} is not a number", start) from None
+            raise self.fail(f"{literal[:40]!r} is not a number", start) from None
+        if value in (float("inf"), float("-inf")):
+            raise self.fail(f"{literal[:40]} is too large a number (a rule must be a finite number)", start)
+        return value
 
 
 def parse(text: str) -> Parsed:

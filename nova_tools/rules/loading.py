@@ -12,7 +12,7 @@ from pathlib import Path as FsPath
 from pydantic import BaseModel, ValidationError
 
 from ..errors import NovaError
-from . import jsonc
+from . import budgets, jsonc
 from .models import Group, Leaf, Rules
 from .walk import JsonPath, default_json, dict_value_model, fields_by_alias, list_item_model, model_in
 
@@ -120,8 +120,12 @@ def default_rules_json() -> dict:
     return default_json()
 
 
-def resolve(override: object, source: str = "rules") -> Rules:
-    """The resolved rules for a parsed rules object (``{}`` is the shipped game)."""
+def resolve(override: object, source: str = "rules", *, stored: bool = False) -> Rules:
+    """The resolved rules for a parsed rules object (``{}`` is the shipped game).
+
+    New rules must keep the clock out of every turn (``budgets.clock_problem``); ``stored``
+    rules, those a game was already created with, are taken as they are, so an existing game
+    goes on under the rules it was played with."""
     if not isinstance(override, dict):
         raise RulesError([RuleProblem((), f"a rules file holds one JSON object, not {type(override).__name__}")], source)
     if isinstance(override.get("$schema"), str):
@@ -129,9 +133,18 @@ def resolve(override: object, source: str = "rules") -> Rules:
         override = {k: v for k, v in override.items() if k != "$schema"}
     merged = merge(Rules, default_rules_json(), override)
     try:
-        return Rules.model_validate(merged)
+        rules = Rules.model_validate(merged)
     except ValidationError as error:
         raise RulesError(_problems(error), source) from None
+    script = rules.script
+    problem = None if stored else budgets.clock_problem(script.fuel, script.memory, script.timeout_ms)
+    if problem is not None:
+        # name what the file changed: the budget it raised, or the timeout it lowered
+        given = override.get("script") if isinstance(override.get("script"), dict) else {}
+        raised = [k for k in ("fuel", "memory") if k in given]
+        field = raised[0] if raised and "timeoutMs" not in given else "timeoutMs"
+        raise RulesError([RuleProblem(("script", field), problem)], source)
+    return rules
 
 
 def parse_text(text: str, source: str = "rules") -> jsonc.Parsed:

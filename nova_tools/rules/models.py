@@ -16,8 +16,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
+
+from . import budgets
+
+# The largest number (in size) any rule may hold: 2^31 - 1.
+MAX_RULE_NUMBER = 2**31 - 1
 
 MATERIALS = ("metal", "electronics", "polymer", "ore", "water", "acidCanister")
 COMPOSITION = ("ore", "water", "acid", "radiation")
@@ -56,10 +61,23 @@ class _Model(BaseModel):
         populate_by_name=True,
         use_attribute_docstrings=True,
         strict=True,
+        # 1e400 parses as infinity: a rule is a finite number (JSON has no Infinity or NaN)
+        allow_inf_nan=False,
         # defaults go through validation too, so Rules() and resolve({}) are the same JSON
         # (a float rule written as 10 reads back as 10.0 either way)
         validate_default=True,
     )
+
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _in_range(cls, value: object) -> object:
+        # Every number a game is played with stays within a 32-bit signed integer: exact in any
+        # JS engine, and sums of a few thousand of them can never overflow to Infinity (which
+        # no game file, reply or script could carry as JSON).
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) > MAX_RULE_NUMBER:
+            raise ValueError(f"a rule is at most {MAX_RULE_NUMBER:,} in size")
+        return value
 
 
 class Group(_Model):
@@ -96,7 +114,7 @@ class Sight(Leaf):
         description="'diamond' counts orthogonal steps (|dx| + |dy| <= range); 'disc' uses true "
         "distance (dx^2 + dy^2 <= range^2)."
     )
-    range: int = Field(ge=0, description="How many tiles away a tile can be and still be seen.")
+    range: int = Field(ge=0, le=512, description="How many tiles away a tile can be and still be seen (512 sees any board whole).")
 
 
 class Roll(Leaf):
@@ -154,7 +172,7 @@ class Storage(Leaf):
 class Pods(Group):
     """The earth-launched material pods scattered over a fresh map."""
 
-    count: int = Field(10, ge=0, description="How many pods land on a fresh map (one tile each; two pods may share a tile).")
+    count: int = Field(10, ge=0, le=65536, description="How many pods land on a fresh map (one tile each; two pods may share a tile).")
     contents: dict[Material, Roll] = Field(
         default_factory=lambda: {"metal": Roll(min=2, max=6), "electronics": Roll(min=0, max=1)},
         description="What each pod holds, per material. Earth sent metal and electronics; "
@@ -201,9 +219,17 @@ class AndroidRules(Group):
     """Androids: what they carry, what wears them out, what their actions cost."""
 
     cargo_capacity: int = Field(12, ge=0, description="Most material units an android can carry, all materials together.")
-    memory_limit: int = Field(4096, ge=0, description="Most characters an android's private memory may hold.")
-    recording_limit: int = Field(16384, ge=0, description="Most characters an android's recording (its log for the player) may hold.")
-    broadcast_limit: int = Field(256, ge=0, description="Most characters one broadcast message may hold.")
+    memory_limit: int = Field(
+        4096, ge=0, description="Most characters an android's private memory may hold, counted as a script's .length counts (an emoji is 2)."
+    )
+    recording_limit: int = Field(
+        16384,
+        ge=0,
+        description="Most characters an android's recording (its log for the player) may hold, counted as a script's .length counts.",
+    )
+    broadcast_limit: int = Field(
+        256, ge=0, description="Most characters one broadcast message may hold, counted as a script's .length counts."
+    )
     battery_capacity: float = Field(100, gt=0, description="Full battery; a new android starts with it and charging never exceeds it.")
     max_health: float = Field(100, gt=0, description="Full health; a new android starts with it.")
     decay_per_round: float = Field(0.15, ge=0, description="Health every active android loses at each round end.")
@@ -363,10 +389,21 @@ class ScriptRules(Group):
     """What one android turn may spend. Exceeding any budget is a failed turn."""
 
     fuel: int = Field(
-        200, ge=0, description="Interpreter ticks a turn may spend (one tick is about 10,000 loop iterations or calls)."
+        200,
+        ge=0,
+        le=budgets.MAX_FUEL,
+        description="Interpreter ticks a turn may spend (one tick is about 10,000 loop iterations or calls).",
     )
-    memory: int = Field(16 * 1024 * 1024, ge=1024 * 1024, description="Bytes of JavaScript heap a turn may use.")
-    timeout_ms: int = Field(2000, ge=1, description="Wall-clock milliseconds before the host gives up on a turn.")
+    memory: int = Field(
+        16 * 1024 * 1024, ge=1024 * 1024, le=budgets.MAX_HEAP_BYTES, description="Bytes of JavaScript heap a turn may use."
+    )
+    timeout_ms: int = Field(
+        10_000,
+        ge=1,
+        le=budgets.MAX_TIMEOUT_MS,
+        description="Wall-clock milliseconds before the host gives up on a turn: a last resort for the host, set "
+        "high enough that fuel always runs out first (at least 4x the longest a turn of this fuel can run).",
+    )
 
 
 class MatchRules(Group):

@@ -31,12 +31,16 @@ Limits, each ending the turn with a sentence a player can act on (``TurnResult.e
   fails on tick fuel + 1. A simple turn spends 0 ticks; ``for (let i = 0; i < 1e6; i++) {}``
   spends 200. Built-in work that polls rarely (join, sort, JSON, Date) is bounded by wasm fuel:
   ``build.WASM_FUEL_PER_TICK`` (25M) per tick, plus a base and a per-source-byte allowance that
-  covers compiling the bundle (``build.wasm_fuel_ceiling``);
+  covers compiling the bundle (``build.wasm_fuel_ceiling``; the numbers live in
+  ``rules/budgets.py``, measured by ``bench/calibration_bench.py``: CALIBRATION.md);
 - ``memory`` bytes of JS heap (the rules, the script's code and the world keys it reads count
-  too); running out cannot be caught;
+  too; at most 960 MiB); running out cannot be caught;
 - a 128 KiB call stack (a catchable RangeError, ~540 plain recursive calls);
-- ``timeout_ms`` of wall-clock time, a last resort that the fuel ceiling normally pre-empts;
-- a returned action of at most 2 MiB of JSON.
+- ``timeout_ms`` of wall-clock time, a last resort: the rules keep it at least 4x the longest the
+  ceilings above can take, so the clock never decides a turn on the reference machine;
+- a bundle of at most 1 MiB, and a returned action of at most 2 MiB of JSON, nested at most 32
+  levels deep (``output.py`` judges what comes back: lone surrogates become U+FFFD, every text is
+  clipped, nothing a script returns, throws or prints can raise in the host).
 """
 
 from .build import SANDBOX_BUILD

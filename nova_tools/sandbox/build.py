@@ -19,6 +19,7 @@ from pathlib import Path
 
 import wasmtime
 
+from nova_tools.rules import budgets
 from nova_tools.toolchain.paths import PINNED, QUICKJS_WASM, ToolchainMissing
 
 from .errors import SandboxUnavailable
@@ -31,29 +32,26 @@ MAX_WASM_STACK = 1 << 20
 
 # Wasm fuel (wasmtime's instruction counter) a turn may burn, on top of its ticks. Ticks only
 # count interpreter poll points, so a built-in like `Array(1e6).fill(1).join(',')` does ~1G fuel
-# (~0.15 s) of work for 0 ticks; this ceiling stops such work deterministically. Measured with
-# `bench/sandbox_bench.py --fuel` (wasmtime 50.0.1, quickjs-wasi 3.7.0, 2-core machine): a tick of
-# ordinary JS costs 2-25M fuel (loops, calls, arrays 2-7M; classes, strings, Map, closures,
-# object allocation, grid BFS 12-25M); regex-heavy code ~45M; built-in-heavy loops far more
-# (JSON.stringify per iteration ~75M, indexOf on 1k items ~420M). A normal bot spends ~1M fuel
-# and 0 ticks. At 25M per tick, a script spending its ticks on ordinary JS meets the tick limit
-# first, while a loop of 1M-item joins is cut after ~4 joins. The default 200 ticks allow ~5G fuel:
-# 0.4-0.7 s here (7-12M fuel per ms; the slowest built-in seen, sorting a huge sparse array, ran
-# at ~5M per ms, ~1 s), inside the 2 s default timeout, so the wall-clock watchdog, the one
-# non-deterministic limit, stays a last resort. A host raising `fuel` should raise `timeoutMs`
-# in step (about 2.5 ms per tick).
-WASM_FUEL_PER_TICK = 25_000_000
-# Plus a fixed allowance, and one proportional to the bundle, so a zero-tick budget still compiles
-# and calls a script: compiling costs ~0.65M fuel per KB of source (the 17 KB starter bundle:
-# 11M), loading the compiled bytecode in a turn ~0.07M per KB. A bundle is compiled once per
-# process (bytecode.py), but every turn is charged the compile's fuel as if it had parsed the
-# source itself, so this ceiling bounds parse plus run exactly as when each turn parsed.
-WASM_FUEL_BASE = 50_000_000
-WASM_FUEL_PER_SOURCE_BYTE = 2_000
+# of work for 0 ticks; this ceiling stops such work deterministically. The numbers live in
+# rules/budgets.py, beside the rule they serve (the clock never decides a turn: every ceiling runs
+# out within a quarter of script.timeoutMs), and are measured by bench/calibration_bench.py; the
+# figures are in CALIBRATION.md beside this file. Measured with `bench/sandbox_bench.py --fuel`: a
+# tick of ordinary JS costs 2-25M fuel (loops, calls, arrays 2-7M; classes, strings, Map, closures,
+# object allocation, grid BFS 12-25M); regex-heavy code ~45M; built-in-heavy loops far more. A
+# normal bot spends ~1M fuel and 0 ticks. Compiling costs ~0.65M fuel per KB of a typical bundle
+# (the 17 KB starter bundle: 11M), loading the compiled bytecode in a turn ~0.07M per KB. A bundle
+# is compiled once per process (bytecode.py), but every turn is charged the compile's fuel as if it
+# had parsed the source itself, so the ceiling bounds parse plus run exactly as when each turn
+# parsed.
+WASM_FUEL_PER_TICK = budgets.WASM_FUEL_PER_TICK
+WASM_FUEL_BASE = budgets.WASM_FUEL_BASE
+WASM_FUEL_PER_SOURCE_BYTE = budgets.WASM_FUEL_PER_SOURCE_BYTE
+MAX_BUNDLE_BYTES = budgets.MAX_BUNDLE_BYTES
 
 
 def wasm_fuel_ceiling(ticks: int, source_bytes: int) -> int:
-    """The wasm fuel a turn of ``ticks`` fuel may spend on a bundle of ``source_bytes`` (UTF-8)."""
+    """The wasm fuel a turn of ``ticks`` fuel may spend on a bundle of ``source_bytes`` (UTF-8);
+    the same as ``budgets.wasm_fuel_ceiling``, read from this module (tests narrow it here)."""
     return WASM_FUEL_BASE + WASM_FUEL_PER_TICK * ticks + WASM_FUEL_PER_SOURCE_BYTE * source_bytes
 
 # Bump when anything that changes how a script behaves changes (prelude, PRNG, clock, limits):
@@ -66,13 +64,18 @@ def wasm_fuel_ceiling(ticks: int, source_bytes: int) -> int:
 #    first read, charged to the script's wasm fuel and heap: wasm-fuel and memory cut-off points
 #    moved (a script that never reads the world no longer pays for it), and a turn's interpreter
 #    ticks may differ by one where its poll count straddles a multiple of 10,000.
-SANDBOX_REVISION = "3"
+# 4: the output a script hands back is judged in one place (sandbox/output.py: depth, lone
+#    surrogates, clipped error text), console and describe read hostile values safely, and the
+#    source allowance is 1,500 fuel per byte of a bundle of at most 1 MiB (was 2,000, unbounded):
+#    console.log and error paths spend slightly different wasm fuel, big bundles run out sooner.
+SANDBOX_REVISION = "4"
 
 SANDBOX_BUILD: dict[str, str] = {
     "wasmtime": WASMTIME_VERSION,
     "quickjs-wasi": PINNED["quickjs-wasi"],
     "quickjs": "0.18.0",  # the QuickJS-NG inside quickjs-wasi 3.7.0 (checked by a test)
     "wasmFuelPerTick": str(WASM_FUEL_PER_TICK),
+    "wasmFuelPerSourceByte": str(WASM_FUEL_PER_SOURCE_BYTE),
     "sandbox": SANDBOX_REVISION,
 }
 

@@ -29,7 +29,6 @@ The source is kept in the bytecode (no STRIP_SOURCE/STRIP_DEBUG), so ``Function.
 from __future__ import annotations
 
 import hashlib
-import json
 import struct
 import threading
 from collections import OrderedDict
@@ -37,6 +36,7 @@ from dataclasses import dataclass
 
 import wasmtime
 
+from . import output
 from .guest import EVAL_MODULE, Guest, Image, Snapshot
 from .prelude import SCRIPT_FILENAME
 
@@ -161,15 +161,13 @@ def _describe(guest: Guest, snap: Snapshot, memory: int) -> dict:
         described = guest.call_js(snap.describe, snap.undefined, exception)
         if guest.is_exception(described):
             return {}
-        text = guest.js_string(described)
-        envelope = json.loads(text) if text is not None else None
+        return output.split(guest.js_string(described)).head
     except wasmtime.Trap as trap:
         if trap.trap_code == wasmtime.TrapCode.INTERRUPT:
             raise  # the watchdog: not an outcome to remember
         return {}
-    except ValueError:
+    except output.Unreadable:
         return {}
-    return envelope if isinstance(envelope, dict) else {}
 
 
 def heap_was_exhausted(guest: Guest, image: Image, memory: int) -> bool:

@@ -287,16 +287,41 @@ def capture(guest: Guest, initial: bytes) -> Image:
     return Image(len(memory), free, stack_pointer, runs, _diff(initial, memory))
 
 
-def _runs(memory: bytes, chunk: int = 4096) -> tuple[tuple[int, bytes | int], ...]:
-    zero = bytes(chunk)
+def _runs(memory: bytes) -> tuple[tuple[int, bytes | int], ...]:
+    """``memory`` as alternating runs: (offset, length) of zeros, (offset, bytes) of data."""
     runs: list[tuple[int, bytes | int]] = []
-    start, zeros = 0, memory[:chunk] == zero
-    for offset in range(chunk, len(memory) + chunk, chunk):
-        here = memory[offset:offset + chunk] == zero if offset < len(memory) else not zeros
-        if here != zeros:
-            runs.append((start, offset - start) if zeros else (start, memory[start:offset]))
-            start, zeros = offset, here
+    for start, end, data in _spans(_differs(memory, b"")):
+        runs.append((start * CHUNK, memory[start * CHUNK:end * CHUNK]) if data else (start * CHUNK, (end - start) * CHUNK))
     return tuple(runs)
+
+
+CHUNK = 4096  # the unit of images' runs and patches
+_BLOCK = 16 * CHUNK  # compared first, so the many equal stretches cost one comparison each
+
+
+def _differs(memory: bytes, reference: bytes) -> list[bool]:
+    """For each CHUNK of ``memory``: whether it differs from ``reference`` (zeros past its end)."""
+    zeros = bytes(_BLOCK)
+    flags: list[bool] = []
+    for block in range(0, len(memory), _BLOCK):  # bytes slices compare with memcmp (memoryviews do not)
+        end = min(block + _BLOCK, len(memory))
+        other = reference[block:end] if end <= len(reference) else (reference[block:end] + zeros)[:end - block]
+        if memory[block:end] == other:
+            flags += [False] * ((end - block + CHUNK - 1) // CHUNK)
+        else:
+            flags += [memory[at:at + CHUNK] != other[at - block:at - block + CHUNK] for at in range(block, end, CHUNK)]
+    return flags
+
+
+def _spans(flags: list[bool]) -> list[tuple[int, int, bool]]:
+    """Runs of equal flags: (first index, end index, flag)."""
+    spans: list[tuple[int, int, bool]] = []
+    start = 0
+    for index in range(1, len(flags) + 1):
+        if index == len(flags) or flags[index] != flags[start]:
+            spans.append((start, index, flags[start]))
+            start = index
+    return spans
 
 
 def restore(guest: Guest, image: Image) -> None:
@@ -435,19 +460,10 @@ def _find_random_state(guest: Guest) -> int:
     raise RuntimeError("cannot find QuickJS's Math.random state: is quickjs.wasm from quickjs-wasi 3.7.0?")
 
 
-def _diff(fresh: bytes, memory: bytes, chunk: int = 4096) -> tuple[tuple[int, bytes], ...]:
-    """Runs of ``chunk``-sized blocks where ``memory`` differs from ``fresh`` (zeros past its end)."""
-    fresh = fresh.ljust(len(memory), b"\0")
-    patches: list[tuple[int, bytes]] = []
-    start = None
-    for offset in range(0, len(memory) + chunk, chunk):
-        differs = offset < len(memory) and memory[offset:offset + chunk] != fresh[offset:offset + chunk]
-        if differs and start is None:
-            start = offset
-        elif not differs and start is not None:
-            patches.append((start, memory[start:offset]))
-            start = None
-    return tuple(patches)
+def _diff(fresh: bytes, memory: bytes) -> tuple[tuple[int, bytes], ...]:
+    """Runs of CHUNK-sized blocks where ``memory`` differs from ``fresh`` (zeros past its end)."""
+    return tuple((start * CHUNK, memory[start * CHUNK:end * CHUNK])
+                 for start, end, differs in _spans(_differs(memory, fresh)) if differs)
 
 
 def seed_math_random(guest: Guest, snapshot: Snapshot, state: int) -> None:

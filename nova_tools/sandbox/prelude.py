@@ -6,13 +6,20 @@ from ``globalThis``, and they captured the built-ins they use before any script 
 
 ``installGame(json)`` installs ``rules`` and ``finalTurn`` (once per game, into its snapshot).
 ``setupTurn(text)``  installs ``androidId``, ``turn`` and ``world`` (globals.py encodes ``text``).
-``run(ns)``         calls the module's default export and returns a JSON envelope
-                    ``{"ok": true, "value": ..., "logs": [...]}`` or, for a turn that ended
-                    without an action, ``{"ok": false, "kind": ..., ...}``.
-``describe(e)``     turns a thrown value into ``{"ok": false, "kind": "error"|"memory"|"stack",
-                    "name", "message", "what", "line", "column", "logs"}``; the host words it.
+``run(ns)``         calls the module's default export and returns its output: a JSON head
+                    ``{"ok": true, "droppedLogs": n, "logs": [...]}`` directly followed by the
+                    returned value's JSON, or, for a turn that ended without an action, a head
+                    ``{"ok": false, "kind": ..., ...}`` alone.
+``describe(e)``     turns a thrown value into a head ``{"ok": false, "kind": "error"|"memory"|
+                    "stack", "name", "message", "what", "line", "column", "logs"}``; the host
+                    words it.
 
-``console.log`` (and info/warn/error/debug) collect lines into the envelope's ``logs``.
+``console.log`` (and info/warn/error/debug) collect lines into the head's ``logs``.
+
+This is the guest half of judging a script's output; ``output.py`` is the host half and says
+why the work is split. Here: reading a thrown value or a logged one never throws past ``try``
+(hostile getters, proxies, a ``toString`` that throws), and text is clipped (``MAX_WHAT_CHARS``,
+``MAX_LOG_CHARS``) before it is concatenated, so an 8 MB message is described, not lost.
 """
 
 from __future__ import annotations
@@ -25,6 +32,9 @@ MAX_RESULT_CHARS = 2 * 1024 * 1024
 # console output kept per turn: characters in total, and lines.
 MAX_LOG_CHARS = 16 * 1024
 MAX_LOG_LINES = 200
+# A thrown value is worded from at most this many characters of its message (and its name).
+MAX_WHAT_CHARS = 500
+MAX_NAME_CHARS = 200
 
 PRELUDE = r"""
 (() => {
@@ -32,25 +42,41 @@ PRELUDE = r"""
   const g = globalThis;
   const uncurry = (f) => Function.prototype.call.bind(f);
   const stringify = JSON.stringify, parse = JSON.parse, toStr = String;
-  const ErrorCtor = Error;
+  const isPrototypeOf = uncurry(Object.prototype.isPrototypeOf), ErrorProto = Error.prototype;
   const indexOf = uncurry(String.prototype.indexOf), slice = uncurry(String.prototype.slice);
   const keys = Object.keys;
   const MAX_RESULT = %(max_result)d, MAX_LOG = %(max_log)d, MAX_LINES = %(max_lines)d;
+  const MAX_WHAT = %(max_what)d, MAX_NAME = %(max_name)d;
   const FILE = %(file)s;
+
+  // Reading what a script made may run its code (getters, proxies, toString) or meet megabytes:
+  // every read is guarded, and every string is clipped before it is concatenated.
+  const clip = (s, n) => s.length > n ? slice(s, 0, n) + "..." : s;
+  const UNREADABLE = { __proto__: null };
+  function get(o, k) {
+    try { return o[k]; } catch (e) { return UNREADABLE; }
+  }
+  function text(v, n) {
+    if (v === UNREADABLE) return "[unreadable]";
+    try { return clip(typeof v === "string" ? v : toStr(v), n); } catch (e) { return "[unprintable " + typeof v + "]"; }
+  }
+  function isError(v) {
+    try { return isPrototypeOf(ErrorProto, v); } catch (e) { return false; }
+  }
 
   // console: lines are kept (bounded) and handed back with the turn's result.
   let logs = [], logChars = 0, dropped = 0;
-  function show(v) {
+  function show(v, room) {
     try {
-      if (typeof v === "string") return v;
-      if (v instanceof ErrorCtor) return toStr(v.name) + ": " + toStr(v.message);
+      if (typeof v === "string") return clip(v, room);
+      if (isError(v)) return text(get(v, "name"), MAX_NAME) + ": " + text(get(v, "message"), room);
       if (typeof v === "object" && v !== null) {
         const s = stringify(v);
-        if (s !== undefined) return s;
+        if (s !== undefined) return clip(s, room);
       }
-      if (typeof v === "bigint") return toStr(v) + "n";
-      if (typeof v === "function") return "[function " + toStr(v.name) + "]";
-      return toStr(v);
+      if (typeof v === "bigint") return text(v, room) + "n";
+      if (typeof v === "function") return "[function " + text(get(v, "name"), MAX_NAME) + "]";
+      return text(v, room);
     } catch (e) {
       return "[unprintable " + typeof v + "]";
     }
@@ -58,22 +84,23 @@ PRELUDE = r"""
   function log(...args) {
     if (logs.length >= MAX_LINES || logChars >= MAX_LOG) { dropped++; return; }
     let line = "";
-    for (let i = 0; i < args.length; i++) line += (i ? " " : "") + show(args[i]);
-    if (line.length > MAX_LOG - logChars) line = slice(line, 0, MAX_LOG - logChars) + "...";
+    for (let i = 0; i < args.length && line.length <= MAX_LOG - logChars; i++)
+      line += (i ? " " : "") + show(args[i], MAX_LOG - logChars - line.length + 1);
+    line = clip(line, MAX_LOG - logChars);
     logChars += line.length;
     logs[logs.length] = line;
   }
   g.console = { log, info: log, warn: log, error: log, debug: log };
 
-  // The envelope is assembled by hand from null-prototype records and JSON strings, so a script
-  // that defines Object.prototype.toJSON or Array.prototype.toJSON cannot reshape it.
+  // The output is a head, assembled by hand from null-prototype records and JSON strings (so a
+  // script that defines Object.prototype.toJSON or Array.prototype.toJSON cannot reshape it),
+  // followed directly by the returned value's JSON, which the host measures before decoding.
   function envelope(fields, valueJson) {
     let out = stringify(fields);
     out = slice(out, 0, out.length - 1) + ',"droppedLogs":' + dropped + ',"logs":[';
     for (let i = 0; i < logs.length; i++) out += (i ? "," : "") + stringify(logs[i]);
-    out += "]";
-    if (valueJson !== undefined) out += ',"value":' + valueJson;
-    return out + "}";
+    out += "]}";
+    return valueJson === undefined ? out : out + valueJson;
   }
   const record = (kind, extra) => {
     const r = { __proto__: null, ok: false, kind };
@@ -168,33 +195,29 @@ PRELUDE = r"""
     return envelope({ __proto__: null, ok: true }, json);
   }
 
-  function text(v) {
-    try { return toStr(v); } catch (e) { return "?"; }
-  }
-
   function details(e) {
     const d = record("error", { what: "", name: null, message: null, line: null, column: null });
-    if (e instanceof ErrorCtor) {
-      const name = text(e.name), message = text(e.message);
+    if (isError(e)) {
+      const name = text(get(e, "name"), MAX_NAME), message = text(get(e, "message"), MAX_WHAT);
       d.name = name; d.message = message;
-      d.what = message ? name + ": " + message : name;
+      d.what = clip(message ? name + ": " + message : name, MAX_WHAT);
       if (name === "InternalError" && message === "out of memory") d.kind = "memory";
       else if (name === "RangeError" && indexOf(message, "call stack") >= 0) d.kind = "stack";
-      const stack = text(e.stack);
-      let at = indexOf(stack, FILE + ":");
+      const stack = get(e, "stack");
+      let at = typeof stack === "string" ? indexOf(stack, FILE + ":") : -1;
       if (at >= 0) {
         at += FILE.length + 1;
         let line = 0, column = 0, i = at;
-        while (stack[i] >= "0" && stack[i] <= "9") line = line * 10 + +stack[i++];
-        if (stack[i] === ":") { i++; while (stack[i] >= "0" && stack[i] <= "9") column = column * 10 + +stack[i++]; }
+        while (i < at + 10 && stack[i] >= "0" && stack[i] <= "9") line = line * 10 + +stack[i++];
+        const c = i + 1;
+        if (stack[i] === ":") { i++; while (i < c + 10 && stack[i] >= "0" && stack[i] <= "9") column = column * 10 + +stack[i++]; }
         if (i > at) { d.line = line; d.column = column || null; }
       }
     } else {
       let shown;
       try { shown = typeof e === "string" || (typeof e === "object" && e !== null) ? stringify(e) : undefined; } catch (x) {}
-      d.what = shown === undefined ? text(e) : shown;
+      d.what = typeof shown === "string" ? clip(shown, MAX_WHAT) : text(e, MAX_WHAT);
     }
-    if (d.what.length > 500) d.what = slice(d.what, 0, 500) + "...";
     return d;
   }
 
@@ -208,5 +231,7 @@ PRELUDE = r"""
     "max_result": MAX_RESULT_CHARS,
     "max_log": MAX_LOG_CHARS,
     "max_lines": MAX_LOG_LINES,
+    "max_what": MAX_WHAT_CHARS,
+    "max_name": MAX_NAME_CHARS,
     "file": '"' + SCRIPT_FILENAME + '"',
 }

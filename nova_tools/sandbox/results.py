@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..rules.budgets import MAX_BUNDLE_BYTES, MAX_HEAP_BYTES
 from .guest import MAX_STACK_SIZE
 from .prelude import MAX_RESULT_CHARS
 
@@ -15,16 +16,16 @@ class Budgets:
 
     fuel: int = 200  # interpreter ticks (rules.script.fuel); the turn fails on tick fuel + 1
     memory: int = 16 * 1024 * 1024  # JS heap bytes (rules.script.memory), globals included
-    timeout_ms: int = 2000  # host wall-clock watchdog (rules.script.timeoutMs)
+    timeout_ms: int = 10_000  # host wall-clock watchdog (rules.script.timeoutMs), a last resort
 
     def __post_init__(self) -> None:
         for name in ("fuel", "memory", "timeout_ms"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"Budgets.{name} must be a non-negative integer, not {value!r}")
-        if self.memory > 2**30:
-            # Keeps every guest pointer below 2 GiB, where wasm's signed i32 stays positive.
-            raise ValueError("Budgets.memory must be at most 1 GiB")
+        if self.memory > MAX_HEAP_BYTES:
+            # Keeps the guest's linear memory under 1 GiB (rules/budgets.py).
+            raise ValueError(f"Budgets.memory must be at most {MAX_HEAP_BYTES} bytes")
 
 
 class TurnKind(StrEnum):
@@ -119,9 +120,17 @@ def not_json_message(what: str) -> str:
     return f"returned a value that cannot be sent as JSON ({what})"
 
 
+def too_deep_message(detail: str) -> str:
+    return f"returned a value {detail}; an action is an object at most two levels deep"
+
+
 def too_big_message(size: int) -> str:
     return (f"returned {size:,} characters of JSON; a turn may return at most "
             f"{MAX_RESULT_CHARS:,}")
+
+
+def bundle_too_big_message(size: int) -> str:
+    return f"could not be loaded: its bundle is {size_text(size)}; a script may be at most {size_text(MAX_BUNDLE_BYTES)} once bundled"
 
 
 def pending_message() -> str:

@@ -28,7 +28,6 @@ bug) or a missing sandbox raise.
 
 from __future__ import annotations
 
-import json
 import struct
 import threading
 import time
@@ -36,8 +35,9 @@ from collections import OrderedDict
 
 import wasmtime
 
+from . import output
 from . import results as say
-from .build import compiled_quickjs, wasm_fuel_ceiling
+from .build import MAX_BUNDLE_BYTES, compiled_quickjs, wasm_fuel_ceiling
 from .bytecode import (CACHE, DESCRIBE_FUEL, DESCRIBE_MEMORY, Compiled, cache_key, compile_bundle,
                        heap_was_exhausted)
 from .determinism import ByteStream, math_random_state
@@ -45,7 +45,7 @@ from .globals import GameGlobals, TurnGlobals
 from .guest import (SCRATCH_BYTES, SCRATCH_PAYLOAD, TAG_EXCEPTION, UNDEFINED, Guest, Image, Snapshot, encode_string,
                     pointer, restore, seed_math_random, tag, take_snapshot)
 from .images import BUNDLES, GAMES, BundleImage, GameImage, build_bundle_image, build_game_image, game_key
-from .prelude import PRELUDE
+from .prelude import MAX_LOG_CHARS, MAX_LOG_LINES, PRELUDE
 from .results import Budgets, TurnKind, TurnResult
 from .wasi import TurnState, define_imports
 from .watchdog import watchdog_for
@@ -111,6 +111,8 @@ class Sandbox:
             globals = TurnGlobals.from_json(globals)
         with self._lock:
             code, digest = _source(bundle)
+            if len(code) > MAX_BUNDLE_BYTES:  # a game file's bundle, not one an upload accepted
+                return TurnResult(value=None, error=say.bundle_too_big_message(len(code)), ticks=0, kind=TurnKind.ERROR)
             payload = encode_string(globals.payload(), self._snapshot.object_version)
             ceiling = wasm_fuel_ceiling(budgets.fuel, len(code))
             started = time.monotonic()
@@ -324,10 +326,16 @@ class _Turn:
         g.store.set_fuel(READ_FUEL)
         if tag(envelope) == TAG_EXCEPTION:
             return self._failure(phase="run")
-        envelope = self._envelope(g.handle(envelope, at=scratch))
-        if envelope.get("ok") is True:
-            return self._result(TurnKind.OK, None, envelope, value=envelope.get("value"))
-        return self._refusal(envelope)
+        out = self._output(g.handle(envelope, at=scratch))
+        if out.head.get("ok") is not True:
+            return self._refusal(out.head)
+        try:
+            value, notes = output.decode_value(out.value_json)
+        except output.TooDeep as deep:
+            return self._result(TurnKind.NO_ACTION, say.too_deep_message(str(deep)), out.head)
+        except output.Unreadable as error:
+            return self._result(TurnKind.CRASH, say.crash_message(str(error)), out.head)
+        return self._result(TurnKind.OK, None, out.head, value=value, notes=notes)
 
     # -- steps -----------------------------------------------------------------------------------
 
@@ -341,15 +349,11 @@ class _Turn:
                 raise _Failed(self._failure(phase="run"))
         raise _Failed(self._result(TurnKind.ERROR, say.too_many_jobs_message(MAX_JOBS)))
 
-    def _envelope(self, handle: int) -> dict:
-        text = self.guest.js_string(handle)
+    def _output(self, handle: int) -> output.Output:
         try:
-            envelope = json.loads(text) if text is not None else None
-        except ValueError:
-            envelope = None
-        if not isinstance(envelope, dict):
-            raise _Failed(self._result(TurnKind.CRASH, say.crash_message("unreadable result")))
-        return envelope
+            return output.split(self.guest.js_string(handle))
+        except output.Unreadable as error:
+            raise _Failed(self._result(TurnKind.CRASH, say.crash_message(str(error)))) from None
 
     def _failure(self, phase: str, exception: int | None = None) -> TurnResult:
         """Word the pending exception (or ``exception``) that ended the turn."""
@@ -365,7 +369,7 @@ class _Turn:
         try:
             described = g.call_js(snap.describe, snap.undefined, exception)
             if not g.is_exception(described):
-                envelope = self._envelope(described)
+                envelope = self._output(described).head
         except (wasmtime.Trap, _Failed):
             pass
         if out_of_ticks:
@@ -373,16 +377,19 @@ class _Turn:
         return self._worded(envelope, phase, heap_exhausted=heap_was_exhausted(g, self.image, self.budgets.memory))
 
     def _worded(self, envelope: dict, phase: str, heap_exhausted: bool) -> TurnResult:
-        """The result for an exception ``describe`` turned into ``envelope``."""
+        """The result for an exception ``describe`` turned into ``envelope`` (a head)."""
         kind = envelope.get("kind")
-        what = str(envelope.get("what") or "an unknown error")
-        line = envelope.get("line") if isinstance(envelope.get("line"), int) else None
-        if kind == "memory" or (what == "null" and heap_exhausted):
+        what = output.head_text(envelope, "what") or "a value that could not be described"
+        line = output.head_int(envelope, "line")
+        # quickjs-wasi sometimes fails an allocation at the heap limit without its "out of memory"
+        # error: the script then sees `null` thrown, or the exception slot holds no value at all
+        # ("[uninitialized]", which no script can throw: a thrown string is shown quoted)
+        if kind == "memory" or (what in ("null", "[uninitialized]") and heap_exhausted):
             return self._result(TurnKind.MEMORY, say.memory_message(self.budgets.memory), envelope)
         if kind == "stack":
             return self._result(TurnKind.STACK, say.stack_message(), envelope)
         if phase == "load" and envelope.get("name") == "SyntaxError":
-            message = str(envelope.get("message") or what)
+            message = output.head_text(envelope, "message") or what
             return self._result(TurnKind.SYNTAX, say.syntax_message(message, line), envelope)
         if phase == "load":
             return self._result(TurnKind.ERROR, say.load_message(what, line), envelope)
@@ -391,11 +398,13 @@ class _Turn:
     def _refusal(self, envelope: dict) -> TurnResult:
         kind = envelope.get("kind")
         if kind == "not-json":
-            return self._result(TurnKind.NO_ACTION, say.not_json_message(str(envelope.get("what"))), envelope)
+            what = output.head_text(envelope, "what") or "?"
+            return self._result(TurnKind.NO_ACTION, say.not_json_message(what), envelope)
         if kind == "too-big":
-            return self._result(TurnKind.NO_ACTION, say.too_big_message(int(envelope.get("size", 0))), envelope)
-        got = str(envelope.get("got"))
-        return self._result(TurnKind.NO_ACTION, say.no_action_message(got, envelope.get("type")), envelope)
+            return self._result(TurnKind.NO_ACTION, say.too_big_message(output.head_int(envelope, "size") or 0), envelope)
+        got = output.head_text(envelope, "got", output.MAX_NAME_CHARS) or "nothing"
+        type_name = output.head_text(envelope, "type", output.MAX_NAME_CHARS)
+        return self._result(TurnKind.NO_ACTION, say.no_action_message(got, type_name), envelope)
 
     def _trapped(self, trap: wasmtime.Trap) -> TurnResult:
         code = trap.trap_code
@@ -409,23 +418,22 @@ class _Turn:
         return self._result(TurnKind.CRASH, say.crash_message(detail))
 
     def _result(self, kind: TurnKind, error: str | None, envelope: dict | None = None,
-                value: object = None) -> TurnResult:
+                value: object = None, notes: list[str] | None = None) -> TurnResult:
         self._script_stopped()
         envelope = envelope or {}
-        logs = envelope.get("logs")
-        logs = tuple(str(line) for line in logs) if isinstance(logs, list) else ()
-        dropped = envelope.get("droppedLogs")
-        if isinstance(dropped, int) and dropped > 0:
+        logs = output.head_logs(envelope, MAX_LOG_LINES, MAX_LOG_CHARS + MAX_LOG_LINES * 3)
+        dropped = output.head_int(envelope, "droppedLogs")
+        if dropped:
             logs += (f"... {dropped} more console line(s) not kept",)
-        line, column = envelope.get("line"), envelope.get("column")
+        logs += tuple(notes or ())
         return TurnResult(
             value=value if kind is TurnKind.OK else None,
-            error=error,
+            error=output.well_formed(error) if error is not None else None,
             ticks=self.ticks if self.ticks is not None else self.state.ticks,
             kind=kind,
             logs=logs,
-            line=line if isinstance(line, int) else None,
-            column=column if isinstance(column, int) else None,
+            line=output.head_int(envelope, "line"),
+            column=output.head_int(envelope, "column"),
             wasm_fuel=self.fuel_spent or 0,
         )
 

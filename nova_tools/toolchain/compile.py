@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..rules.budgets import MAX_BUNDLE_BYTES
 from .bundle import materialize_sources, run_esbuild
 from .diagnostics import CompileError, Diagnostic
 from .typecheck import typecheck_files, typecheck_in
@@ -36,6 +37,12 @@ class CompiledScript:
 
 
 def _finish(bundle, diagnostics: list[Diagnostic]) -> CompiledScript:
+    size = len(bundle.code.encode("utf-8", "surrogatepass"))
+    if size > MAX_BUNDLE_BYTES:
+        # the sandbox would refuse every turn of it (rules/budgets.py says why there is a limit)
+        raise CompileError.single(
+            f"{bundle.entry} bundles to {size:,} bytes; a script may be at most {MAX_BUNDLE_BYTES:,} bytes once bundled"
+        )
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         n = len(errors)

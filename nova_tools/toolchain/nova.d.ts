@@ -484,19 +484,19 @@ interface AndroidRules {
    */
   cargoCapacity: number;
   /**
-   * Most characters an android's private memory may hold.
+   * Most characters an android's private memory may hold, counted as a script's .length counts (an emoji is 2).
    *
    * @default 4096
    */
   memoryLimit: number;
   /**
-   * Most characters an android's recording (its log for the player) may hold.
+   * Most characters an android's recording (its log for the player) may hold, counted as a script's .length counts.
    *
    * @default 16384
    */
   recordingLimit: number;
   /**
-   * Most characters one broadcast message may hold.
+   * Most characters one broadcast message may hold, counted as a script's .length counts.
    *
    * @default 256
    */
@@ -684,9 +684,9 @@ interface ScriptRules {
    */
   memory: number;
   /**
-   * Wall-clock milliseconds before the host gives up on a turn.
+   * Wall-clock milliseconds before the host gives up on a turn: a last resort for the host, set high enough that fuel always runs out first (at least 4x the longest a turn of this fuel can run).
    *
-   * @default 2000
+   * @default 10000
    */
   timeoutMs: number;
 }
@@ -735,7 +735,7 @@ interface Generation {
 interface Sight {
   /** 'diamond' counts orthogonal steps (|dx| + |dy| <= range); 'disc' uses true distance (dx^2 + dy^2 <= range^2). */
   shape: 'diamond' | 'disc';
-  /** How many tiles away a tile can be and still be seen. */
+  /** How many tiles away a tile can be and still be seen (512 sees any board whole). */
   range: number;
 }
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from nova_tools import api
+from nova_tools.rules import resolve
 
 CASES = [
     ("while (true) {}", "out-of-fuel", "ran out of fuel (200 ticks)"),
@@ -22,10 +23,16 @@ CASES = [
 ]
 
 
+# Only the deterministic limits (ticks, wasm fuel, memory, stack) may end these turns: on a loaded
+# machine the default 2 s watchdog could cut a memory bomb short first (a timeout, not the
+# out-of-memory the case is about). The timeout itself is tested in tests/sandbox.
+DETERMINISTIC = resolve({"script": {"timeoutMs": 60_000}})
+
+
 @pytest.mark.parametrize("body, code, reason", CASES, ids=[c[1] or "no-host-globals" for c in CASES])
 def test_a_hostile_turn_is_one_failed_turn_with_a_reason(body, code, reason):
     source = f"const t: AndroidTurn = () => {{ {body} }};\nexport default t;\n"
-    result = api.dry_run(files={"main.ts": source}, entry_name="main.ts")
+    result = api.dry_run(files={"main.ts": source}, entry_name="main.ts", rules=DETERMINISTIC)
     if code is None:
         assert result.accepted
         assert result.action["content"] == "undefinedundefinedundefinedundefined"

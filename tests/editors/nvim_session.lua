@@ -96,6 +96,16 @@ local function session()
   steps.hover = text
   vim.api.nvim_win_close(win, true)
 
+  -- 3b. Go to definition (gd / vim.lsp.buf.definition()) of a game global: the project's typings,
+  -- answered by nova lsp's TypeScript checker (no second TypeScript server is attached).
+  cursor_on(bufnr, 'rules.android', 1)
+  vim.lsp.buf.definition()
+  wait_for('go to definition to open another file', function() return vim.api.nvim_get_current_buf() ~= bufnr end)
+  steps.definition = { file = vim.api.nvim_buf_get_name(0), line = vim.api.nvim_win_get_cursor(0)[1] - 1,
+                       text = vim.api.nvim_get_current_line() }
+  steps.clients = vim.tbl_map(function(c) return c.name end, vim.lsp.get_clients({ bufnr = bufnr }))
+  vim.api.nvim_set_current_buf(bufnr)
+
   -- 4. The code lens on `export default` (nova.lua refreshes lenses on attach).
   wait_for('the dry-run code lens', function() return #vim.lsp.codelens.get(bufnr) > 0 end)
   local lens = vim.lsp.codelens.get(bufnr)[1]

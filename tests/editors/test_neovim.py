@@ -77,6 +77,13 @@ def test_hover_on_a_rule_shows_the_value_the_projects_rules_file_gives_it(sessio
     assert "Most material units an android can carry" in hover
 
 
+def test_go_to_definition_of_a_game_global_opens_the_projects_typings(session, android_project: Path):
+    definition = session["steps"]["definition"]
+    assert Path(definition["file"]) == android_project / "nova.d.ts"
+    assert "rules" in definition["text"]  # the declaration of the global `rules`
+    assert session["steps"]["clients"] == ["nova"]  # the only server attached
+
+
 def test_the_dry_run_code_lens_sits_on_export_default(session):
     lens = session["steps"]["code_lens"]
     assert lens["command"] == "nova.dryRun" and "Dry-run this turn" in lens["title"]

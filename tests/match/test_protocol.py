@@ -10,7 +10,7 @@ import pytest
 
 from nova_tools import engine
 from nova_tools.match import offer as offers
-from nova_tools.match.game import MatchGame, Seat
+from nova_tools.match.game import MatchGame
 from nova_tools.match.messages import (
     MAX_SCRIPT_MESSAGE,
     MAX_SMALL_MESSAGE,
@@ -32,7 +32,9 @@ from nova_tools.match.messages import (
 from nova_tools.match.result import MatchError
 from nova_tools.match.seed import Nonce, check_reveal, commitment, match_seed
 from nova_tools.match.states import MOVES, IllegalMove, MatchState, Tracker
+from nova_tools.play import Seat
 from nova_tools.rules import resolve
+from nova_tools.toolchain.compile import CompiledScript
 
 HASH = "ab" * 32
 
@@ -210,7 +212,7 @@ def test_sizes_are_checked_against_the_rules() -> None:
 
 def test_a_desync_keeps_the_game_as_it_stood_at_the_round_that_differed() -> None:
     bundle = "export default function turn() { return { type: 'android.move', direction: turn % 2 ? 'east' : 'west' }; }\n"
-    seats = [Seat(p, "mover", bundle, hashlib.sha256(bundle.encode()).hexdigest()) for p in ("alice", "bob")]
+    seats = [Seat(p, CompiledScript(bundle, "mover.ts", hashlib.sha256(bundle.encode()).hexdigest()), "mover") for p in ("alice", "bob")]
     game = MatchGame(resolve({"world": {"symmetry": "rotational"}}), 42, seats)
     hashes = [game.play_round() for _ in range(5)]
     assert len(set(hashes)) == 5

@@ -44,6 +44,10 @@ def alice_reads(game, total_events: int) -> dict[str, list[dict]]:
         + [{"game": "secrets", "player": "alice", "android_id": a, "offset": 0, "limit": 100} for a in (bob_keeper, bob_thrower)]
         + [{"game": "secrets", "player": "alice", "failed_only": True, "offset": 0, "limit": 100}]
         + [{"game": "secrets", "player": "alice", "round": r, "limit": 100} for r in (1, 6, 12)],
+        # The picture's text and structured content; what it draws is only what alice could see
+        # (tests/mcp/test_pictures.py: every tile she could not see is fog).
+        "get_board_image": [{"game": "secrets", "player": "alice"}] + [{"game": "secrets", "player": "alice", "round": r} for r in (0, 6)],
+        "get_score_history": [{"game": "secrets"}, {"game": "secrets", "every": 1}],
     }
     return reads
 

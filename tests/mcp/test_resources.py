@@ -112,3 +112,12 @@ def test_the_docs_show_how_to_register_the_server():
     doc = (REPO / "docs" / "mcp.md").read_text(encoding="utf-8")
     config = json.loads(re.search(r"```json\n(.*?)```", doc, re.S).group(1))
     assert config["mcpServers"]["nova"] == {"command": "nova", "args": ["mcp", "--root", "/home/you/nova-games"]}
+
+
+async def test_every_resource_the_guide_names_exists(tmp_path):
+    async with connect(tmp_path) as client:
+        text = await read(client, "nova://guide")
+        named = {uri for uri in re.findall(r"nova://[\w./-]+", text) if not uri.endswith("/")}  # not templates
+        assert "nova://starter/main.ts" in named
+        for uri in sorted(named):
+            assert await read(client, uri), uri  # readable, not empty

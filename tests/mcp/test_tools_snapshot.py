@@ -57,3 +57,18 @@ async def test_every_tool_of_the_design_takes_the_design_argument_names(tmp_path
         assert tool["outputSchema"]["type"] == "object", name  # structured output for every tool
         assert tool["description"] and tool["title"], name
         assert set(tool["inputSchema"].get("required", [])) <= {"name", "game", "player", "rules", "rounds", "script_id", "android_id"}, name
+
+
+async def test_descriptions_read_as_plain_paragraphs_without_source_indentation(tmp_path):
+    for tool in await listed_tools(tmp_path):
+        lines = tool["description"].splitlines()
+        assert lines and not any(line.startswith((" ", "\t")) for line in lines), tool["name"]
+
+
+async def test_dry_run_turns_output_schema_types_the_action(tmp_path):
+    tools = {tool["name"]: tool for tool in await listed_tools(tmp_path)}
+    schema = tools["dry_run_turn"]["outputSchema"]
+    [typed] = [option for option in schema["properties"]["action"]["anyOf"] if "discriminator" in option]
+    assert {"android.move", "android.wait", "android.start-construction"} <= set(typed["discriminator"]["mapping"])
+    move = schema["$defs"]["MoveAction"]
+    assert set(move["properties"]["direction"]["enum"]) == {"north", "south", "east", "west"}

@@ -70,7 +70,7 @@ TABLE = [
     ("salvage.repairCost", {"metal": 1}),
     ("script.fuel", 200),
     ("script.memory", 16 * MIB),
-    ("script.timeoutMs", 2000),
+    ("script.timeoutMs", 10000),  # our choice: 4x the longest a default turn can run (rules/budgets.py)
     ("match.finalRound", None),
     ("scoring.buildings", {
         "charger": 4, "depot": 3, "extractor": 6, "processor": 10, "acidProcessingPlant": 12,

@@ -14,7 +14,7 @@ WORLD = {
     ],
     "androids": [{"id": "and-1", "position": {"x": 3, "y": 4}, "battery": 80, "cargo": {}}],
 }
-RULES = {"script": {"fuel": 200, "memory": 16 * 1024 * 1024, "timeoutMs": 2000}, "world": {"width": 12, "height": 12}}
+RULES = {"script": {"fuel": 200, "memory": 16 * 1024 * 1024, "timeoutMs": 10000}, "world": {"width": 12, "height": 12}}
 
 # What an ordinary android does: read its globals, scan the map, pick a move. Spends 0 ticks.
 NORMAL_BOT = """

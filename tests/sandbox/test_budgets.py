@@ -138,7 +138,7 @@ def test_budgets_reject_nonsense():
         Budgets(fuel=-1)
     with pytest.raises(ValueError):
         Budgets(memory=2**40)
-    assert Budgets() == Budgets(fuel=200, memory=16 * 1024 * 1024, timeout_ms=2000)
+    assert Budgets() == Budgets(fuel=200, memory=16 * 1024 * 1024, timeout_ms=10_000)
 
 
 def test_a_script_that_spends_exactly_its_ticks_and_then_throws_fails_for_the_throw(run):

@@ -12,7 +12,9 @@ from __future__ import annotations
 from .create_game import create_game
 from .dry_run_turn import dry_run_turn
 from .get_android import get_android
+from .get_board_image import get_board_image
 from .get_events import get_events
+from .get_score_history import get_score_history
 from .get_status import get_status
 from .get_world import get_world
 from .launch_android import launch_android
@@ -34,6 +36,8 @@ TOOLS = (
     get_android,
     dry_run_turn,
     get_events,
+    get_board_image,
+    get_score_history,
 )
 
 __all__ = ["MAX_ROUNDS", "TOOLS", "register", "tool"]

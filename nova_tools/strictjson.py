@@ -1,0 +1,123 @@
+"""JSON from outside (a script's result, a game file, a request), read so it cannot hurt.
+
+Python's ``json`` accepts ``NaN``/``Infinity`` and numbers like ``1e400`` (which become an
+infinite float that no JSON writer can write back), hands back strings holding lone UTF-16
+surrogates (which no UTF-8 file or reply can hold), and recurses once per nesting level (a value
+nested a few thousand deep raises RecursionError, at a depth that depends on the host). Each
+helper here closes one of those doors, with the same verdict on every host:
+
+>>> loads('{"a": [1, 2.5]}', max_depth=2)
+{'a': [1, 2.5]}
+>>> loads('[[[1]]]', max_depth=2)
+Traceback (most recent call last):
+strictjson.JsonLimit: it is nested more than 2 levels deep
+>>> loads('[1e400]', max_depth=2)
+Traceback (most recent call last):
+strictjson.JsonLimit: it holds 1e400, a number too large for JSON
+>>> well_formed("a\\ud800b") == "a\\ufffdb", lone_surrogate("ok\\U0001F600")
+(True, None)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+REPLACEMENT = "\ufffd"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class JsonLimit(ValueError):
+    """The text is JSON but not one we accept: too deep, or a number JSON cannot carry."""
+
+
+def _refuse_constant(name: str) -> object:
+    raise JsonLimit(f"it holds {name}, which is not JSON")
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if value in (float("inf"), float("-inf")):
+        raise JsonLimit(f"it holds {literal[:40]}, a number too large for JSON")
+    return value
+
+
+DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
+def loads(text: str, max_depth: int) -> object:
+    """Decode ``text``; :class:`JsonLimit` if it nests deeper than ``max_depth`` or holds a
+    non-finite number; ``json.JSONDecodeError`` if it is not JSON at all.
+
+    The decoder's own recursion limit depends on the host, so it never decides alone: a text it
+    cannot decode is far deeper than any ``max_depth`` used here, and a text it decodes is
+    measured afterwards. Either way the verdict is the value's own depth.
+    """
+    try:
+        value = DECODER.decode(text)
+    except RecursionError:
+        raise JsonLimit(f"it is nested more than {max_depth} levels deep") from None
+    if depth_over(value, max_depth):
+        raise JsonLimit(f"it is nested more than {max_depth} levels deep")
+    return value
+
+
+def depth_over(value: object, limit: int) -> bool:
+    """Whether arrays and objects nest more than ``limit`` levels deep in a decoded value.
+
+    >>> depth_over({"a": [1, {"b": "[[[["}]}, 2), depth_over({"a": [1, {"b": "[[[["}]}, 3)
+    (True, False)
+    """
+    level = [value] if isinstance(value, (dict, list)) else []
+    for _ in range(limit):
+        if not level:
+            return False
+        level = [child for item in level for child in _children(item)]
+    return bool(level)
+
+
+def _children(item: object) -> list[object]:
+    if isinstance(item, dict):
+        return [v for v in item.values() if isinstance(v, (dict, list))]
+    if isinstance(item, list):
+        return [v for v in item if isinstance(v, (dict, list))]
+    return []
+
+
+def well_formed(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD (the same length in UTF-16 units)."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(REPLACEMENT, text)
+
+
+def lone_surrogate(text: str) -> int | None:
+    """The index of the first lone surrogate in ``text``, or None if it is well-formed."""
+    if text.isascii():
+        return None
+    found = _SURROGATE.search(text)
+    return found.start() if found else None
+
+
+def may_hold_surrogates(text: str) -> bool:
+    """False when a JSON text certainly decodes without lone surrogates (a fast first check:
+    ``\\uD800``-``\\uDFFF`` escapes are the only way JSON text can produce one)."""
+    return "\\ud" in text or "\\uD" in text
+
+
+def first_lone_surrogate(value: object, where: str = "") -> str | None:
+    """Where (a dotted path) the first string holding a lone surrogate is in a decoded value."""
+    stack: list[tuple[object, str]] = [(value, where)]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, str):
+            if lone_surrogate(item) is not None:
+                return at or "(top level)"
+        elif isinstance(item, dict):
+            for key, child in reversed(list(item.items())):
+                if lone_surrogate(key) is not None:
+                    return at or "(top level)"
+                stack.append((child, f"{at}.{key}" if at else key))
+        elif isinstance(item, list):
+            stack.extend((child, f"{at}[{i}]") for i, child in reversed(list(enumerate(item))))
+    return None
