@@ -134,7 +134,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rounds", "-n", type=int, required=True, help="the rounds of the match; also the humans' arrival (finalTurn)")
     _common(p)
     p.add_argument("--port", type=int, default=0, help="the port to listen on (default 0: any free port)")
-    p.add_argument("--bind", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS", help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 opens it to your network, deliberately)")
     p.add_argument("--rules", type=Path, help="a rules file (JSON with comments); the match plays a rotational map unless it chooses")
     p.add_argument("--sizes", metavar="WxH,...", help="the board sizes a joiner may pick (default: the size in the rules)")
     p.add_argument("--disclosure", choices=DISCLOSURES, default="full", help="full: both keep the whole game; recording: each keeps only the scores and its own androids' recordings")
@@ -142,7 +142,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_host)
 
     p = sub.add_parser("join", help="join a peer match that `nova host` offers")
-    p.add_argument("url", metavar="ws://HOST:PORT")
+    p.add_argument("url", metavar="ws://HOST:PORT", help="the address the host's `nova host` printed on its first line")
     _common(p)
     p.add_argument("--size", metavar="WxH", help="the board size to pick among those offered (default: the first)")
     p.set_defaults(handler=cmd_join)

@@ -114,6 +114,10 @@ class Feature:
 
     # --- life cycle -------------------------------------------------------------------------------
 
+    def begin(self) -> None:
+        """The server is starting (before any feature initialises): start background work that
+        needs nothing from the client, so it runs beside the others' start-up."""
+
     async def initialize(self, params: types.InitializeParams) -> None:
         """The client's capabilities are known; nothing may be sent to it yet (a feature may
         :meth:`Host.offer` more methods now, before the server's capabilities are computed)."""

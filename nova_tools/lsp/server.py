@@ -239,6 +239,8 @@ def create_server() -> NovaServer:
         ls.forward_typescript = _forward_typescript(params.initialization_options)
         ls.apply_settings(refresh=False)  # nothing is open yet, and no request may go out before initialized
         for feature in ls.features:
+            feature.begin()
+        for feature in ls.features:
             await feature.initialize(params)
         _register_merged(ls)
 

@@ -40,14 +40,14 @@ def alice_reads(game, total_events: int) -> dict[str, list[dict]]:
         "get_android": [{"game": "secrets", "player": "alice", "android_id": a} for a in (alice_keeper, bob_keeper, bob_thrower)],
         "dry_run_turn": [{"game": "secrets", "player": "alice", "source": WAIT}, {"game": "secrets", "player": "alice", "source": SNOOP}]
         + [{"game": "secrets", "player": "alice", "android_id": a, "source": WAIT} for a in (bob_keeper, bob_thrower)],
+        # The picture's text and structured content; what it draws is only what alice could see
+        # (tests/mcp/test_pictures.py: every tile she could not see is fog).
+        "get_board_image": [{"game": "secrets", "player": "alice"}] + [{"game": "secrets", "player": "alice", "round": r} for r in (0, 6, 12)],
+        "get_score_history": [{"game": "secrets"}, {"game": "secrets", "every": 1}],
         "get_events": [{"game": "secrets", "player": "alice", "offset": o, "limit": 100} for o in range(0, total_events, 100)]
         + [{"game": "secrets", "player": "alice", "android_id": a, "offset": 0, "limit": 100} for a in (bob_keeper, bob_thrower)]
         + [{"game": "secrets", "player": "alice", "failed_only": True, "offset": 0, "limit": 100}]
         + [{"game": "secrets", "player": "alice", "round": r, "limit": 100} for r in (1, 6, 12)],
-        # The picture's text and structured content; what it draws is only what alice could see
-        # (tests/mcp/test_pictures.py: every tile she could not see is fog).
-        "get_board_image": [{"game": "secrets", "player": "alice"}] + [{"game": "secrets", "player": "alice", "round": r} for r in (0, 6)],
-        "get_score_history": [{"game": "secrets"}, {"game": "secrets", "every": 1}],
     }
     return reads
 
