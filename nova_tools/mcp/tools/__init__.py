@@ -9,6 +9,7 @@ a new module here and one line in ``TOOLS``.
 
 from __future__ import annotations
 
+from .compare_scripts import compare_scripts
 from .create_game import create_game
 from .dry_run_turn import dry_run_turn
 from .get_android import get_android
@@ -38,6 +39,7 @@ TOOLS = (
     get_events,
     get_board_image,
     get_score_history,
+    compare_scripts,
 )
 
 __all__ = ["MAX_ROUNDS", "TOOLS", "register", "tool"]
