@@ -1,11 +1,10 @@
 """The MCP tool compare_scripts: two scripts over many seeds in both seat orders, on fair maps,
-summarised in a few lines (the arena's comparison, without its per-game results). The tool's
-adapter (its arguments as an agent sees them) is in server.py; the work is here."""
+summarised in a few lines (the arena's comparison, without its per-game results)."""
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Annotated, Any
 
 import anyio.from_thread
 import anyio.to_thread
@@ -13,12 +12,13 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import BaseModel, ConfigDict, Field
 
-
-from .. import api, arena
-from ..api import ApiError, GameFolder
-from .edge import log, reply
-from .models import ComparedScript, ScoreDifference, ScriptsCompared, SeedGap
-from .shaping import points_text
+from ... import api, arena
+from ...api import ApiError, GameFolder
+from ..edge import log, reply
+from ..models import ComparedScript, ScoreDifference, ScriptsCompared, SeedGap
+from ..shaping import points_text
+from .common import RULES_DOC, check_player, sources
+from .registry import tool
 
 MAX_GAMES = 40  # seeds x 2 seat orders in one call: a call returns within a few minutes
 MAX_ROUNDS = 300
@@ -41,8 +41,6 @@ class ScriptChoice(BaseModel):
 
 
 def _entrant(folder: GameFolder, side: str, choice: ScriptChoice) -> arena.Entrant:
-    from .server import _check_player as check_player, _sources as sources  # shared argument checks (a cycle at import time)
-
     uploaded = (choice.game, choice.player, choice.script_id)
     if any(v is not None for v in uploaded):
         if None in uploaded or choice.source is not None or choice.files is not None or choice.starter:
@@ -54,10 +52,22 @@ def _entrant(folder: GameFolder, side: str, choice: ScriptChoice) -> arena.Entra
     return arena.Entrant(choice.name or ("starter" if choice.starter else side), compiled)
 
 
+@tool("Compare two scripts", read_only=True)
 async def compare_scripts(
-    folder: GameFolder, a: ScriptChoice, b: ScriptChoice, ctx: Context, seeds: str, rounds: int, rules: dict[str, Any] | str | None
-) -> CallToolResult:
-    """Play A against B on every seed in both seat orders and reply with a compact summary."""
+    folder: GameFolder,
+    a: Annotated[ScriptChoice, Field(description="Script A: {source} or {files, entry} or {starter: true} or {game, player, script_id}.")],
+    b: Annotated[ScriptChoice, Field(description="Script B, given the same way.")],
+    ctx: Context,
+    seeds: Annotated[
+        str, Field(description=f"Seeds like '1-10' or '1,4,9-12'; each is played in both seat orders ({MAX_GAMES} games at most).")
+    ] = "1-10",
+    rounds: Annotated[int, Field(description=f"Rounds per game, 1 to {MAX_ROUNDS} (also the games' final round unless rules set one).")] = 100,
+    rules: Annotated[dict[str, Any] | str | None, Field(description=RULES_DOC + " Maps are rotational (fair) unless world.symmetry is set.")] = None,
+) -> Annotated[CallToolResult, ScriptsCompared]:
+    """Is A better than B? Play them against each other on every seed in both seat orders, on
+    fair (rotational) maps, in parallel worker processes, and summarise: wins, mean scores, the
+    95% interval of A's score minus B's (paired by seed), failed turns by reason, the seeds that
+    differ most. Nothing is stored. Reports progress while it plays."""
     seed_list = arena.parse_seeds(seeds)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ApiError(f"rounds must be from 1 to {MAX_ROUNDS}, not {rounds}")
