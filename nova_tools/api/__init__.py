@@ -6,7 +6,7 @@ JSON shapes); mistakes raise a :class:`~nova_tools.errors.NovaError`, whose mess
 the user can act on.
 
 Split by what it reads or changes: ``games`` (create, upload, launch, run), ``played`` (whole games
-played in memory), ``dryrun``, ``reports`` (status, an android, the log, replays), ``world`` (a
+played in memory), ``dryrun``, ``reports`` (status, an android, the log, replays), ``history`` (scores round by round, standings at a round), ``wording`` (what events and scores say, in words), ``world`` (a
 player's world), ``frames`` (a recorded game moment by moment), ``folder`` (a folder of games).
 """
 
@@ -21,6 +21,7 @@ from .frames import replay_frames
 from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
 from .played import PlayedGame, demo_spec, play_to_file, starter_entry
 from .reference import write_docs as write_generated_docs
+from .history import score_history, status_at
 from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
 from .results import (
     AndroidReport,
@@ -34,13 +35,16 @@ from .results import (
     GameSummary,
     Holdings,
     Launched,
+    LeadChange,
     Message,
     OwnAndroid,
+    PlayerHistory,
     PlayerWorld,
     Position,
     RecordedAndroid,
     Result,
     RunSummary,
+    ScoreHistory,
     ScoreLine,
     ScriptRef,
     Standing,
@@ -49,6 +53,7 @@ from .results import (
     VisibleTile,
 )
 from .world import player_world
+from .wording import describe_event
 
 __all__ = [
     "Action",
@@ -69,10 +74,12 @@ __all__ = [
     "GameSummary",
     "Holdings",
     "Launched",
+    "LeadChange",
     "Message",
     "NovaError",
     "Outcome",
     "OwnAndroid",
+    "PlayerHistory",
     "PlayedGame",
     "PlayerWorld",
     "Position",
@@ -81,6 +88,7 @@ __all__ = [
     "Refusal",
     "Result",
     "RunSummary",
+    "ScoreHistory",
     "ScoreLine",
     "ScriptRef",
     "Standing",
@@ -95,6 +103,7 @@ __all__ = [
     "player_script",
     "create_game",
     "demo_spec",
+    "describe_event",
     "dry_run",
     "events_page",
     "failed_turn",
@@ -112,8 +121,10 @@ __all__ = [
     "require_player",
     "resolve_rules",
     "run_rounds",
+    "score_history",
     "starter_entry",
     "status",
+    "status_at",
     "upload_script",
     "write_generated_docs",
     "write_replay",

@@ -8,7 +8,6 @@ import sys
 
 from .. import api
 from .board import draw, legend
-from .commands import describe_event
 from .output import fmt_points
 
 WIDTH = 80
@@ -27,7 +26,7 @@ def render(frame: api.Frame, game_legend: list[str], position: str, width: int =
     failed = [e for e in interesting if api.failed_turn(e)]
     out.append(f"events ({len(interesting)}, {len(failed)} failed turns):")
     shown = interesting[:event_lines]
-    out += ["  " + describe_event(e) for e in shown]
+    out += ["  " + e["text"] for e in shown]
     if len(interesting) > len(shown):
         out.append(f"  ... {len(interesting) - len(shown)} more (nova events --round {frame.round})")
     return "\n".join(_clip(line, width) for line in out)
