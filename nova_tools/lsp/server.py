@@ -188,6 +188,9 @@ def create_server() -> NovaServer:
         if isinstance(params.initialization_options, dict):
             ls.ts.configure(params.initialization_options)
         ls.apply_settings(refresh=False)  # nothing is open yet, and no request may go out before initialized
+        # The first dry-run finds the sandbox and the toolchain warm: this starts now (in a thread),
+        # while tsc starts, not after the editor has opened its first script.
+        asyncio.ensure_future(dry_run.prewarm(ls))
         capabilities: dict = {}
         if ls.forward_typescript:
             try:  # its capabilities say what it answers; and it is warm when the first script opens
@@ -201,7 +204,6 @@ def create_server() -> NovaServer:
     @server.feature(types.INITIALIZED)
     async def initialized(ls: NovaServer, params: types.InitializedParams) -> None:
         asyncio.ensure_future(_warm(ls))  # the first script opened then finds tsc ready
-        asyncio.ensure_future(dry_run.prewarm(ls))  # and the first dry-run finds the sandbox ready
         await ls.pull_settings()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
