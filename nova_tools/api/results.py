@@ -21,7 +21,9 @@ Materials = dict[str, int]  # sparse: a material left out is zero
 
 
 class Result(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True, serialize_by_alias=True)
+    # defer_build: a model's validator is built the first time it is used, not when this module is
+    # imported, so a command pays only for the results it returns (nova status: three of them)
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True, serialize_by_alias=True, defer_build=True)
 
     # the fields ``to_json()`` gives, when the documented shape is a part of the result
     json_fields: ClassVar[frozenset[str] | None] = None

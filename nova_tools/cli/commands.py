@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 from .. import api
-from ..rules import RulesError, load
 from .output import ProgressBar, emit_json, fmt_points, score_table
 
 
@@ -87,13 +86,14 @@ def cmd_status(args: argparse.Namespace) -> int:
         else:
             print("\n".join(api.wording.score_history_lines(history, args.every)))
         return 0
-    status = api.status(args.file) if args.round is None else api.status_at(args.file, args.round)
+    # the current standings come from api.statuscache: quick when `nova run` has just scored this file
+    status = api.statuscache.status_json(args.file) if args.round is None else api.status_at(args.file, args.round).to_json()
     if args.json:
-        emit_json(status.to_json())
+        emit_json(status)
     else:
         print(score_table(status))
-        if status.match:
-            print(match_line(status.match))
+        if status.get("match"):
+            print(match_line(status["match"]))
     return 0
 
 
@@ -145,6 +145,8 @@ def cmd_events(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_validate(args: argparse.Namespace) -> int:
+    from ..rules import RulesError, load
+
     try:
         load(args.rules)
     except RulesError as error:
