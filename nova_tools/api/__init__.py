@@ -31,10 +31,13 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .frames import replay_frames
     from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
     from .played import PlayedGame, demo_spec, play_to_file, starter_entry
+    from .reference import action_docs
     from .reference import write_docs as write_generated_docs
     from .history import score_history, status_at
     from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
     from .results import (
+        ActionDoc,
+        ActionField,
         AndroidReport,
         AndroidState,
         BuildingState,
@@ -101,6 +104,7 @@ _WHERE = {
     "demo_spec": (".played", "demo_spec"),
     "play_to_file": (".played", "play_to_file"),
     "starter_entry": (".played", "starter_entry"),
+    "action_docs": (".reference", "action_docs"),
     "write_generated_docs": (".reference", "write_docs"),
     "score_history": (".history", "score_history"),
     "status_at": (".history", "status_at"),
@@ -111,6 +115,8 @@ _WHERE = {
     "replay_json": (".reports", "replay_json"),
     "status": (".reports", "status"),
     "write_replay": (".reports", "write_replay"),
+    "ActionDoc": (".results", "ActionDoc"),
+    "ActionField": (".results", "ActionField"),
     "AndroidReport": (".results", "AndroidReport"),
     "AndroidState": (".results", "AndroidState"),
     "BuildingState": (".results", "BuildingState"),
@@ -161,6 +167,8 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Action",
+    "ActionDoc",
+    "ActionField",
     "NAME_RULE",
     "USER_ERRORS",
     "AndroidReport",
@@ -200,6 +208,7 @@ __all__ = [
     "UnknownPlayer",
     "Uploaded",
     "VisibleTile",
+    "action_docs",
     "android_report",
     "check_name",
     "PlayerScript",
