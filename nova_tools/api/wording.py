@@ -230,6 +230,8 @@ def nothing_matches(filters: Mapping[str, object], log_length: int, matching: in
         scope.append(f"in round {filters['round']}")
     if filters.get("android") is not None:
         scope.append(f"of {filters['android']}")
+    elif filters.get("mine"):
+        scope.append("of your androids")
     where = " " + " ".join(scope) if scope else ""
     if matching:
         return f"No {what}{where} from offset {filters.get('offset')}: the {matching} matching {what} are at offsets 0-{matching - 1}."
