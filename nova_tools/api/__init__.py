@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
     from .played import PlayedGame, demo_spec, play_to_file, starter_entry
     from .reference import action_docs
+    from .rules_reference import rules_table
     from .reference import write_docs as write_generated_docs
     from .history import score_history, status_at
     from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
@@ -105,6 +106,7 @@ _WHERE = {
     "play_to_file": (".played", "play_to_file"),
     "starter_entry": (".played", "starter_entry"),
     "action_docs": (".reference", "action_docs"),
+    "rules_table": (".rules_reference", "rules_table"),
     "write_generated_docs": (".reference", "write_docs"),
     "score_history": (".history", "score_history"),
     "status_at": (".history", "status_at"),
@@ -233,6 +235,7 @@ __all__ = [
     "replay_json",
     "require_player",
     "resolve_rules",
+    "rules_table",
     "run_rounds",
     "score_history",
     "starter_entry",

@@ -159,7 +159,12 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
         rules = api.game_rules(args.file)
     else:
         rules = api.resolve_rules(args.rules)
-    emit_json(rules.to_json())
+    if args.table:
+        import shutil
+
+        print(api.rules_table(rules, shutil.get_terminal_size().columns if sys.stdout.isatty() else None))
+    else:
+        emit_json(rules.to_json())
     return 0
 
 
@@ -257,10 +262,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = rules_sub.add_parser("validate", help="exit 0 if a rules file is valid, 1 with the problems otherwise")
     p.add_argument("rules", type=Path, metavar="RULES")
     p.set_defaults(handler=cmd_rules_validate)
-    p = rules_sub.add_parser("show", help="the resolved rules as JSON")
+    p = rules_sub.add_parser("show", help="the resolved rules as JSON (or, with --table, as a readable table)")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--file", "-f", type=Path, metavar="GAME", help="the rules a game was created with")
     group.add_argument("--rules", type=Path, metavar="RULES", help="a rules file merged over the defaults")
+    p.add_argument("--table", action="store_true", help="a rule a line with its value and meaning, * where it differs from the default (docs/rules.md has them all)")
     p.set_defaults(handler=cmd_rules_show)
 
     p = sub.add_parser("dry-run", help="one turn of a script, judged by the engine, changing nothing (exit 2 if refused)")
