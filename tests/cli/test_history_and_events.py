@@ -115,3 +115,19 @@ def test_events_say_what_a_round_end_produced(game):
     assert page["events"][-1]["production"] == [
         {"building": "building-4", "buildingType": "extractor", "owner": "bob", "extracted": {"ore": 3}}
     ]
+
+
+def test_a_game_file_written_before_the_details_reads_in_words(tmp_path):
+    """tests/cli/fixtures/sandbox-2-game.json was written before events carried their details."""
+    import shutil
+
+    old = tmp_path / "old.json"
+    shutil.copyfile(Path(__file__).parent / "fixtures" / "sandbox-2-game.json", old)
+
+    lines = nova("events", "--file", old, "--limit", 500).out.splitlines()
+    history = nova("status", "--file", old, "--history", "--json")
+
+    assert lines[0].startswith("alice joined in seat 1, with the initial charger building-1 at (")
+    assert "r10 round ended" in lines
+    assert all(line and "=" not in line for line in lines)  # every event in words, none as raw fields
+    assert history.code == 0 and json.loads(history.out)["rounds"] == list(range(11))
