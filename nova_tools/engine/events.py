@@ -73,9 +73,9 @@ class Replayer:
         self.next = 0  # index in ``pending`` of the android due to act next
         self.in_round = False
         # Visibility is derived state that no rule reads. With defer_sight (what replay() uses),
-        # the recompute of a round end is deferred: the next round start (or launch, or join)
-        # recomputes anyway, and replay() recomputes once at the end if nothing did, so the
-        # result is the same state. Without it, the state after every apply() is exactly the
+        # the recomputes of round starts and ends are deferred: a launch or a join recomputes
+        # anyway, and replay() recomputes once at the end if nothing did since, so the result is
+        # the same state. Without it, the state after every apply() is exactly the
         # live one, visibility included (for callers that look at the state between events).
         self.sight_stale = False
 
@@ -96,8 +96,8 @@ class Replayer:
             _expect(produced["android"] == event["android"], index, "a launch produced a different android id")
         elif kind == "round.started":
             _expect(not self.in_round, index, "a round starts before the previous one ended")
-            begin_round(state)
-            self.sight_stale = False
+            begin_round(state, sight=not self.defer_sight)
+            self.sight_stale = self.defer_sight  # no action reads visibility: recomputed once, at the end
             if state.round != event["round"]:
                 raise ReplayError(f"event {index}: round {event['round']} recorded, {state.round} expected")
             self.pending = turn_order(state)

@@ -71,9 +71,12 @@ def turn_seed(state: GameState, android_id: str) -> int:
     return derive(state.seed, "turn", android_id, state.round)
 
 
-def begin_round(state: GameState) -> dict:
+def begin_round(state: GameState, *, sight: bool = True) -> dict:
+    """The round counter advances and visibility is recomputed (``sight=False``: by the caller,
+    later; a replay that reads nothing in between recomputes once at the end)."""
     state.round += 1
-    recompute(state)
+    if sight:
+        recompute(state)
     return {"type": "round.started", "round": state.round}
 
 
