@@ -25,7 +25,7 @@ def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, windo
 
     if window is None:
         window = fitted_window(frame, width, height, None)
-    scores = "  ".join(f"{p.id} {p.score:g}" for p in sorted(frame.players, key=lambda p: p.seat))
+    scores = "  ".join(f"{p.id} {p.score:g}" for p in sorted(frame.players, key=lambda p: p.seat)) or "no players yet"
     out = [Text.assemble((f"Round {frame.round}", "bold"), f"  {position}   score: {scores}")]
     board = board_lines(frame, window)
     out += side_by_side(board, [Text("")] + panel_lines(frame), LABEL + window.columns * CELL + 1, width)
