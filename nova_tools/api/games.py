@@ -15,9 +15,10 @@ from .. import engine, store
 from ..play import GameSession, sandbox_build
 from ..rules import Rules, RulesError, load, loads, resolve
 from ..toolchain.compile import CompiledScript, compile_android, compile_sources
-from .convert import position
+from . import statuscache
+from .convert import position, standings
 from .errors import ApiError
-from .results import Created, Launched, RunSummary, Uploaded
+from .results import Created, Launched, RunSummary, Status, Uploaded
 
 
 def resolve_rules(rules: Rules | Mapping | str | Path | None, source: str = "rules") -> Rules:
@@ -208,7 +209,11 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None, 
             # round boundary: keep what was completed.
             store.save(game)
             raise
-        store.save(game)
+        written = store.save(game)
+    # the next `nova status` of this file answers without replaying it
+    statuscache.remember(
+        written, Status(round=game.state.round, final_turn=game.rules.match.final_round, players=standings(game.state), match=game.match).to_json()
+    )
     return RunSummary(
         rounds=done,
         first_round=first,
