@@ -9,7 +9,7 @@ import { refusal } from './check';
 import { retaliate } from './conflict';
 import { Context, Decision, Duty } from './context';
 import { defend, guard, haul, keepCharged, launchSibling } from './keep';
-import { load, Memory, remember, save } from './memory';
+import { load, Memory, mild, remember, save } from './memory';
 import { Navigator } from './nav';
 import { harvester } from './plan';
 import { logLine, note } from './log';
@@ -44,8 +44,8 @@ const turnFunction: AndroidTurn = () => {
   giveUpWhenPacing(m, v.here);
   // Routes go around the hazards it has seen; a healthy android crosses the mild ones.
   const blocked = new Uint8Array(rules.world.width * rules.world.height);
-  for (const i of m.hazards) blocked[i] = 1;
-  if (v.me.health > rules.android.maxHealth / 2) for (const i of m.mild) blocked[i] = 0;
+  const healthy = v.me.health > rules.android.maxHealth / 2;
+  for (const [i, tenths] of m.hazards) blocked[i] = healthy && mild(tenths) ? 0 : 1;
   const unexplored = seen.unseenBlocks();
   const keeper = v.siblingOlder.indexOf(true) < 0;
   const c: Context = { v, m, nav: new Navigator(v.here, blocked, v.me.battery), seen, unexplored, keeper };
