@@ -33,9 +33,9 @@ export function nearestLoot(c: Context): number | undefined {
  */
 export function worthFetching(c: Context, tile: number, units: number, electronics: number): boolean {
   if (units <= 0 || c.m.banned.some((b) => b[0] === tile)) return false;
-  const hazard = c.m.hazards.find((h) => h[0] === tile);
-  if (!hazard || tile === c.v.here) return true;
-  const cost = (2 * hazard[1]) / 10;
+  const tenths = c.harm.get(tile);
+  if (tenths === undefined || tile === c.v.here) return true;
+  const cost = (2 * tenths) / 10;
   const left = roundsLeft();
   const needed = rules.android.decayPerRound * (left === undefined ? HORIZON : left) + 2 * rules.android.failedTurnHealthPenalty;
   return c.v.me.health - cost > needed && (electronics > 0 || cost <= HEALTH_PER_UNIT * units);

@@ -45,10 +45,11 @@ const turnFunction: AndroidTurn = () => {
   // Routes go around the hazards it has seen; a healthy android crosses the mild ones.
   const blocked = new Uint8Array(rules.world.width * rules.world.height);
   const healthy = v.me.health > rules.android.maxHealth / 2;
+  const harm = new Map<number, number>(m.hazards);
   for (const [i, tenths] of m.hazards) blocked[i] = healthy && mild(tenths) ? 0 : 1;
   const unexplored = seen.unseenBlocks();
   const keeper = v.siblingOlder.indexOf(true) < 0;
-  const c: Context = { v, m, nav: new Navigator(v.here, blocked, v.me.battery), seen, unexplored, keeper };
+  const c: Context = { v, m, nav: new Navigator(v.here, blocked, v.me.battery), seen, unexplored, harm, keeper };
 
   let d: Decision = { action: { type: 'android.wait' }, intent: 'wait: nothing useful to do' };
   for (const duty of DUTIES) {

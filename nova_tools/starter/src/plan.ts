@@ -131,7 +131,7 @@ function chooseTile(c: Context, type: BuildingType): number | undefined {
 /** Known free: seen, no hazard, no building of mine remembered there, none in sight. */
 function free(c: Context, tile: number): boolean {
   if (c.v.buildingAt.has(tile) || tile === c.m.home || c.m.buildings.some((k) => k.tile === tile)) return false;
-  if (c.m.hazards.some((h) => h[0] === tile) || !c.seen.has(tile)) return false;
+  if (c.harm.has(tile) || !c.seen.has(tile)) return false;
   return !isHazard(c.v.tiles.get(tile));
 }
 
