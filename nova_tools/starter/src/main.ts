@@ -6,7 +6,7 @@
 // health and throws away the turn's memory and recording.
 
 import { refusal } from './check';
-import { retaliate } from './conflict';
+import { retaliate, strikeBack } from './conflict';
 import { Context, Decision, Duty } from './context';
 import { defend, guard, haul, keepCharged, launchSibling } from './keep';
 import { load, Memory, mild, remember, save } from './memory';
@@ -21,13 +21,14 @@ const DUTIES: Duty[] = [
   keepCharged, //       charge when a full charge fits; head back before the battery runs out
   defend, //            repair a damaged building of mine; stand by one a rival is at
   bankBeforeTheEnd, //  with an arrival date (finalTurn): bank the cargo while there is time
+  strikeBack, //        a roamer: salvage the buildings of a rival that salvaged mine (never first)
   collectHere, //       collect loose material on this tile
   pickUpNearby, //      ...and what lies a step or two away
   finishSite, //        finish a construction site of mine
   build, //             start the next building of the plan with its whole cost in hand
   bank, //              bank the cargo in the nearest depot known, when full or idle
   haul, //              the keeper: move what my extractors harvested into a depot, where nobody can take it
-  retaliate, //         salvage the buildings of a rival that salvaged mine (never first)
+  retaliate, //         ...the keeper too, once the base needs nothing
   gather, //            walk to the nearest loose material remembered
   explore, //           walk toward the nearest tile never seen
   guard, //             stand by the building a raider would most like to take
