@@ -16,6 +16,12 @@ function fairGame(c: Context, b: Building | undefined): b is Building {
   return c.m.hostile.indexOf(c.m.rivals.indexOf(b.ownerId)) >= 0;
 }
 
+/**
+ * The roamers answer a raid at once, before picking up anything: a raider's extractors hold
+ * the most while nobody has touched them. The keeper stays with the base (see retaliate).
+ */
+export const strikeBack: Duty = (c) => (c.keeper ? undefined : retaliate(c));
+
 /** Salvage the nearest building of a rival that salvaged mine. */
 export const retaliate: Duty = (c) => {
   if (c.m.hostile.length === 0) return undefined;

@@ -6,6 +6,7 @@ import { costOf, covers, extracts, harvestWorth, minus, room, stores, total, wor
 import { HARVEST_RANGE } from './memory';
 import { distance, isHazard, xOf, yOf } from './sense';
 import { onMap } from './nav';
+import { worthFetching } from './loot';
 
 /**
  * What the android builds, in order. The extractor is where the points come from: once complete
@@ -67,11 +68,12 @@ export function nextBuilding(c: Context): Plan | undefined {
   return undefined;
 }
 
-/** Whether the loose material remembered adds up to `need` (pods hold metal and electronics). */
+/** Whether the loose material remembered, that is worth fetching, adds up to `need` (pods hold metal and electronics). */
 function lootCovers(c: Context, need: MaterialAmounts): boolean {
   let units = 0;
   let electronics = 0;
-  for (const [, n, e] of c.m.loot) {
+  for (const [tile, n, e] of c.m.loot) {
+    if (!worthFetching(c, tile, n, e)) continue;
     units += n;
     electronics += e;
   }
@@ -129,7 +131,7 @@ function chooseTile(c: Context, type: BuildingType): number | undefined {
 /** Known free: seen, no hazard, no building of mine remembered there, none in sight. */
 function free(c: Context, tile: number): boolean {
   if (c.v.buildingAt.has(tile) || tile === c.m.home || c.m.buildings.some((k) => k.tile === tile)) return false;
-  if (c.m.hazards.indexOf(tile) >= 0 || !c.seen.has(tile)) return false;
+  if (c.harm.has(tile) || !c.seen.has(tile)) return false;
   return !isHazard(c.v.tiles.get(tile));
 }
 
