@@ -29,19 +29,18 @@ export const retaliate: Duty = (c) => {
   if (fairGame(c, here)) {
     return { action: { type: 'android.salvage' }, intent: 'salvage the ' + here.type + ' of ' + here.ownerId + ', who raided me' };
   }
-  let target: number | undefined;
+  let target: [number, number] | undefined;
   let targetSteps = 0;
-  for (const [tile, who] of c.m.prey) {
-    if (c.m.hostile.indexOf(who) < 0 || !c.nav.reachable(tile)) continue;
-    const steps = c.nav.steps(tile);
+  for (const prey of c.m.prey) {
+    if (c.m.hostile.indexOf(prey[1]) < 0 || !c.nav.reachable(prey[0])) continue;
+    const steps = c.nav.steps(prey[0]);
     if (target === undefined || steps < targetSteps) {
-      target = tile;
+      target = prey;
       targetSteps = steps;
     }
   }
   if (target !== undefined) {
-    const who = c.m.rivals[(c.m.prey.find((p) => p[0] === target) || [0, 0])[1]];
-    return walk(c, target, 'go salvage the building of ' + who + ' at ' + at(target));
+    return walk(c, target[0], 'go salvage the building of ' + c.m.rivals[target[1]] + ' at ' + at(target[0]));
   }
   // None known: look around the raider's home, where its buildings most likely are; once its
   // home is in sight with nothing to salvage around it, leave it be for a while.

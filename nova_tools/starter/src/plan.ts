@@ -138,10 +138,17 @@ function free(c: Context, tile: number): boolean {
 /** The remembered spot where a harvester would yield the most over the rounds left, counting the
  * trips a farther one costs; undefined when none is known and reachable. */
 function bestSpot(c: Context, type: BuildingType): number | undefined {
+  // Keep the base compact: a building no android of mine can see is raided unseen (buildings do
+  // not see), so later ones go where the keeper, by the depot, sees them (rules.android.sight),
+  // if there is good ground there.
+  const depot = c.m.buildings.find((k) => stores(k.type));
+  const sight = rules.android.sight ? rules.android.sight.range : 0;
+  const watched = (tile: number): boolean => !depot || distance(tile, depot.tile) <= sight;
+  const near = c.m.spots.some(([tile]) => watched(tile) && free(c, tile));
   let best: number | undefined;
   let bestValue = 0;
   for (const [tile, points] of c.m.spots) {
-    if (!free(c, tile) || !c.nav.reachable(tile)) continue;
+    if (!free(c, tile) || !c.nav.reachable(tile) || (near && !watched(tile))) continue;
     const d = distance(tile, c.m.home);
     // Not on a rival's doorstep: their androids pass by all the time.
     if (c.m.dens.some((den) => distance(tile, den[0]) < d)) continue;
