@@ -196,7 +196,7 @@ def describe_event(event: Mapping) -> str:
     kind = event.get("type")
     if kind == "turn":
         head = f"r{event.get('round')} {event.get('android')}"
-        if event.get("outcome") != "accepted":
+        if event.get("outcome") != "accepted":  # engine.failed_turn, which would load the engine here
             return f"{head} {_failed_words(event)}"
         action = event.get("action") if isinstance(event.get("action"), dict) else {}
         return f"{head} {_turn_words(action, event.get('result') or {})}"

@@ -21,6 +21,7 @@ def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, windo
     """The lines of one screen: title, board with its panel, legend, the round's events."""
     from rich.text import Text
 
+    from .. import api
     from .board import CELL, LABEL, board_lines, legend_lines, panel_lines, side_by_side
 
     if window is None:
@@ -40,10 +41,10 @@ def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, windo
         )
     out += legend_lines(frame)
     interesting = [e for e in frame.events if e["type"] != "round.started"]
-    failed = sum(1 for e in interesting if e["type"] == "turn" and e.get("outcome") != "accepted")
+    failed = sum(1 for e in interesting if api.failed_turn(e))
     out.append(Text(f"events ({len(interesting)}, {failed} failed turns):"))
     shown = interesting[:event_lines]
-    out += [Text("  " + e["text"], style="red" if e["type"] == "turn" and e.get("outcome") != "accepted" else "") for e in shown]
+    out += [Text("  " + e["text"], style="red" if api.failed_turn(e) else "") for e in shown]
     if len(interesting) > len(shown):
         out.append(Text(f"  ... {len(interesting) - len(shown)} more (nova events --round {frame.round})", style="bright_black"))
     for line in out:
