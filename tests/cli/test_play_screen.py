@@ -63,7 +63,7 @@ def screens_of(game: Path, keys: list[str], rows: int = 40, columns: int = 80) -
         os.execv(sys.executable, [sys.executable, "-m", "nova_tools.cli", "play", "--file", str(game)])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
-    def read_until(marker: str, timeout: float = 30) -> str:
+    def read_until(marker: str, timeout: float = 120) -> str:  # a bound, not a wait: a loaded machine starts `nova play` slowly
         data = b""
         end = time.monotonic() + timeout
         while marker.encode() not in data and time.monotonic() < end:

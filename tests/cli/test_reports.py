@@ -130,7 +130,7 @@ def test_play_steps_through_rounds_in_an_80_column_terminal(game):
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 80, 0, 0))
     screens: list[str] = []
 
-    def read_until(marker: str, timeout: float = 30) -> str:
+    def read_until(marker: str, timeout: float = 120) -> str:  # a bound, not a wait: a loaded machine starts `nova play` slowly
         data = b""
         end = time.monotonic() + timeout
         while marker.encode() not in data and time.monotonic() < end:
