@@ -84,6 +84,7 @@ class GameResult:
     score_history: tuple[dict[str, float], ...] = field(repr=False)  # [i]: after round i + 1 of this session
     turns: int = 0
     failed_turns: int = 0
+    destroyed: tuple[str, ...] = ()  # the androids destroyed in this session's rounds, in order
     initial: dict | None = field(default=None, repr=False)  # the world before any event (engine.to_json)
     state: engine.GameState | None = field(default=None, repr=False, compare=False)
 
@@ -109,6 +110,7 @@ class GameSession:
         self.score_history: list[dict[str, float]] = []
         self.turns = 0
         self.failed_turns = 0
+        self.destroyed: tuple[str, ...] = ()
         self.initial: dict | None = None
         self.seats: dict[str, Seat] = {}  # script id -> the seat that uploaded it here
 
@@ -160,6 +162,7 @@ class GameSession:
                 destroyed = tuple(event["destroyed"])
         self.turns += turns
         self.failed_turns += failed
+        self.destroyed += destroyed
         points = {score.player: score.points for score in engine.scores(self.state)}
         self.score_history.append(points)
         self._record(events)
@@ -203,6 +206,7 @@ class GameSession:
             score_history=tuple(self.score_history),
             turns=self.turns,
             failed_turns=self.failed_turns,
+            destroyed=self.destroyed,
             initial=self.initial,
             state=self.state,
         )

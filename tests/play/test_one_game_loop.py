@@ -43,6 +43,7 @@ def test_play_game_of_the_demo_spec_ends_in_the_demo_files_state(demo_file: Path
     assert result.state_hash == engine.state_hash(from_file.state)
     assert result.rounds == from_file.state.round == ROUNDS
     assert result.events == from_file.events
+    assert result.destroyed == tuple(a for e in from_file.events if e["type"] == "round.ended" for a in e["destroyed"])
     assert {s.player: s.points for s in result.scores} == {p.id: p.score for p in api.status(demo_file).players}
     assert any(s.points > 0 for s in result.scores), "the starter scores something in 40 rounds"
 
