@@ -101,6 +101,7 @@ FILES = {
     "arena/test_arena_plan_and_stats.py": "unit",
     "starter/test_starter_compare.py": "subprocess",  # nova compare
     "mcp/test_subprocess.py": "subprocess",
+    "mcp/test_world_text.py": "unit",
     "match/test_protocol.py": "inprocess",
     "play/test_one_game_loop.py": "subprocess",  # nova demo, and a second process for determinism
     "api/test_reads.py": "subprocess",  # compares with the CLI's --json
