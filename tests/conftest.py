@@ -109,6 +109,7 @@ FILES = {
     "test_doctests.py": "unit",
     "test_suite_rules.py": "subprocess",  # runs pytest on a suite of its own
     "test_tiers.py": "unit",
+    "test_planted_bugs_apply.py": "unit",
 }
 
 

@@ -48,8 +48,8 @@ BUGS = (
         "save-in-place",
         "the game file is written in place, not atomically",
         "nova_tools/store.py",
-        '    """Write a temporary file beside ``path``, flush it to disk, then rename it over ``path``."""\n',
-        '    """Write a temporary file beside ``path``, flush it to disk, then rename it over ``path``."""\n'
+        "    path = real_path(Path(path))\n",  # the first line of write_atomic
+        "    path = real_path(Path(path))\n"
         '    with open(path, "wb") as handle:\n'
         "        handle.write(data)\n"
         "    return\n",
@@ -91,13 +91,14 @@ def scratch_copy(into: Path) -> Path:
     return copy
 
 
-def plant(bug: Bug, copy: Path) -> None:
+def plant(bug: Bug, copy: Path, *, dry_run: bool = False) -> None:
     path = copy / bug.file
     text = path.read_text(encoding="utf-8")
     found = text.count(bug.old)
     if found != 1:
         raise LookupError(f"{bug.file} holds the code to break {found} times, not once: update BUGS in {Path(__file__).name}")
-    path.write_text(text.replace(bug.old, bug.new), encoding="utf-8")
+    if not dry_run:
+        path.write_text(text.replace(bug.old, bug.new), encoding="utf-8")
 
 
 def run_tests(bug: Bug, copy: Path, all_failures: bool) -> tuple[int, list[str], float]:
@@ -114,6 +115,11 @@ def run_tests(bug: Bug, copy: Path, all_failures: bool) -> tuple[int, list[str],
 def check(bug: Bug, all_failures: bool, control: bool) -> bool:
     with tempfile.TemporaryDirectory(prefix=f"nova-planted-{bug.name}-") as folder:
         copy = scratch_copy(Path(folder))
+        try:  # before the control run, so a bug that no longer applies is said at once
+            plant(bug, copy, dry_run=True)
+        except LookupError as error:
+            print(f"[{bug.name}] cannot plant: {error}")
+            return False
         if control:  # the same tests on the unbroken copy must pass, or a "catch" proves nothing
             code, failed, seconds = run_tests(bug, copy, all_failures)
             print(f"[{bug.name}] control, nothing planted: {'passed' if code == 0 else 'FAILED'} in {seconds:.0f} s")
