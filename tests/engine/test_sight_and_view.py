@@ -67,6 +67,21 @@ def test_sight_is_clipped_at_the_edge_and_is_per_player() -> None:
     assert not state.visible[P1] & state.visible[P2]
 
 
+@pytest.mark.parametrize(("width", "height"), [(3, 8), (8, 3), (5, 5)], ids=["tall", "wide", "square"])
+def test_every_tile_of_any_board_shape_sees_its_own_diamond(width: int, height: int) -> None:
+    """The sight of an android on each tile in turn, on tall, wide and square boards: always the
+    diamond of range 3 around that tile, clipped to the board, whatever tiles were looked at
+    before (the coverage is memoised per board, so a mixed-up tile key shows here)."""
+    for y in range(height):
+        for x in range(width):
+            s = scenario(width=width, height=height)
+            s.android(P1, (x, y))
+            state = s.build()
+            seen = {(i % width, i // width) for i in state.visible[P1]}
+            expected = {(tx, ty) for ty in range(height) for tx in range(width) if abs(tx - x) + abs(ty - y) <= 3}
+            assert seen == expected, (x, y)
+
+
 def test_wrecks_reveal_nothing() -> None:
     s = big()
     s.android(P1, (6, 6), active=False)
