@@ -1,0 +1,142 @@
+"""What a damaged or unexpected file says, in process (the CLI's subprocess tests say the same, but
+mutation testing only sees calls made in this process): the hint that tells a cut-off file from a
+corrupt one, the limits of what JSON a game file may hold, and `store.read`, which opens a game
+file or a peer match record, whichever the path holds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from nova_tools import store
+from nova_tools.rules import Rules
+
+
+def a_game(path: Path) -> store.Game:
+    """A new game with nobody in it yet: what the file looks like matters here, not what happened."""
+    return store.new_game(path, Rules(), 5, {"wasmtime": "test"})
+
+
+def load_error(path: Path, raw: bytes) -> str:
+    path.write_bytes(raw)
+    with pytest.raises(store.GameFileError) as caught:
+        store.load(path)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("raw", "says"),
+    [
+        # every game file ends with the close of its event list: an error at the very end, or a
+        # file that does not end in "]}", was cut off; an error anywhere else is corruption
+        (b'{"a": [[1]}', "it looks truncated: Expecting ',' delimiter at line 1, column 11"),
+        (b'{"a": 1 ]}', "it is corrupt: Expecting ',' delimiter at line 1, column 9"),
+        (b'{"format": nope}', "it looks truncated: Expecting value at line 1, column 12"),
+        (b'{"events": [1, 2 3]}\n', "it is corrupt: Expecting ',' delimiter at line 1, column 18"),
+    ],
+    ids=["error-at-the-last-character", "error-just-before-it", "no-closing-event-list", "corrupt-with-a-newline"],
+)
+def test_a_cut_off_file_is_told_from_a_corrupt_one(tmp_path: Path, raw: bytes, says: str) -> None:
+    path = tmp_path / "g.json"
+    assert load_error(path, raw) == f"{path} is not a readable Nova game file ({says})"
+
+
+def test_the_last_character_cut_off_a_real_game_file_looks_truncated(tmp_path: Path) -> None:
+    game = a_game(tmp_path / "g.json")
+    store.save(game)
+    message = load_error(game.path, game.path.read_bytes().rstrip()[:-1])
+    assert message.startswith(f"{game.path} is not a readable Nova game file (it looks truncated: ")
+
+
+def test_json_nested_past_any_game_file_is_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    assert load_error(path, b"[" * 100 + b"]" * 100) == f"{path} is not a readable Nova game file (it is nested more than 64 levels deep)"
+
+
+def test_a_lone_surrogate_escape_is_named_where_it_stands(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    message = load_error(path, b'{"format": "nova-game", "name": "ab\\ud800cd"}')
+    assert message == f"{path} is damaged: name holds a lone UTF-16 surrogate escape, which no text can hold"
+
+
+def test_a_match_that_is_not_an_object_is_damage(tmp_path: Path) -> None:
+    game = a_game(tmp_path / "g.json")
+    store.save(game)
+    data = json.loads(game.path.read_bytes())
+    message = load_error(game.path, json.dumps({**data, "match": 3}).encode())
+    assert message == f"{game.path} is damaged: a required part is missing or malformed (TypeError: 'match' is not an object)"
+
+
+def test_a_path_that_cannot_be_read_says_why(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    path = tmp_path / "file" / "g.json"
+    with pytest.raises(store.GameFileError) as caught:
+        store.load(path)
+    assert str(caught.value) == f"{path} cannot be read: Not a directory"
+
+
+# --- game file or match record: store.read ---------------------------------------------------
+
+
+def a_record(path: Path, version: int | None = None) -> store.MatchRecord:
+    record = store.MatchRecord(
+        path,
+        Rules(),
+        match={"players": ["ann", "bob"], "rounds": 3},
+        status={"round": 3, "players": [{"id": "ann", "score": 4, "breakdown": []}, {"id": "bob", "score": 4, "breakdown": []}]},
+        androids=[{"id": "android-1", "ownerId": "ann", "scriptId": "script-1", "active": True, "recording": "seen bob"}],
+        scripts={"script-1": {"name": "waiter", "sha256": "0" * 64}},
+        sandbox={"wasmtime": "test"},
+    )
+    store.save_record(record)
+    if version is not None:
+        data = json.loads(path.read_bytes())
+        path.write_text(json.dumps({**data, "version": version}), encoding="utf-8")
+    return record
+
+
+def test_read_opens_a_game_file_as_a_game(tmp_path: Path) -> None:
+    game = a_game(tmp_path / "g.json")
+    store.save(game)
+    read = store.read(game.path)
+    assert isinstance(read, store.Game) and read.path == game.path and read.events == game.events
+
+
+def test_read_opens_a_match_record_as_a_record(tmp_path: Path) -> None:
+    record = a_record(tmp_path / "m.json")
+    read = store.read(record.path)
+    assert read == record
+
+
+def test_read_of_bytes_already_read_gives_the_same(tmp_path: Path) -> None:
+    record = a_record(tmp_path / "m.json")
+    assert store.read(record.path, record.path.read_bytes()) == record
+
+
+def test_read_says_what_load_says_of_a_missing_file_and_a_damaged_one(tmp_path: Path) -> None:
+    missing = tmp_path / "none.json"
+    with pytest.raises(store.GameFileError) as caught:
+        store.read(missing)
+    assert str(caught.value) == f"there is no game file at {missing} (create one with `nova create-game --file {missing}`)"
+    damaged = tmp_path / "d.json"
+    damaged.write_bytes(b'{"a": 1 ]}')
+    with pytest.raises(store.GameFileError) as caught:
+        store.read(damaged)
+    assert str(caught.value) == f"{damaged} is not a readable Nova game file (it is corrupt: Expecting ',' delimiter at line 1, column 9)"
+
+
+def test_a_record_from_a_newer_nova_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    a_record(path, version=99)
+    with pytest.raises(store.GameFileError) as caught:
+        store.read(path)
+    assert str(caught.value) == f"{path} was written by a newer Nova (match record format 99); upgrade nova-tools to open it"
+
+
+def test_loading_a_record_as_a_game_says_what_it_is(tmp_path: Path) -> None:
+    record = a_record(tmp_path / "m.json")
+    with pytest.raises(store.GameFileError) as caught:
+        store.load(record.path)
+    assert str(caught.value).startswith(f"{record.path} is a peer match record kept under --disclosure recording: ")
