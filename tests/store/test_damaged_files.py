@@ -139,4 +139,80 @@ def test_loading_a_record_as_a_game_says_what_it_is(tmp_path: Path) -> None:
     record = a_record(tmp_path / "m.json")
     with pytest.raises(store.GameFileError) as caught:
         store.load(record.path)
-    assert str(caught.value).startswith(f"{record.path} is a peer match record kept under --disclosure recording: ")
+    assert str(caught.value) == (
+        f"{record.path} is a peer match record kept under --disclosure recording: it holds the final scores and your "
+        "androids' recordings, not a game to replay or continue (`nova status` and `nova android` read it)"
+    )
+
+
+# --- what a game file keeps besides its log ------------------------------------------------------
+
+
+def test_rules_stored_in_a_game_open_as_they_were_played(tmp_path: Path) -> None:
+    """A game played under a timeout new rules would refuse (older files hold 2000 ms) still opens
+    with it; a game file from before rules were data opens under the shipped defaults."""
+    game = a_game(tmp_path / "g.json")
+    store.save(game)
+    data = json.loads(game.path.read_bytes())
+    game.path.write_text(json.dumps({**data, "rules": {"script": {"fuel": 200, "timeoutMs": 2000}}}), encoding="utf-8")
+    assert store.load(game.path).rules.script.timeout_ms == 2000
+    game.path.write_text(json.dumps({k: v for k, v in data.items() if k != "rules"}), encoding="utf-8")
+    assert store.load(game.path).rules == Rules()
+
+
+def test_broken_stored_rules_name_the_game_file(tmp_path: Path) -> None:
+    game = a_game(tmp_path / "g.json")
+    store.save(game)
+    data = json.loads(game.path.read_bytes())
+    message = load_error(game.path, json.dumps({**data, "rules": {"android": {"sight": "far"}}}).encode())
+    assert message.startswith(f"{game.path} (stored rules): ")
+
+
+def test_a_games_match_account_and_sandbox_build_are_kept(tmp_path: Path) -> None:
+    game = a_game(tmp_path / "g.json")
+    game.match = {"players": ["ann", "bob"], "rounds": 40}
+    store.save(game)
+    loaded = store.load(game.path)
+    assert loaded.match == {"players": ["ann", "bob"], "rounds": 40}
+    assert loaded.sandbox == {"wasmtime": "test"}
+    assert json.loads(game.path.read_bytes())["match"] == loaded.match
+
+
+# --- links and locks ---------------------------------------------------------------------------
+
+
+def test_saving_through_a_link_replaces_the_file_it_links_to(tmp_path: Path) -> None:
+    real = tmp_path / "games" / "g.json"
+    real.parent.mkdir()
+    game = a_game(real)
+    store.save(game)
+    (tmp_path / "link.json").symlink_to(real)  # the game file is a link
+    (tmp_path / "folder-link").symlink_to(real.parent)  # a folder on the way is a link
+    for path in (tmp_path / "link.json", tmp_path / "folder-link" / "g.json"):
+        game.path = path
+        game.match = {"saved through": path.name}
+        store.save(game)
+        assert (tmp_path / "link.json").is_symlink() and (tmp_path / "folder-link").is_symlink()
+        assert store.load(real).match == {"saved through": path.name}
+    assert sorted(p.name for p in real.parent.iterdir()) == ["g.json"]  # no temporary file left
+
+
+def test_a_lock_file_that_is_a_link_is_refused_and_nothing_is_made_through_it(tmp_path: Path) -> None:
+    game = a_game(tmp_path / "g.json")
+    store.save(game)
+    target = tmp_path / "elsewhere"
+    lock = tmp_path / "g.json.lock"
+    lock.symlink_to(target)
+    with pytest.raises(store.GameFileError) as caught:
+        with store.locked(game.path):
+            pass
+    assert str(caught.value) == f"cannot lock {game.path}: its lock file g.json.lock is a symbolic link; remove {lock} (nova keeps a plain lock file there)"
+    assert not target.exists()
+
+
+def test_a_game_in_a_folder_that_is_not_there_cannot_be_locked(tmp_path: Path) -> None:
+    path = tmp_path / "no-such-folder" / "g.json"
+    with pytest.raises(store.GameFileError) as caught:
+        with store.locked(path):
+            pass
+    assert str(caught.value) == f"cannot lock {path}: No such file or directory"
