@@ -222,7 +222,7 @@ def state_hash(state: GameState) -> str:
     digest = hashlib.sha256(rest[:-1])
     digest.update(b',"tiles":')
     digest.update(_tiles_json(state.tiles))
-    digest.update(b',"width":%d}' % state.width)
+    digest.update(b',"width":' + canonical(state.width) + b"}")
     return digest.hexdigest()
 
 

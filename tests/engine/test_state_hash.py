@@ -51,3 +51,9 @@ def test_every_change_to_a_tile_changes_the_hash_and_a_zero_entry_does_not() -> 
     state.tiles[-1].composition["acid"] = state.tiles[-1].composition.get("acid", 0) + 2
     assert state_hash(state) not in (before, changed)
     assert state_hash(state) == _by_definition(state)
+
+
+def test_a_board_size_read_as_a_float_is_hashed_as_written() -> None:
+    state = _played(12, 12, 4, 2)
+    state.width = 12.0  # a hand-edited file's "width": 12.0 loads (it still counts 144 tiles)
+    assert state_hash(state) == _by_definition(state)
