@@ -231,14 +231,16 @@ _EMPTY_TILE = canonical([{}, {}])
 
 def _tiles_json(tiles: list[Tile]) -> bytes:
     """``canonical`` of to_json's "tiles", each distinct tile encoded once."""
-    encoded: dict[tuple, bytes] = {}
+    encoded: dict[tuple[str, str], bytes] = {}
     parts = []
     for tile in tiles:
         composition, scattered = tile.composition, tile.scattered
         if not composition and not scattered:
             parts.append(_EMPTY_TILE)
             continue
-        key = (*composition.items(), None, *scattered.items())
+        # repr, not the items: 1, 1.0 and True are equal as keys but not as JSON (a hand-edited
+        # file can bring a float into a tile)
+        key = (repr(composition), repr(scattered))
         part = encoded.get(key)
         if part is None:
             part = encoded[key] = canonical([ordered_dict(composition), ordered(scattered)])

@@ -53,7 +53,11 @@ def test_every_change_to_a_tile_changes_the_hash_and_a_zero_entry_does_not() -> 
     assert state_hash(state) == _by_definition(state)
 
 
-def test_a_board_size_read_as_a_float_is_hashed_as_written() -> None:
+def test_numbers_read_as_floats_are_hashed_as_written() -> None:
+    # a hand-edited file's "width": 12.0 loads (it still counts 144 tiles), and so does a tile's
+    # 1.0 beside another tile's 1: equal in Python, different in JSON
     state = _played(12, 12, 4, 2)
-    state.width = 12.0  # a hand-edited file's "width": 12.0 loads (it still counts 144 tiles)
+    state.width = 12.0
+    state.tiles[0].composition, state.tiles[1].composition = {"ore": 1}, {"ore": 1.0}
+    state.tiles[2].scattered, state.tiles[3].scattered = {"metal": 2}, {"metal": 2.0}
     assert state_hash(state) == _by_definition(state)
