@@ -172,10 +172,12 @@ def bundles_of(game: store.Game) -> dict[str, str]:
     return {sid: s.bundle for sid, s in game.scripts.items()}
 
 
-def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) -> RunSummary:
+def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None, stop: Callable[[], bool] | None = None) -> RunSummary:
     """Play ``rounds`` more rounds, running every android's script in the sandbox (through the
     one game loop, :class:`nova_tools.play.GameSession`, resumed from the file's state).
 
+    ``stop()`` (if given) is asked before each round: a true answer ends the run there, and the
+    rounds played so far are saved (a cancelled MCP call, say); ``RunSummary.rounds`` says how many.
     If interrupted, the rounds already completed are saved and the interruption re-raised."""
     if rounds < 1:
         raise ApiError(f"the number of rounds must be at least 1, not {rounds}")
@@ -191,8 +193,11 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) 
         destroyed: list[str] = []
         done = 0
         try:
-            for done in range(1, rounds + 1):
+            for asked in range(1, rounds + 1):
+                if stop is not None and stop():
+                    break
                 report = session.play_round()
+                done = asked
                 game.record(report.events)
                 turns += report.turns
                 failed += report.failed_turns
