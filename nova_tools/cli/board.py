@@ -157,9 +157,9 @@ def panel_lines(frame: Frame) -> list[Text]:
         for a in frame.androids:
             if a.owner_id != player.id or not a.active:
                 continue
-            out.append(Text(f" {a.id} {a.position.x},{a.position.y} bat {points(round(a.battery))} hp {points(round(a.health))}"))
-            if a.cargo:
-                out.append(Text(f"   cargo {_short(a.cargo)}"))
+            # two lines, so that a full battery and health beside a two-digit position still fit PANEL
+            out.append(Text(f" {a.id} ({a.position.x},{a.position.y}) hp {points(round(a.health))}"))
+            out.append(Text(f"   bat {points(round(a.battery))}" + (f", cargo {_short(a.cargo)}" if a.cargo else "")))
         wrecks = sum(1 for a in frame.androids if a.owner_id == player.id and not a.active)
         if wrecks:
             out.append(Text(f" {wrecks} wreck{'s' if wrecks != 1 else ''}", style="bright_black"))

@@ -109,8 +109,9 @@ def test_an_80x40_terminal_shows_the_board_with_its_legend_storage_and_batteries
     # storage and batteries beside the board, by the ids nova status and nova android use
     assert "X building-3: 6o" in text  # 2 ore a round for 3 rounds
     assert "D building-4: 5m 1e" in text
-    assert re.search(r"android-1 \d+,\d+ bat 97 hp \d+", text)
-    assert re.search(r"android-2 \d+,\d+ bat 97 hp \d+", text)
+    for android in ("android-1", "android-2"):
+        at = next(i for i, line in enumerate(lines) if re.search(rf"{android} \(\d+,\d+\) hp \d+$", line))
+        assert re.search(r"   bat 97(, cargo .*)?$", lines[at + 1])
     # separated cells: alice's buildings in row 1 and 2, a space between every cell
     row1 = next(line for line in lines if line.startswith(" 1 "))
     assert row1[3:].startswith(".   Ca") and " Xa" in row1
@@ -140,6 +141,11 @@ def test_in_a_pipe_the_frame_is_plain_text_with_the_same_legend_and_panel(games)
     assert "players: a alice  b bob" in result.out
     assert "D building-4: 5m 1e" in result.out
     assert all(len(line) <= 80 for line in result.out.splitlines())
+
+    # bob's android at launch: a two-digit position, full battery and health, none of it cut off
+    launched = nova("play", "--file", games[12], "--round", 0)
+    assert launched.code == 0, launched.err
+    assert re.search(r" android-2 \(10,10\) hp 100\n.* {3}bat 100\n", launched.out)
 
     wide = nova("play", "--file", games[24], "--round", 3, "--at", "2,2")
     assert wide.code == 0, wide.err
