@@ -86,7 +86,7 @@ def events_page(
     for index, event in enumerate(game.events):
         if round is not None and event.get("round") != round:
             continue
-        if android is not None and event.get("android") != android:
+        if android is not None and not _involves(event, android):
             continue
         is_turn = event["type"] == "turn"
         if failed_only and not failed_turn(event):
@@ -99,6 +99,16 @@ def events_page(
     shown = _with_whole_notes(game, page) if notes == "whole" else {i: game.events[i] for i in page}
     items = tuple(_with_text(i, redact_event(shown[i], owners, player) if player is not None else shown[i]) for i in page)
     return EventsPage(total=len(selected), offset=start, limit=limit, events=items, log_length=len(game.events))
+
+
+def _involves(event: dict, android: str) -> bool:
+    """Whether ``event`` is about ``android``: its turn or launch, or a round end that hurt or
+    destroyed it (so the events of one android end with why it fell)."""
+    if event.get("android") == android:
+        return True
+    if event["type"] != "round.ended":
+        return False
+    return android in event.get("destroyed", ()) or any(hurt.get("android") == android for hurt in event.get("hazards", ()))
 
 
 def _with_text(index: int, event: dict) -> dict:

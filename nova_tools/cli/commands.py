@@ -250,7 +250,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("events", help="the event log, filtered")
     _game_arg(p)
     p.add_argument("--round", type=int)
-    p.add_argument("--android")
+    p.add_argument("--android", metavar="ID", help="only this android: its turns, its launch, and the round ends that damaged or destroyed it")
     p.add_argument("--failed", action="store_true", help="only failed turns")
     p.add_argument("--offset", type=int, default=0)
     p.add_argument("--limit", type=int, default=50)
