@@ -17,9 +17,8 @@ the toolchain, the models of every other result).
 from __future__ import annotations
 
 import importlib
-import importlib.util
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a few ms of every command's start)
 if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from ..engine.reasons import Outcome, Reason, failed_turn
     from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
@@ -155,12 +154,18 @@ def __getattr__(name: str) -> object:
     if name in _WHERE:
         module, attribute = _WHERE[name]
         value = getattr(importlib.import_module(module, __name__), attribute)
-    elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+    elif not name.startswith("_") and _is_module(name):
         value = importlib.import_module(f"{__name__}.{name}")  # a module of the api (api.wording)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # found once: later reads skip this function
     return value
+
+
+def _is_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(f"{__name__}.{name}") is not None
 
 
 def __dir__() -> list[str]:

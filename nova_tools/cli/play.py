@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 
 WIDTH = 80  # the narrowest terminal drawn for (a 12x12 board fits beside its panel)
@@ -84,6 +83,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         index = matches[-1]
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.no_input
     if not interactive:
+        import shutil  # here, not at the top: `nova --help` and every other command skip it
+
         size = shutil.get_terminal_size((WIDTH, HEIGHT))
         width = max(WIDTH, min(size.columns, 200)) if sys.stdout.isatty() else WIDTH
         chosen = [all_frames[index]] if args.round is not None else all_frames
