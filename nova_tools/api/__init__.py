@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .rules_reference import rules_table
     from .reference import write_docs as write_generated_docs
     from .history import score_history, status_at
-    from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
+    from .reports import android_fall, android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
     from .results import (
         ActionDoc,
         ActionField,
@@ -110,6 +110,7 @@ _WHERE = {
     "score_history": (".history", "score_history"),
     "status_at": (".history", "status_at"),
     "android_report": (".reports", "android_report"),
+    "android_fall": (".reports", "android_fall"),
     "events_page": (".reports", "events_page"),
     "redact_event": (".reports", "redact_event"),
     "replay_export": (".reports", "replay_export"),
@@ -217,6 +218,7 @@ __all__ = [
     "VisibleTile",
     "action_docs",
     "android_report",
+    "android_fall",
     "check_name",
     "PlayerScript",
     "compile_upload",

@@ -115,6 +115,9 @@ def cmd_android(args: argparse.Namespace) -> int:
         return 0
     cargo = ", ".join(f"{u} {m}" for m, u in report.cargo.items()) or "empty"
     print(f"{report.id} of {report.owner_id} ({state}), script {report.script_id}")
+    if not report.active:
+        fall = api.android_fall(args.file, args.android_id)
+        print(f"  {fall or 'a wreck'} (its events: nova events --file {args.file} --android {report.id})")
     print(f"  at ({report.position.x}, {report.position.y})  battery {fmt_points(report.battery)}  health {fmt_points(report.health)}")
     print(f"  cargo: {cargo}")
     print(f"  memory ({len(report.memory)} chars):")

@@ -135,7 +135,8 @@ def test_a_game_file_written_before_the_details_reads_in_words(tmp_path):
 
 def test_the_events_of_one_android_end_with_why_it_fell(tmp_path):
     """An android that walks into the west edge every turn from a charger on acid: its own events
-    are its failed turns, the acid it took at each round end, and the round end that destroyed it."""
+    are its failed turns, the acid it took at each round end, and the round end that destroyed it;
+    `nova android` says when and why the wreck fell."""
     from nova_tools import store
     from nova_tools.engine import Scenario
     from nova_tools.rules import Rules
@@ -159,3 +160,6 @@ def test_the_events_of_one_android_end_with_why_it_fell(tmp_path):
     assert lines[2] == "r1 round ended: android-1 took 3 acid damage"
     assert lines[-1].startswith("r8 round ended: android-1 took 3 acid damage; android-1 destroyed (health ran out)")
     assert not any(line.startswith("r9") for line in lines)
+    wreck = nova("android", "--file", path, "android-1").out.splitlines()
+    assert wreck[0] == "android-1 of alice (wreck), script script-1"
+    assert wreck[1] == f"  destroyed at the end of round 8: health ran out (its events: nova events --file {path} --android android-1)"
