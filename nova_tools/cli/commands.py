@@ -68,10 +68,16 @@ def cmd_run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         rate = summary.rounds / summary.seconds if summary.seconds else 0
+        fallen = len(summary.destroyed)
+        named = f": {', '.join(summary.destroyed[:5])}{' ...' if fallen > 5 else ''}" if fallen else ""
         print(
             f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, "
-            f"{summary.failed_turns} failed, {len(summary.destroyed)} android(s) destroyed ({rate:.1f} rounds/s)."
+            f"{summary.failed_turns} failed, {fallen} android{'s' if fallen != 1 else ''} destroyed{named} ({rate:.1f} rounds/s)."
         )
+        if summary.failed_turns or fallen:  # where a player looks next
+            hints = [f"nova events --file {args.file} --failed"] if summary.failed_turns else []
+            hints += [f"nova android --file {args.file} {summary.destroyed[0]}"] if fallen else []
+            print("See why: " + "    ".join(hints))
     return 0
 
 

@@ -151,7 +151,11 @@ def test_the_events_of_one_android_end_with_why_it_fell(tmp_path):
     script.write_text("const west: AndroidTurn = () => ({ type: 'android.move', direction: 'west' });\nexport default west;\n")
     assert nova("upload", "--file", path, "--player", "alice", script).code == 0
     assert nova("launch", "--file", path, "--player", "alice", "--script", "script-1").code == 0
-    assert nova("run", "--file", path, "--rounds", 12).code == 0
+    ran = nova("run", "--file", path, "--rounds", 12)
+    assert ran.code == 0, ran.err
+    summary, hint = ran.out.splitlines()
+    assert summary.startswith("Played rounds 1-12: 8 turns, 8 failed, 1 android destroyed: android-1 (")
+    assert hint == f"See why: nova events --file {path} --failed    nova android --file {path} android-1"
 
     lines = nova("events", "--file", path, "--android", "android-1", "--limit", 100).out.splitlines()
 
