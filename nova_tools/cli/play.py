@@ -41,7 +41,9 @@ def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, windo
     interesting = [e for e in frame.events if e["type"] != "round.started"]
     failed = sum(1 for e in interesting if e["type"] == "turn" and e.get("outcome") != "accepted")
     out.append(Text(f"events ({len(interesting)}, {failed} failed turns):"))
-    shown = interesting[:event_lines]
+    # the events get what the board, its panel and the legend leave of the screen (the heading,
+    # a "more" line and the prompt take 3), so a long panel never pushes the prompt off it
+    shown = interesting[: max(2, min(event_lines, height - len(out) - 3))]
     out += [Text("  " + e["text"], style="red" if e["type"] == "turn" and e.get("outcome") != "accepted" else "") for e in shown]
     if len(interesting) > len(shown):
         out.append(Text(f"  ... {len(interesting) - len(shown)} more (nova events --round {frame.round})", style="bright_black"))

@@ -120,6 +120,40 @@ def test_an_80x40_terminal_shows_the_board_with_its_legend_storage_and_batteries
     assert "showing columns" not in text  # a 12x12 board fits whole
 
 
+def test_four_androids_a_side_still_leave_the_prompt_on_an_80x40_screen(tmp_path):
+    """Each player with a second charger (room for four), four wandering androids and three
+    depots holding material: the panel beside the board grows past the board, and the round's
+    events give way to it."""
+    from nova_tools import store
+    from nova_tools.engine import Scenario
+    from nova_tools.rules import Rules
+    from nova_tools.sandbox.build import SANDBOX_BUILD
+
+    world = Scenario(Rules())
+    world.player("alice", charger_at=(1, 1))
+    world.player("bob", charger_at=(10, 10))
+    world.building("charger", "alice", (2, 2))
+    world.building("charger", "bob", (9, 9))
+    for x in (4, 5, 6):  # three depots a side, each holding something: three more panel lines each
+        world.building("depot", "alice", (x, 0), storage={"metal": x})
+        world.building("depot", "bob", (x, 11), storage={"ore": x})
+    path = tmp_path / "crowd.json"
+    store.save(store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=world.build()))
+    for player in ("alice", "bob"):
+        uploaded = nova("upload", "--file", path, "--player", player, wanderer(tmp_path, player), "--json")
+        for _ in range(4):
+            assert nova("launch", "--file", path, "--player", player, "--script", json.loads(uploaded.out)["scriptId"]).code == 0
+    assert nova("run", "--file", path, "--rounds", 2).code == 0
+
+    screen = screens_of(path, ["2"])[-1]
+    lines = plain_lines(screen)
+    start = next(i for i, line in enumerate(lines) if line.startswith("Round 2"))
+    shown = lines[start:]
+    assert len(shown) <= 40 and shown[-1].startswith("[Enter] next"), shown
+    assert all(f"android-{n} (" in screen for n in range(1, 9))  # every android beside the board
+    assert "events (" in screen and "more (nova events --round 2)" in screen
+
+
 def test_a_bigger_board_shows_a_window_that_the_arrow_keys_move(games):
     screens = screens_of(games[24], ["d", "s"])
 
