@@ -256,13 +256,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     _json_arg(p)
     p.set_defaults(handler=cmd_android)
 
-    p = sub.add_parser("events", help="the event log, filtered")
+    p = sub.add_parser("events", help="the event log in words (what each android did, what each round end produced, hurt and destroyed), filtered")
     _game_arg(p)
-    p.add_argument("--round", type=int)
+    p.add_argument("--round", type=int, metavar="N", help="only round N")
     p.add_argument("--android", metavar="ID", help="only this android: its turns, its launch, and the round ends that damaged or destroyed it")
     p.add_argument("--failed", action="store_true", help="only failed turns")
-    p.add_argument("--offset", type=int, default=0)
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--offset", type=int, default=0, metavar="N", help="skip the first N matching events")
+    p.add_argument("--limit", type=int, default=50, metavar="N", help="show at most N events (default 50, at most 500)")
     _json_arg(p)
     p.set_defaults(handler=cmd_events)
 
