@@ -169,7 +169,8 @@ def panel_lines(frame: Frame) -> list[Text]:
     return out
 
 
-def legend_lines(frame: Frame) -> list[Text]:
+def legend_lines(frame: Frame, compact: bool = False) -> list[Text]:
+    """What the marks mean; ``compact`` (a short terminal) leaves out the note on amounts."""
     mark, colour = marks(frame), colours(frame)
     players = Text("players: ")
     for player in sorted(frame.players, key=lambda p: p.seat):
@@ -183,7 +184,7 @@ def legend_lines(frame: Frame) -> list[Text]:
         Text("buildings: C charger D depot X extractor P processor A acid plant S scanner"),
         Text("  R radar T relay M module; lower case: a site; then the owner's mark"),
         Text("loose: $m metal $e electronics $p polymer $o ore $w water $c canister $+ mixed"),
-        Text("  (beside the board, amounts use the same letters: 12m = 12 metal)"),
+        *([] if compact else [Text("  (beside the board, amounts use the same letters: 12m = 12 metal)")]),
         Text("ground: ~ acid ! radiation o ore w water, with the amount; 3rd char: android"),
     ]
 

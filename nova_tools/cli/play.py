@@ -14,6 +14,15 @@ WIDTH = 80  # the narrowest terminal drawn for (a 12x12 board fits beside its pa
 HEIGHT = 40
 FIXED_LINES = 20  # title, column header, window note, legend (6), events (10) and prompt: the rest is for rows
 EVENT_LINES = 8
+# A short terminal (80x24 is a common default) gets the compact layout: the legend without its
+# note on amounts, and two events, so that a 12x12 board still shows whole
+COMPACT_FIXED_LINES = 12  # title, column header, legend (5), events heading, 2 events, "more" and prompt
+ROWS_WORTH_KEEPING = 12
+
+
+def compact(frame, height: int) -> bool:
+    """Whether the screen is too short for the full layout to show the board's rows (or 12)."""
+    return height - FIXED_LINES < min(frame.height, ROWS_WORTH_KEEPING)
 
 
 def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, window=None, event_lines: int = EVENT_LINES) -> list:
@@ -37,7 +46,7 @@ def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, windo
                 style="bright_black",
             )
         )
-    out += legend_lines(frame)
+    out += legend_lines(frame, compact=compact(frame, height))
     interesting = [e for e in frame.events if e["type"] != "round.started"]
     failed = sum(1 for e in interesting if e["type"] == "turn" and e.get("outcome") != "accepted")
     out.append(Text(f"events ({len(interesting)}, {failed} failed turns):"))
@@ -57,7 +66,11 @@ def fitted_window(frame, width: int, height: int, centre: tuple[int, int] | None
     from .board import CELL, LABEL, PANEL, Window
 
     columns = max(4, (width - PANEL - LABEL - 1) // CELL)
-    rows = max(4, height - FIXED_LINES)
+    if compact(frame, height):
+        rows = height - COMPACT_FIXED_LINES
+        rows = max(4, rows if frame.height <= rows else rows - 1)  # a window's note takes a line
+    else:
+        rows = max(4, height - FIXED_LINES)
     return Window.around(frame, centre, columns, rows)
 
 

@@ -120,6 +120,19 @@ def test_an_80x40_terminal_shows_the_board_with_its_legend_storage_and_batteries
     assert "showing columns" not in text  # a 12x12 board fits whole
 
 
+def test_an_80x24_terminal_still_shows_the_whole_12x12_board_its_legend_and_the_prompt(games):
+    screen = screens_of(games[12], ["3"], rows=24)[-1]
+
+    lines = plain_lines(screen)
+    shown = lines[max(i for i, line in enumerate(lines) if line.startswith("Round 3")) :]
+    assert len(shown) <= 24 and shown[-1].startswith("[Enter] next"), shown
+    assert [line[:3] for line in shown[2:14]] == [f"{y:>2} " for y in range(12)]  # every row of the board
+    assert "showing columns" not in screen
+    text = "\n".join(shown)
+    assert "players: a alice  b bob" in text and "buildings: C charger D depot" in text and "ground: ~ acid" in text
+    assert "D building-4: 5m 1e" in text and "events (" in text
+
+
 def test_four_androids_a_side_still_leave_the_prompt_on_an_80x40_screen(tmp_path):
     """Each player with a second charger (room for four), four wandering androids and three
     depots holding material: the panel beside the board grows past the board, and the round's
