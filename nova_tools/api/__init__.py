@@ -17,9 +17,8 @@ the toolchain, the models of every other result).
 from __future__ import annotations
 
 import importlib
-import importlib.util
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a few ms of every command's start)
 if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from ..engine.reasons import Outcome, Reason, failed_turn
     from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
@@ -35,7 +34,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .rules_reference import rules_table
     from .reference import write_docs as write_generated_docs
     from .history import score_history, status_at
-    from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
+    from .reports import android_fall, android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
     from .results import (
         ActionDoc,
         ActionField,
@@ -111,6 +110,7 @@ _WHERE = {
     "score_history": (".history", "score_history"),
     "status_at": (".history", "status_at"),
     "android_report": (".reports", "android_report"),
+    "android_fall": (".reports", "android_fall"),
     "events_page": (".reports", "events_page"),
     "redact_event": (".reports", "redact_event"),
     "replay_export": (".reports", "replay_export"),
@@ -155,12 +155,18 @@ def __getattr__(name: str) -> object:
     if name in _WHERE:
         module, attribute = _WHERE[name]
         value = getattr(importlib.import_module(module, __name__), attribute)
-    elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+    elif not name.startswith("_") and _is_module(name):
         value = importlib.import_module(f"{__name__}.{name}")  # a module of the api (api.wording)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # found once: later reads skip this function
     return value
+
+
+def _is_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(f"{__name__}.{name}") is not None
 
 
 def __dir__() -> list[str]:
@@ -212,6 +218,7 @@ __all__ = [
     "VisibleTile",
     "action_docs",
     "android_report",
+    "android_fall",
     "check_name",
     "PlayerScript",
     "compile_upload",

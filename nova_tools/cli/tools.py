@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import tempfile
 from pathlib import Path
 
 from .. import api
@@ -12,6 +11,8 @@ from .output import score_table
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """A demo game between two starter androids, ending with the score table."""
+    import tempfile  # here, not at the top: every other command skips it
+
     folder = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="nova-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     game = folder / "demo.json"
