@@ -6,8 +6,9 @@ JSON shapes); mistakes raise a :class:`~nova_tools.errors.NovaError`, whose mess
 the user can act on.
 
 Split by what it reads or changes: ``games`` (create, upload, launch, run), ``played`` (whole games
-played in memory), ``dryrun``, ``reports`` (status, an android, the log, replays), ``world`` (a
-player's world), ``frames`` (a recorded game moment by moment), ``folder`` (a folder of games).
+played in memory), ``runs`` (a run of scripts to an arrival round, the lab's Run panel), ``dryrun``, ``reports`` (status, an android, the log, replays), ``world`` (a
+player's world), ``frames`` (a recorded game moment by moment), ``timeline`` (the same for a viewer: frames as
+changes, one android at one moment), ``folder`` (a folder of games).
 """
 
 from ..engine.reasons import Outcome, Reason, failed_turn
@@ -18,11 +19,14 @@ from .dryrun import DryRun, dry_run
 from .errors import USER_ERRORS, ApiError, NovaError
 from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
 from .frames import replay_frames
+from .timeline import android_at, replay_timeline
 from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
 from .played import PlayedGame, demo_spec, play_to_file, starter_entry
 from .reference import write_docs as write_generated_docs
+from .runs import play_run
 from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
 from .results import (
+    AndroidMoment,
     AndroidReport,
     AndroidState,
     BuildingState,
@@ -30,6 +34,7 @@ from .results import (
     EventsPage,
     Frame,
     GameEntry,
+    FrameChange,
     FrameScore,
     GameSummary,
     Holdings,
@@ -40,11 +45,14 @@ from .results import (
     Position,
     RecordedAndroid,
     Result,
+    RunGame,
     RunSummary,
     ScoreLine,
     ScriptRef,
     Standing,
     Status,
+    Timeline,
+    TurnSummary,
     Uploaded,
     VisibleTile,
 )
@@ -54,6 +62,7 @@ __all__ = [
     "Action",
     "NAME_RULE",
     "USER_ERRORS",
+    "AndroidMoment",
     "AndroidReport",
     "AndroidState",
     "ApiError",
@@ -63,6 +72,7 @@ __all__ = [
     "DryRun",
     "EventsPage",
     "Frame",
+    "FrameChange",
     "FrameScore",
     "GameEntry",
     "GameFolder",
@@ -80,14 +90,18 @@ __all__ = [
     "RecordedAndroid",
     "Refusal",
     "Result",
+    "RunGame",
     "RunSummary",
     "ScoreLine",
     "ScriptRef",
     "Standing",
     "Status",
+    "Timeline",
+    "TurnSummary",
     "UnknownPlayer",
     "Uploaded",
     "VisibleTile",
+    "android_at",
     "android_report",
     "check_name",
     "PlayerScript",
@@ -102,12 +116,14 @@ __all__ = [
     "game_summary",
     "launch_android",
     "open_game",
+    "play_run",
     "play_to_file",
     "player_world",
     "read_game",
     "redact_event",
     "replay_export",
     "replay_frames",
+    "replay_timeline",
     "replay_json",
     "require_player",
     "resolve_rules",

@@ -16,18 +16,23 @@ from .convert import android_report as report_of
 from .convert import standings
 from .errors import ApiError
 from .results import AndroidReport, EventsPage, RecordedAndroid, Status
+from .world import state_after_round
 
 Notes = Literal["logged", "whole"]
 
 
-def status(path: str | Path | store.Game | store.MatchRecord) -> Status:
+def status(path: str | Path | store.Game | store.MatchRecord, round: int | None = None) -> Status:
     """Scores with their breakdown, androids and wrecks: ``nova status --json`` (DESIGN section 6);
     a peer match's file (a game, or a record kept under --disclosure recording) adds its ``match``
-    account."""
+    account. With ``round``, as the game stood after that round (0: after setup), replayed from
+    its log."""
     game = read_game(path)
     if isinstance(game, store.MatchRecord):
+        if round is not None and round != game.status["round"]:
+            raise ApiError(f"{game.path} is a match record: it keeps the scores after round {game.status['round']} only")
         return Status.model_validate({**game.status, "match": game.match})
-    return Status(round=game.state.round, final_turn=game.rules.match.final_round, players=standings(game.state), match=game.match)
+    state = game.state if round is None else state_after_round(game, round)
+    return Status(round=state.round, final_turn=game.rules.match.final_round, players=standings(state), match=game.match)
 
 
 def android_report(path: str | Path | store.Game | store.MatchRecord, android_id: str, player: str | None = None) -> AndroidReport | RecordedAndroid:

@@ -70,7 +70,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    status = api.status(args.file)
+    status = api.status(args.file, round=args.round)
     if args.json:
         emit_json(status.to_json())
     else:
@@ -224,6 +224,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("status", help="scores with each player's contributors")
     _game_arg(p)
+    p.add_argument("--round", type=int, metavar="N", help="as the game stood after round N (0: after setup); default: now")
     _json_arg(p)
     p.set_defaults(handler=cmd_status)
 

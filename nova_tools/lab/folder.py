@@ -1,0 +1,105 @@
+"""The lab's root folder: games by name, scripts by relative path, and nothing outside it.
+
+Games are ``ROOT/NAME.json`` (:class:`nova_tools.api.GameFolder`: a name cannot hold a separator
+or a dot). Scripts are ``.ts`` files under the root, named by their path relative to it; a name
+with ``..``, an absolute path, a hidden part, or one that resolves outside the root (a symlink
+pointing out) is refused in one sentence, before anything is read.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from .. import api
+from ..errors import NovaError
+
+STARTER = "starter"  # the script name that picks the shipped starter android
+MAX_SCRIPTS = 500
+MAX_DEPTH = 6
+SKIPPED_FOLDERS = {"node_modules", "__pycache__", "dist", "build"}
+
+
+class OutsideRoot(NovaError):
+    """A path the lab refuses: it names something outside its root, or not a file it serves."""
+
+
+@dataclass(frozen=True)
+class LabFolder:
+    root: Path  # resolved
+
+    @classmethod
+    def at(cls, root: str | Path) -> "LabFolder":
+        path = Path(root).expanduser().resolve()
+        if not path.is_dir():
+            raise OutsideRoot(f"{root} is not a folder; give --root an existing folder of games and scripts")
+        return cls(path)
+
+    @property
+    def games(self) -> api.GameFolder:
+        return api.GameFolder(self.root)
+
+    def inside(self, path: Path) -> bool:
+        try:
+            return path.resolve().is_relative_to(self.root)
+        except (OSError, RuntimeError):  # a symlink loop
+            return False
+
+    # --- games --------------------------------------------------------------------------------
+
+    def game(self, name: str) -> Path:
+        """An existing game's file (a symlink pointing out of the root is refused)."""
+        path = self.games.existing(name)
+        if not self.inside(path):
+            raise OutsideRoot(f"the game {name!r} is a link to a file outside {self.root}; the lab only opens files inside its root")
+        return path
+
+    def new_game(self, name: str, force: bool = False) -> Path:
+        """Where a new game ``name`` goes (refused if it exists, unless ``force``; never a link)."""
+        path = self.games.path(name)
+        if path.is_symlink():
+            raise OutsideRoot(f"{path.name} is a link; the lab does not write through links")
+        if path.exists() and not force:
+            raise api.ApiError(f"there is already a game {name!r}; pick another name (or tick 'replace')")
+        return path
+
+    # --- scripts ------------------------------------------------------------------------------
+
+    def scripts(self) -> tuple[list[str], bool]:
+        """The ``.ts`` entry files under the root (not ``.d.ts``, not in hidden or package folders),
+        relative and sorted; and whether the list was cut at :data:`MAX_SCRIPTS`."""
+        found: list[str] = []
+        for folder, dirs, files in os.walk(self.root):
+            here = Path(folder)
+            depth = len(here.relative_to(self.root).parts)
+            dirs[:] = sorted(
+                d for d in dirs if not d.startswith(".") and d not in SKIPPED_FOLDERS and depth < MAX_DEPTH and not (here / d).is_symlink()
+            )
+            for name in sorted(files):
+                if name.endswith(".ts") and not name.endswith(".d.ts") and not name.startswith("."):
+                    path = here / name
+                    if self.inside(path):
+                        found.append(path.relative_to(self.root).as_posix())
+                        if len(found) > MAX_SCRIPTS:
+                            return sorted(found[:MAX_SCRIPTS]), True
+        return sorted(found), False
+
+    def script(self, name: str) -> Path:
+        """The entry file a script name means: the starter's, or a ``.ts`` file under the root."""
+        if name == STARTER:
+            return api.starter_entry()
+        shown = name if len(name) <= 120 else name[:120] + "..."
+        pure = PurePosixPath(name)
+        if "\\" in name or "\0" in name or pure.is_absolute() or not pure.parts:
+            raise OutsideRoot(f"{shown!r} is not a script path; give a .ts file's path relative to the lab's root, like bots/main.ts")
+        if any(part in ("..", ".") or part.startswith(".") for part in pure.parts):
+            raise OutsideRoot(f"{shown!r} leaves the lab's root or names a hidden file; give a path inside it, like bots/main.ts")
+        if pure.suffix != ".ts" or name.endswith(".d.ts"):
+            raise OutsideRoot(f"{shown!r} is not a TypeScript android (a .ts file)")
+        path = self.root.joinpath(*pure.parts)
+        if not self.inside(path):
+            raise OutsideRoot(f"{shown!r} is a link to a file outside {self.root}; the lab only runs scripts inside its root")
+        if not path.is_file():
+            raise OutsideRoot(f"there is no script {shown!r} under {self.root}")
+        return path
