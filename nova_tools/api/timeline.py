@@ -15,6 +15,7 @@ from pathlib import Path
 from .. import engine, store
 from ..engine.state import ordered_dict
 from ..engine.materials import ordered
+from ..engine.notes import NOTE_KEYS
 from ..engine.view import REDACTED, android_json, building_json
 from .access import open_game, require_player
 from .errors import ApiError
@@ -22,7 +23,6 @@ from .frames import Moment, moments
 from .reports import redact_event
 from .results import AndroidMoment, AndroidState, BuildingState, FrameChange, FrameScore, Position, ScoreLine, Timeline, TurnSummary, VisibleTile
 
-NOTE_FIELDS = ("memory", "recording")
 
 
 def _position(index: int, width: int) -> dict:
@@ -201,7 +201,7 @@ def replay_timeline(
 def _turn_summary(event: dict) -> TurnSummary:
     action = event.get("action")
     if isinstance(action, dict):
-        action = {k: v for k, v in action.items() if k not in NOTE_FIELDS}
+        action = {k: v for k, v in action.items() if k not in NOTE_KEYS}  # the notes (or the log's edits of them)
     return TurnSummary(
         round=event["round"],
         action=action,
@@ -225,7 +225,7 @@ def android_at(
         raise ApiError(f"there is no android {android_id!r} in {game.path} (androids: {known})")
     owners = {a.id: a.owner for a in game.state.androids.values()}
     last: dict | None = None
-    found: Moment | None = None
+    found: tuple[dict | None, dict | None] | None = None  # (the android then, its last turn then)
     for moment in moments(game, per_turn=turn is not None):
         if moment.round > round:
             break
@@ -233,17 +233,17 @@ def android_at(
             if event["type"] == "turn" and event.get("android") == android_id:
                 last = event
         if moment.round == round and (turn is None or moment.turn == turn):
-            found = moment
+            # the moment's state is live (the replay goes on): keep a copy of the android now
+            android = moment.state.androids.get(android_id)
+            found = (None if android is None else android_json(android, private=True), last)
             if turn is not None:
                 break
     if found is None:
         raise ApiError(f"round {round} of {game.path} has no turn {turn}")
-    android = found.state.androids.get(android_id)
-    if android is None:
+    data, last = found
+    if data is None:
         raise ApiError(f"{android_id} had not been launched by round {round}" + (f", turn {turn}" if turn is not None else ""))
-    data = android_json(android, private=True)
-    readable = player is None or android.owner == player
-    if not readable:
+    if player is not None and data["ownerId"] != player:
         data["memory"] = data["recording"] = REDACTED
     if last is not None and player is not None:
         last = redact_event(last, owners, player)

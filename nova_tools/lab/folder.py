@@ -50,7 +50,11 @@ class LabFolder:
 
     def game(self, name: str) -> Path:
         """An existing game's file (a symlink pointing out of the root is refused)."""
-        path = self.games.existing(name)
+        path = self.games.path(name)
+        if not path.is_file():
+            known = self.games.names()
+            listing = ", ".join(known[:12]) + (" ..." if len(known) > 12 else "") if known else "none yet"
+            raise api.ApiError(f"there is no game {name!r} in the lab's folder (games: {listing})")
         if not self.inside(path):
             raise OutsideRoot(f"the game {name!r} is a link to a file outside {self.root}; the lab only opens files inside its root")
         return path

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, field_serializer
 
 from ..api import GameSummary, Result, Standing, Status
 
@@ -46,6 +46,10 @@ class GameListing(Result):
     summary: GameSummary | None = None  # games only
     status: Status | None = None  # games and records
     problem: str | None = None  # why it cannot be read
+
+    @field_serializer("status")
+    def _status(self, status: Status | None) -> dict | None:
+        return None if status is None else status.to_json()  # `nova status --json`, exactly
 
 
 class GameList(Result):
@@ -105,6 +109,10 @@ class MatchOutcome(Result):
     size: str
     disclosure: str
     status: Status
+
+    @field_serializer("status")
+    def _status(self, status: Status) -> dict:
+        return status.to_json()
 
 
 class ArenaView(Result):

@@ -227,7 +227,7 @@ function drawSelection(ctx: CanvasRenderingContext2D, geo: Geometry, state: Boar
   if (selected.kind === 'tile') {
     ({ x, y } = selected);
   } else {
-    const android = frame.androids.get(selected.id) ?? state.frame.androids.get(selected.id);
+    const android = frame.androids.get(selected.id); // out of a fogged view's sight: nothing to mark
     if (!android) return;
     ({ x, y } = android.position);
   }

@@ -24,7 +24,7 @@ function numberInput(name: string, value: number, min: number, max: number): HTM
 
 export function runPage(context: PageContext): Page {
   const seats = h('div', { class: 'seats' });
-  const name = h('input', { type: 'text', name: 'name', value: defaultName(), required: true, pattern: '[A-Za-z0-9_-]{1,64}', spellcheck: false });
+  const name = h('input', { type: 'text', name: 'name', value: defaultName(), required: true, pattern: '[A-Za-z0-9_\\-]{1,64}', spellcheck: false });
   const width = numberInput('width', 12, 2, 256);
   const height = numberInput('height', 12, 2, 256);
   const seed = numberInput('seed', 0, 0, 2 ** 53);
@@ -107,7 +107,10 @@ export function runPage(context: PageContext): Page {
             h('ul', {}, ...[...outcome.players].sort((a, b) => b.score - a.score).map((p) => h('li', { dataset: { player: p.id } }, `${p.id}: ${points(p.score)}`))),
             open,
           );
-          context.go(replayHash(outcome.name));
+          // the result stays in view a moment, then the replay opens
+          window.setTimeout(() => {
+            if (result.isConnected) context.go(replayHash(outcome.name));
+          }, 1500);
         },
         onEnd: () => {
           submit.disabled = false;

@@ -6,7 +6,7 @@ import { gameUrl, getJSON, query } from '../http';
 
 type Event = Record<string, unknown>;
 
-function actionWords(action: Record<string, unknown> | undefined): string {
+export function actionWords(action: Record<string, unknown> | undefined): string {
   if (!action) return 'no action';
   const type = String(action.type ?? '?').replace('android.', '');
   const details = Object.entries(action)

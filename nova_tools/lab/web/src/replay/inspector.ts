@@ -6,6 +6,7 @@ import { type Frame, androidsAt, buildingAt } from '../frames';
 import type { AndroidMoment, BuildingState } from '../generated/api';
 import { gameUrl, getJSON, query } from '../http';
 import type { Selection } from '../board/state';
+import { actionWords } from './events';
 
 export interface Moment {
   game: string;
@@ -46,6 +47,10 @@ export class Inspector {
       this.tile(selection.x, selection.y, moment);
     } else {
       const { frame, game, player } = moment;
+      if (player !== null && !frame.androids.has(selection.id)) {
+        fill(this.element, h('h3', { text: selection.id }), h('p', { class: 'muted', text: `not in ${player}'s sight at this moment` }));
+        return;
+      }
       const url = gameUrl(game, 'androids', selection.id) + query({ round: frame.round, turn: frame.turn, player });
       const android = await getJSON<AndroidMoment>(url);
       if (ticket === this.ticket) this.android(android);
@@ -103,7 +108,7 @@ export class Inspector {
       ? h(
           'div',
           { class: `last-turn ${last.outcome}`, dataset: { field: 'last-turn', outcome: last.outcome, code: last.code ?? '' } },
-          h('div', {}, `round ${last.round}: `, h('b', { text: String((last.action?.type as string | undefined) ?? 'no action') }), last.action ? ` ${JSON.stringify(Object.fromEntries(Object.entries(last.action).filter(([k]) => k !== 'type')))}` : ''),
+          h('div', {}, `round ${last.round}: `, h('b', { text: actionWords(last.action ?? undefined) })),
           h('div', {}, 'outcome ', h('b', { dataset: { field: 'outcome' }, text: last.outcome }), last.code ? h('span', {}, ' · code ', h('code', { dataset: { field: 'code' }, text: last.code })) : null),
           last.reason ? h('div', { class: 'reason', dataset: { field: 'reason' }, text: last.reason }) : null,
         )
