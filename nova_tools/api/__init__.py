@@ -22,10 +22,13 @@ from .frames import replay_frames
 from .timeline import android_at, replay_timeline
 from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
 from .played import PlayedGame, demo_spec, play_to_file, starter_entry
+from .reference import action_docs
 from .reference import write_docs as write_generated_docs
 from .runs import play_run
 from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
 from .results import (
+    ActionDoc,
+    ActionField,
     AndroidMoment,
     AndroidReport,
     AndroidState,
@@ -60,6 +63,8 @@ from .world import player_world
 
 __all__ = [
     "Action",
+    "ActionDoc",
+    "ActionField",
     "NAME_RULE",
     "USER_ERRORS",
     "AndroidMoment",
@@ -101,6 +106,7 @@ __all__ = [
     "UnknownPlayer",
     "Uploaded",
     "VisibleTile",
+    "action_docs",
     "android_at",
     "android_report",
     "check_name",

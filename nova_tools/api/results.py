@@ -363,3 +363,20 @@ class RunGame(Result):
     failed_turns: int
     seconds: float
     players: tuple[Standing, ...]  # the scores after the last round
+
+
+# --- the game's reference -----------------------------------------------------------------------
+
+
+class ActionField(Result):
+    name: str
+    required: bool
+    description: str
+
+
+class ActionDoc(Result):
+    """An action a script may return: its ``type``, what it does, its fields."""
+
+    type: str
+    summary: str
+    fields: tuple[ActionField, ...]
