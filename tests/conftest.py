@@ -86,6 +86,7 @@ FOLDERS = {
     "match": "subprocess",
     "cli": "subprocess",
     "arena": "subprocess",
+    "starter": "subprocess",  # the starter's games and comparisons (nova compare in a child process)
     "editors": "realpart",
     "lab": "subprocess",  # the real `nova lab` process (its browser tests are marked realpart)
 }
