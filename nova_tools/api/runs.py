@@ -4,7 +4,9 @@ The browser lab's Run panel plays one (rulebook 1.1: "a run in the browser lab, 
 is the round count in the Run panel"): each player's script is uploaded and one android launched
 on its initial charger, ``rounds`` rounds are played, and ``rules.match.finalRound`` is that round
 count, so every script knows when the humans land. The file is the one the same game played
-command by command would give (create-game --final-round, upload, launch, run).
+command by command would give (create-game --final-round, upload, launch, run), with one more
+key, ``run``: like a peer match, a run cannot be continued once it has run (rulebook 1.1), so
+``nova run``, ``upload`` and ``launch`` refuse it.
 """
 
 from __future__ import annotations
@@ -78,7 +80,9 @@ def play_run(
     with store.locked(path):
         if path.exists() and not force:
             raise ApiError(f"{path} appeared while the run was played; pick another name")
-        store.save(stored_game(session, path))
+        game = stored_game(session, path)
+        game.run = {"rounds": rounds}
+        store.save(game)
     game = open_game(path)  # read back: a file that does not load is never reported as written
     return RunGame(
         path=path,

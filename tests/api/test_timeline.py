@@ -198,6 +198,17 @@ def test_a_run_plays_to_its_arrival_round_and_keeps_the_game(tmp_path: Path) -> 
     assert [p.to_json() for p in played.players] == api.status(tmp_path / "run.json").to_json()["players"]
     with pytest.raises(api.ApiError, match="already exists"):
         api.play_run(tmp_path / "run.json", [("ann", api.starter_entry())], rounds=2)
+    # the round count was a real deadline: the run cannot be continued (rulebook 1.1)
+    assert saved["run"] == {"rounds": 6}
+    before = (tmp_path / "run.json").read_bytes()
+    refused = nova("run", "--file", tmp_path / "run.json", "--rounds", "1")
+    assert refused.code == 1
+    assert refused.err.strip() == (
+        f"nova run: {tmp_path / 'run.json'} is a run played to its arrival round in the browser lab; a run cannot be continued "
+        "once it has run (start a new game with `nova create-game`, or play a new run)"
+    )
+    assert nova("launch", "--file", tmp_path / "run.json", "--player", "ann", "--script", "script-1").code == 1
+    assert (tmp_path / "run.json").read_bytes() == before
 
 
 def test_a_stopped_run_writes_nothing(tmp_path: Path) -> None:

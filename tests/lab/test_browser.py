@@ -268,3 +268,19 @@ def test_the_arena_page_compares_two_scripts(browser, lab: Lab) -> None:
     assert page.locator("[data-testid=verdict]").inner_text()
     view.shot("arena")
     view.close()
+
+
+def test_the_lab_benchmark_keeps_running() -> None:
+    """bench/lab_bench.py on a short game (nothing is timed here: `make bench` measures)."""
+    chromium()
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from bench import lab_bench
+
+    figures = lab_bench.measure(rounds=6, players=2, repeats=1, scrubs=4)
+    assert figures["rounds"] == 6 and figures["scrubs"] == 6 and figures["scrubs_off_round"] == 0
+    assert figures["open_cold_s"] > 0 and figures["scrub_frame_ms"] > 0 and figures["timeline_bytes"] > 1000
+    text = lab_bench.report(figures)
+    for label in ("open in the viewer, cold lab", "scrub to a random round", "baseline: an idle frame"):
+        assert label in text

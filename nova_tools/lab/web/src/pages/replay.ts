@@ -154,7 +154,17 @@ export function replayPage(context: PageContext): Page {
     eventsTitle.textContent = `Events of round ${frame.round}`;
     events.show(frame.round, turns ? turns.at + 1 : null, showProblem);
     refreshInspector();
-    history.replaceState(null, '', `#/replay/${encodeURIComponent(name)}${query({ round: frame.round, view: fog })}`);
+    rememberPlace(frame.round);
+  }
+
+  // the address keeps the round and the view (to share a position), at most a few times a second:
+  // browsers throttle pages that rewrite their address on every frame
+  let placeTimer = 0;
+  function rememberPlace(round: number): void {
+    window.clearTimeout(placeTimer);
+    placeTimer = window.setTimeout(() => {
+      history.replaceState(null, '', `#/replay/${encodeURIComponent(name)}${query({ round, view: fog })}`);
+    }, 300);
   }
 
   let inspectorTimer = 0;
@@ -357,6 +367,7 @@ export function replayPage(context: PageContext): Page {
     element,
     dispose() {
       stopPlaying();
+      window.clearTimeout(placeTimer);
       document.removeEventListener('keydown', onKey);
       board.dispose();
     },
