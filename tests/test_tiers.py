@@ -1,0 +1,15 @@
+"""Every test file of the suite has a tier (tests/conftest.py), and the tiers cover the suite."""
+
+from __future__ import annotations
+
+import conftest
+
+
+def test_every_test_file_has_a_tier() -> None:
+    untiered = conftest.untiered_files()
+    assert not untiered, f"give these test files a tier in tests/conftest.py (FOLDERS or FILES): {', '.join(untiered)}"
+
+
+def test_the_tables_name_files_that_exist() -> None:
+    missing = [name for name in conftest.FILES if not (conftest.HERE / name).is_file()]
+    assert not missing, f"tests/conftest.py gives a tier to files that are gone: {', '.join(missing)}"
