@@ -134,12 +134,20 @@ def scrub(browser, url: str, count: int, seed: int = 1) -> dict:
     return result
 
 
-def measure(rounds: int, players: int, repeats: int, scrubs: int) -> dict:
-    from playwright.sync_api import sync_playwright
+def measure(rounds: int, players: int, repeats: int, scrubs: int, browser=None) -> dict:
+    """The figures; ``browser``: a Playwright browser already running (else Chromium is started)."""
+    if browser is None:
+        from playwright.sync_api import sync_playwright
 
-    executable = os.environ.get("NOVA_CHROMIUM") or shutil.which("chromium")
-    if not executable:
-        raise SystemExit("bench lab: no chromium (apt-get install -y chromium; `make bench` installs it)")
+        executable = os.environ.get("NOVA_CHROMIUM") or shutil.which("chromium")
+        if not executable:
+            raise SystemExit("bench lab: no chromium (apt-get install -y chromium; `make bench` installs it)")
+        with sync_playwright() as playwright:
+            launched = playwright.chromium.launch(executable_path=executable, args=FLAGS)
+            try:
+                return measure(rounds, players, repeats, scrubs, launched)
+            finally:
+                launched.close()
     with tempfile.TemporaryDirectory(prefix="nova-lab-bench-") as scratch:
         root = Path(scratch)
         start = time.perf_counter()
@@ -151,26 +159,22 @@ def measure(rounds: int, players: int, repeats: int, scrubs: int) -> dict:
             t0 = time.perf_counter()
             api.replay_timeline(loaded).to_json()
             timeline_s.append(time.perf_counter() - t0)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=FLAGS)
-            cold, warm, fetch_s = [], [], []
-            size = 0
-            scrubbed: dict | None = None
-            for _ in range(repeats):
-                server = LabServer(root)
-                try:
-                    cold.append(open_once(browser, server.url))
-                    warm.append(open_once(browser, server.url))
-                    t0 = time.perf_counter()
-                    with urllib.request.urlopen(server.url + "api/games/long/timeline", timeout=120) as response:
-                        size = len(response.read())
-                    fetch_s.append(time.perf_counter() - t0)
-                    if scrubbed is None:  # one page of scrubs is enough
-                        scrubbed = scrub(browser, server.url, scrubs)
-                finally:
-                    server.stop()
-            browser.close()
-    assert scrubbed is not None
+        cold, warm, fetch_s = [], [], []
+        size = 0
+        scrubbed: dict | None = None
+        for _ in range(repeats):
+            server = LabServer(root)
+            try:
+                cold.append(open_once(browser, server.url))
+                warm.append(open_once(browser, server.url))
+                t0 = time.perf_counter()
+                with urllib.request.urlopen(server.url + "api/games/long/timeline", timeout=120) as response:
+                    size = len(response.read())
+                fetch_s.append(time.perf_counter() - t0)
+                if scrubbed is None:  # one page of scrubs is enough
+                    scrubbed = scrub(browser, server.url, scrubs)
+            finally:
+                server.stop()
     moves = scrubbed["moves"]
     # a run's frames are setup (round 0), then one per round: a frame's index is its round
     wrong = [m for m in moves if m["round"] != m["target"]]

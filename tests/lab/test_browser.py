@@ -270,15 +270,14 @@ def test_the_arena_page_compares_two_scripts(browser, lab: Lab) -> None:
     view.close()
 
 
-def test_the_lab_benchmark_keeps_running() -> None:
+def test_the_lab_benchmark_keeps_running(browser) -> None:
     """bench/lab_bench.py on a short game (nothing is timed here: `make bench` measures)."""
-    chromium()
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from bench import lab_bench
 
-    figures = lab_bench.measure(rounds=6, players=2, repeats=1, scrubs=4)
+    figures = lab_bench.measure(rounds=6, players=2, repeats=1, scrubs=4, browser=browser)
     assert figures["rounds"] == 6 and figures["scrubs"] == 6 and figures["scrubs_off_round"] == 0
     assert figures["open_cold_s"] > 0 and figures["scrub_frame_ms"] > 0 and figures["timeline_bytes"] > 1000
     text = lab_bench.report(figures)
