@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-import conftest
+import importlib.util
+from pathlib import Path
+
+# Load tests/conftest.py by path: `import conftest` picks whichever sub-folder conftest
+# pytest registered first under that name (tests/mcp/conftest.py in CI's order).
+_SPEC = importlib.util.spec_from_file_location("nova_tests_root_conftest", Path(__file__).with_name("conftest.py"))
+assert _SPEC is not None and _SPEC.loader is not None
+conftest = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(conftest)
 
 
 def test_every_test_file_has_a_tier() -> None:

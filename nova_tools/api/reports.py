@@ -16,23 +16,19 @@ from .convert import android_report as report_of
 from .convert import standings
 from .errors import ApiError
 from .results import AndroidReport, EventsPage, RecordedAndroid, Status
-from .world import state_after_round
+from .wording import describe_event
 
 Notes = Literal["logged", "whole"]
 
 
-def status(path: str | Path | store.Game | store.MatchRecord, round: int | None = None) -> Status:
+def status(path: str | Path | store.Game | store.MatchRecord) -> Status:
     """Scores with their breakdown, androids and wrecks: ``nova status --json`` (DESIGN section 6);
     a peer match's file (a game, or a record kept under --disclosure recording) adds its ``match``
-    account. With ``round``, as the game stood after that round (0: after setup), replayed from
-    its log."""
+    account."""
     game = read_game(path)
     if isinstance(game, store.MatchRecord):
-        if round is not None and round != game.status["round"]:
-            raise ApiError(f"{game.path} is a match record: it keeps the scores after round {game.status['round']} only")
         return Status.model_validate({**game.status, "match": game.match})
-    state = game.state if round is None else state_after_round(game, round)
-    return Status(round=state.round, final_turn=game.rules.match.final_round, players=standings(state), match=game.match)
+    return Status(round=game.state.round, final_turn=game.rules.match.final_round, players=standings(game.state), match=game.match)
 
 
 def android_report(path: str | Path | store.Game | store.MatchRecord, android_id: str, player: str | None = None) -> AndroidReport | RecordedAndroid:
@@ -101,8 +97,13 @@ def events_page(
     start = max(0, len(selected) - limit) if offset is None else offset
     page = selected[start : start + limit]
     shown = _with_whole_notes(game, page) if notes == "whole" else {i: game.events[i] for i in page}
-    items = tuple({"index": i, **(redact_event(shown[i], owners, player) if player is not None else shown[i])} for i in page)
-    return EventsPage(total=len(selected), offset=start, limit=limit, events=items)
+    items = tuple(_with_text(i, redact_event(shown[i], owners, player) if player is not None else shown[i]) for i in page)
+    return EventsPage(total=len(selected), offset=start, limit=limit, events=items, log_length=len(game.events))
+
+
+def _with_text(index: int, event: dict) -> dict:
+    """An event as a read gives it: its place in the log, the event, and what it says in words."""
+    return {"index": index, **event, "text": describe_event(event)}
 
 
 def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, dict]:

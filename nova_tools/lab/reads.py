@@ -116,7 +116,7 @@ class Reads:
 
     def status(self, name: str, round: int | None) -> api.Status:
         path, game = self._game(name)
-        return self._kept(("status", name, round), path, lambda: api.status(game, round=round))
+        return self._kept(("status", name, round), path, lambda: api.status(game) if round is None else api.status_at(game, round))
 
     def events(self, name: str, round: int | None, offset: int, limit: int) -> api.EventsPage:
         path, game = self._game(name)

@@ -172,14 +172,14 @@ def test_android_at_refuses_what_is_not_there(game: Path) -> None:
 def test_status_at_a_round_is_the_score_replayed_to_it(game: Path) -> None:
     frames = {f.round: f for f in api.replay_frames(game)}
     for round in (0, 4, ROUNDS):
-        status = api.status(game, round=round).to_json()
+        status = api.status_at(game, round).to_json()
         assert status["round"] == round
         assert [(p["id"], p["score"], p["breakdown"]) for p in status["players"]] == [
             (p.id, p.score, [line.to_json() for line in p.breakdown]) for p in frames[round].players
         ]
-    assert api.status(game, round=ROUNDS) == api.status(game)
+    assert api.status_at(game, ROUNDS) == api.status(game)
     cli = nova("status", "--file", game, "--round", "4", "--json")
-    assert json.loads(cli.out) == api.status(game, round=4).to_json()
+    assert json.loads(cli.out) == api.status_at(game, 4).to_json()
     refused = nova("status", "--file", game, "--round", "99")
     assert refused.code == 1 and "has no round 99 (it has rounds 0-16)" in refused.err
 

@@ -39,12 +39,13 @@ export interface Status {
   match?: Record<string, unknown> | null;
 }
 
-/** ``nova events --json``: ``{"total", "offset", "limit", "events"}``; each event is as the game file holds it (docs/game-file.md) plus its ``index`` in the whole log. */
+/** ``nova events --json``: ``{"total", "offset", "limit", "events", "logLength"}``; each event is as the game file holds it (docs/game-file.md) plus its ``index`` in the whole log and its ``text``, the line `nova events` prints for it. */
 export interface EventsPage {
   total: number;
   offset: number;
   limit: number;
   events: Record<string, unknown>[];
+  logLength: number;
 }
 
 /** Enough to tell games apart in a list. */
