@@ -79,10 +79,11 @@ def _open(request: urllib.request.Request) -> tuple[int, object]:
 
 
 @contextmanager
-def running_lab(root: Path, *extra: str, python: list[str] | None = None, env: dict | None = None) -> Iterator[Lab]:
-    """`nova lab --root ROOT --port 0 --no-browser` as a user starts it; stopped with Ctrl-C."""
+def running_lab(root: Path, *extra: str, command: list[str] | None = None, env: dict | None = None) -> Iterator[Lab]:
+    """`nova lab --root ROOT --port 0 --no-browser` as a user starts it; stopped with Ctrl-C.
+    ``command``: the `nova` to run (default: this checkout's, through this Python)."""
     process = subprocess.Popen(
-        [*(python or [sys.executable]), "-m", "nova_tools.cli", "lab", "--root", str(root), "--port", "0", "--no-browser", *extra],
+        [*(command or [sys.executable, "-m", "nova_tools.cli"]), "lab", "--root", str(root), "--port", "0", "--no-browser", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
