@@ -8,6 +8,7 @@ pointing out) is refused in one sentence, before anything is read.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -52,7 +53,7 @@ class LabFolder:
         """An existing game's file (a symlink pointing out of the root is refused)."""
         path = self.games.path(name)
         if not path.is_file():
-            known = self.games.names()
+            known = [known for known in self.games.names() if not other_json(self.games.path(known))]
             listing = ", ".join(known[:12]) + (" ..." if len(known) > 12 else "") if known else "none yet"
             raise api.ApiError(f"there is no game {name!r} in the lab's folder (games: {listing})")
         if not self.inside(path):
@@ -107,3 +108,13 @@ class LabFolder:
         if not path.is_file():
             raise OutsideRoot(f"there is no script {shown!r} under {self.root}")
         return path
+
+def other_json(path: Path) -> bool:
+    """Whether ``path`` holds whole, valid JSON that does not claim to be a Nova file (a damaged
+    or truncated game is still listed, with what is wrong with it)."""
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    marker = data.get("format") if isinstance(data, dict) else None
+    return not (isinstance(marker, str) and marker.startswith("nova"))

@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import api
 from ..errors import NovaError
-from .folder import LabFolder
+from .folder import LabFolder, other_json
 from .wire import GameList, GameListing
 
 CACHE_ENTRIES = 48
@@ -72,13 +72,17 @@ class Reads:
             if not self.folder.inside(path):
                 continue  # a link out of the root is not listed
             try:
-                listings.append(self._kept(("listing", name), path, lambda: self._listing(name, path)))
+                listing = self._kept(("listing", name), path, lambda: self._listing(name, path))
             except OSError:
                 continue  # removed while listing
+            if listing is not None:
+                listings.append(listing)
         listings.sort(key=lambda g: (-g.modified, g.name))
         return GameList(games=tuple(listings))
 
-    def _listing(self, name: str, path: Path) -> GameListing:
+    def _listing(self, name: str, path: Path) -> GameListing | None:
+        """The game's line in the list; None for a JSON file that is no Nova file at all (a
+        package.json or tsconfig.json in a project folder), which is not listed."""
         modified = path.stat().st_mtime
         try:
             game = api.read_game(path)
@@ -88,6 +92,8 @@ class Reads:
                 return GameListing(name=name, modified=modified, kind="record", status=status)
             return GameListing(name=name, modified=modified, kind="game", summary=api.game_summary(game), status=status)
         except NovaError as error:
+            if other_json(path):
+                return None
             return GameListing(name=name, modified=modified, kind="unreadable", problem=self.folder.games.tidy(str(error), name))
 
     # --- one game -----------------------------------------------------------------------------
@@ -129,3 +135,4 @@ class Reads:
             path,
             lambda: api.android_at(game, android_id, round=round, turn=turn, player=player),
         )
+

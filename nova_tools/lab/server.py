@@ -42,6 +42,13 @@ def bind(port: int) -> socket.socket:
     return sock
 
 
+def _has_windows() -> bool:
+    """Whether a browser window can open here. Without a display (over ssh, in a container)
+    Python's webbrowser falls back to a text browser (lynx, w3m) that would take over the
+    terminal the lab is printing to: then the lab only says where it is."""
+    return sys.platform in ("darwin", "win32") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def serve(root: str | Path = ".", port: int = DEFAULT_PORT, open_browser: bool = True, out: TextIO | None = None) -> None:
     """Serve the lab for ``root`` until interrupted. The first line written to ``out`` (stdout)
     is the lab's URL, flushed at once."""
@@ -64,8 +71,10 @@ def serve(root: str | Path = ".", port: int = DEFAULT_PORT, open_browser: bool =
         ws="none",  # the lab speaks HTTP only (live updates are Server-Sent Events)
     )
     server = uvicorn.Server(config)
-    if open_browser:
+    if open_browser and _has_windows():
         threading.Timer(0.3, lambda: webbrowser.open(url)).start()
+    elif open_browser:
+        print(f"nova lab: no display to open a browser window on; open {url} in a browser on this machine (over ssh: ssh -L {guard.port}:127.0.0.1:{guard.port} HOST, then the same URL)", file=out, flush=True)
     try:
         server.run(sockets=[sock])
     finally:

@@ -65,7 +65,7 @@ class Page:
 @pytest.fixture(scope="module")
 def root(tmp_path_factory) -> Path:
     """A folder with a game recorded by the CLI (the starter against a walker) and the walker."""
-    folder = tmp_path_factory.mktemp("lab-browser")
+    folder = tmp_path_factory.mktemp("my-games", numbered=False)  # the name the screenshots show
     (folder / "bots").mkdir()
     walker = wanderer(folder / "bots", "walker", recording="walking")
     game = folder / "duel.json"

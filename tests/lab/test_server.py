@@ -34,6 +34,7 @@ def root(tmp_path_factory) -> Path:
     assert nova("launch", "--file", game, "--player", "bob", "--script", "script-2").code == 0
     assert nova("run", "--file", game, "--rounds", ROUNDS).code == 0
     (folder / "broken.json").write_text('{"format": "nova-game", "version": 1, "seed"', encoding="utf-8")
+    (folder / "tsconfig.json").write_text('{"compilerOptions": {"strict": true}}', encoding="utf-8")  # JSON, not a game: not listed
     (folder / ".hidden").mkdir()
     (folder / ".hidden" / "secret.ts").write_text("export default () => ({ type: 'android.wait' });\n")
     (folder / "node_modules").mkdir()
@@ -68,7 +69,7 @@ def test_the_games_list_shows_round_players_and_the_scores_nova_status_gives(lab
     code, listing = lab.get("/api/games")
     assert code == 200
     games = {g["name"]: g for g in listing["games"]}
-    assert set(games) == {"duel", "broken"}  # the link out of the root is not listed
+    assert set(games) == {"duel", "broken"}  # neither the link out of the root nor tsconfig.json is listed
     duel = games["duel"]
     assert duel["kind"] == "game"
     assert duel["summary"]["players"] == ["ann", "bob"] and duel["summary"]["round"] == ROUNDS

@@ -28,11 +28,11 @@ function prepare(canvas: HTMLCanvasElement): { ctx: CanvasRenderingContext2D; wi
   return { ctx, width, height };
 }
 
-/** A step just above `value` (1, 2, 5 x 10^n) for axis labels. */
+/** A step just above `value` (1, 2, 2.5, 5 x 10^n) for axis labels. */
 function niceMax(value: number): number {
   if (value <= 0) return 1;
   const magnitude = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 5, 10]) if (step * magnitude >= value) return step * magnitude;
+  for (const step of [1, 2, 2.5, 5, 10]) if (step * magnitude >= value) return step * magnitude;
   return 10 * magnitude;
 }
 

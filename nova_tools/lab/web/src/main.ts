@@ -35,7 +35,10 @@ function start(info: LabInfo): void {
     document.getElementById('nav')!,
     ...links,
   );
-  document.getElementById('root')!.textContent = info.root;
+  // the folder's name (the Games page shows the whole path; hovering shows it here)
+  const rootLabel = document.getElementById('root')!;
+  rootLabel.textContent = info.root.split(/[\\/]/).filter(Boolean).pop() ?? info.root;
+  rootLabel.title = info.root;
   const go = (hash: string) => {
     if (location.hash === hash) route();
     else location.hash = hash;

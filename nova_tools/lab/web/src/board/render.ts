@@ -5,6 +5,14 @@ import { BOARD, BUILDING_LETTERS, GROUND_COLOURS, MATERIAL_COLOURS } from '../co
 import type { AndroidState, BuildingState, VisibleTile } from '../generated/api';
 import { type BoardState, shown } from './state';
 
+/** Where androids standing on a building go: bottom right first, then the other corners. */
+const BUILDING_CORNERS: ReadonlyArray<readonly [number, number]> = [
+  [0.78, 0.78],
+  [0.22, 0.22],
+  [0.78, 0.22],
+  [0.22, 0.78],
+];
+
 export interface Geometry {
   tile: number; // pixels per tile (CSS pixels)
   gap: number;
@@ -38,8 +46,16 @@ export function render(ctx: CanvasRenderingContext2D, state: BoardState, geo: Ge
     if (stack) stack.push(android);
     else stacks.set(key, [android]);
   }
-  for (const building of frame.buildings.values()) drawBuilding(ctx, geo, building, state.colours.get(building.ownerId) ?? BOARD.text);
-  for (const stack of stacks.values()) drawAndroids(ctx, geo, state, stack);
+  const builtOn = new Set<number>();
+  for (const building of frame.buildings.values()) {
+    drawBuilding(ctx, geo, building, state.colours.get(building.ownerId) ?? BOARD.text);
+    builtOn.add(building.position.y * width + building.position.x);
+  }
+  for (const [key, stack] of stacks) {
+    // the order a click picks them in (frames.androidsAt): active ones first
+    const ordered = [...stack.filter((a) => a.active), ...stack.filter((a) => !a.active)];
+    drawAndroids(ctx, geo, state, ordered, builtOn.has(key));
+  }
   drawSelection(ctx, geo, state);
   ctx.restore();
 }
@@ -164,12 +180,12 @@ function drawBuilding(ctx: CanvasRenderingContext2D, geo: Geometry, building: Bu
   label(ctx, BUILDING_LETTERS[building.type] ?? '?', x + size / 2, y + size / 2 + 1, size * 0.55, 'center', building.complete ? BOARD.text : colour);
 }
 
-function drawAndroids(ctx: CanvasRenderingContext2D, geo: Geometry, state: BoardState, stack: AndroidState[]): void {
+function drawAndroids(ctx: CanvasRenderingContext2D, geo: Geometry, state: BoardState, stack: AndroidState[], onBuilding: boolean): void {
   const { tile } = geo;
   const shownStack = stack.slice(0, 4);
   shownStack.forEach((android, index) => {
-    const [cx, cy] = androidCentre(geo, android.position.x, android.position.y, index, shownStack.length);
-    const r = shownStack.length === 1 ? tile * 0.22 : tile * 0.15;
+    const [cx, cy] = androidCentre(geo, android.position.x, android.position.y, index, shownStack.length, onBuilding);
+    const r = onBuilding ? tile * 0.13 : shownStack.length === 1 ? tile * 0.22 : tile * 0.15;
     const colour = state.colours.get(android.ownerId) ?? BOARD.text;
     if (!android.active) {
       ctx.strokeStyle = BOARD.wreck;
@@ -209,9 +225,14 @@ function drawAndroids(ctx: CanvasRenderingContext2D, geo: Geometry, state: Board
   }
 }
 
-/** Where the `index`-th of `count` androids on a tile is drawn (one: the centre; more: quadrants). */
-export function androidCentre(geo: Geometry, x: number, y: number, index: number, count: number): [number, number] {
+/** Where the `index`-th of `count` androids on a tile is drawn (one: the centre; more: quadrants;
+ * on a building: its corners, so the building's letter stays readable). */
+export function androidCentre(geo: Geometry, x: number, y: number, index: number, count: number, onBuilding = false): [number, number] {
   const { tile } = geo;
+  if (onBuilding) {
+    const [dx, dy] = BUILDING_CORNERS[index % BUILDING_CORNERS.length]!;
+    return [x * tile + tile * dx, y * tile + tile * dy];
+  }
   if (count <= 1) return [x * tile + tile / 2, y * tile + tile / 2];
   const dx = index % 2 === 0 ? 0.3 : 0.7;
   const dy = index < 2 ? 0.3 : 0.7;
