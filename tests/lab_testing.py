@@ -79,11 +79,12 @@ def _open(request: urllib.request.Request) -> tuple[int, object]:
 
 
 @contextmanager
-def running_lab(root: Path, *extra: str, command: list[str] | None = None, env: dict | None = None) -> Iterator[Lab]:
+def running_lab(root: Path, *extra: str, command: list[str] | None = None, env: dict | None = None, browser: bool = False) -> Iterator[Lab]:
     """`nova lab --root ROOT --port 0 --no-browser` as a user starts it; stopped with Ctrl-C.
-    ``command``: the `nova` to run (default: this checkout's, through this Python)."""
+    ``command``: the `nova` to run (default: this checkout's, through this Python); ``browser``:
+    leave out --no-browser."""
     process = subprocess.Popen(
-        [*(command or [sys.executable, "-m", "nova_tools.cli"]), "lab", "--root", str(root), "--port", "0", "--no-browser", *extra],
+        [*(command or [sys.executable, "-m", "nova_tools.cli"]), "lab", "--root", str(root), "--port", "0", *([] if browser else ["--no-browser"]), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -5,6 +5,8 @@ reads, jobs with their progress streamed, and one clear sentence for every reque
 from __future__ import annotations
 
 import json
+import os
+import select
 import socket
 import urllib.request
 from pathlib import Path
@@ -215,3 +217,18 @@ def test_a_taken_port_or_a_missing_root_is_one_sentence(tmp_path: Path) -> None:
     assert missing.code == 1
     assert missing.err.strip() == f"nova lab: {tmp_path / 'nope'} is not a folder; give --root an existing folder of games and scripts"
     assert "Traceback" not in missing.err + run.err
+
+
+def test_without_a_display_it_says_where_it_is_instead_of_starting_a_text_browser(tmp_path: Path) -> None:
+    """Over ssh Python's webbrowser would start lynx or w3m in the terminal the lab prints to."""
+    headless = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    with running_lab(tmp_path, env=headless, browser=True) as lab:
+        lines = []
+        for _ in range(2):  # each line within a bound: a lab that says nothing fails, never hangs
+            ready, _, _ = select.select([lab.process.stdout], [], [], 30)
+            assert ready, f"nova lab printed only {lines}"
+            lines.append(lab.process.stdout.readline().strip())
+        serving, said = lines
+        assert serving.startswith("nova lab: serving ")
+        assert said == f"nova lab: no display to open a browser window on; open {lab.url} in a browser on this machine (over ssh: ssh -L {lab.port}:127.0.0.1:{lab.port} HOST, then the same URL)"
+        assert lab.get("/api/games") == (200, {"games": []})
