@@ -84,7 +84,7 @@ def host_match(folder: LabFolder, request: HostRequest):
 
     def body(report: Reporter) -> tuple[str, dict]:
         def listening(url: str) -> None:
-            report.listening(url, f"waiting for a joiner: nova join {url} --player P BOT.ts --file MATCH.json")
+            report.listening(url, f"waiting for a joiner: nova join {url} --player YOU bot.ts --file match.json")
 
         return _played(
             report,

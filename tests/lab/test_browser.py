@@ -224,6 +224,35 @@ def test_a_match_hosted_in_one_lab_and_joined_from_another_is_verified(browser, 
         joiner.close()
 
 
+def test_the_join_command_the_host_page_shows_plays_the_match_from_the_cli(browser, tmp_path: Path) -> None:
+    """The command the host page tells a peer to type, typed: a real `nova join` process."""
+    host_root = tmp_path / "host"
+    host_root.mkdir()
+    walker = wanderer(tmp_path, "walker")
+    with running_lab(host_root) as host_lab:
+        host = Page(browser, host_lab.url)
+        host.open("#/match")
+        form = "form[aria-label='host a match']"
+        host.page.wait_for_selector(f"{form} select[name=script] option[value=starter]", state="attached")
+        host.page.fill(f"{form} input[name=name]", "versus-cli")
+        host.page.fill(f"{form} input[name=rounds]", "6")
+        host.page.click(f"{form} button[type=submit]")
+        shown = host.page.locator("[data-testid=join-cli]").inner_text()
+        words = shown.split()
+        assert words[:2] == ["nova", "join"] and "--player" in words and "--file" in words
+        typed = [{"YOU": "bob", "bot.ts": str(walker), "match.json": str(tmp_path / "joined.json")}.get(w, w) for w in words[2:]]
+        joined = nova("join", *typed, "--json")
+        assert joined.code == 0, joined.err
+        assert json.loads(joined.out)["outcome"] == "verified"
+        host.page.wait_for_selector("[data-testid=host-result] [data-outcome=verified]", timeout=JOB_TIMEOUT_MS)
+        host_status = json.loads(nova("status", "--file", host_root / "versus-cli.json", "--json").out)
+        join_status = json.loads(nova("status", "--file", tmp_path / "joined.json", "--json").out)
+        assert host_status["match"]["verifiedThrough"] == join_status["match"]["verifiedThrough"] == 6
+        assert [(p["id"], p["score"]) for p in host_status["players"]] == [(p["id"], p["score"]) for p in join_status["players"]]
+        assert [p["id"] for p in host_status["players"]] == ["alice", "bob"]
+        host.close()
+
+
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (800, 600)])
 def test_every_page_reads_at_its_size_with_the_keyboard(browser, lab: Lab, width: int, height: int) -> None:
     view = Page(browser, lab.url, width, height)
