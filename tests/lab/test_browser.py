@@ -20,7 +20,8 @@ from nova_tools import api
 pytestmark = pytest.mark.realpart
 
 ROUNDS = 30
-STEP_TO = 17
+STEP_TO = 28  # rounds where the starter's score has more contributors than its charger
+SCRUB_TO = 24
 TIMEOUT_MS = 60_000
 JOB_TIMEOUT_MS = 240_000
 
@@ -131,7 +132,13 @@ def test_the_viewer_agrees_with_nova_status_at_a_round_and_with_nova_android(bro
     status = json.loads(nova("status", "--file", root / "duel.json", "--round", STEP_TO, "--json").out)
     expected = {p["id"]: (float(p["score"]), [(line["source"], float(line["points"])) for line in p["breakdown"]]) for p in status["players"]}
     assert shown_scores(page) == expected
-    assert any(points for points, _ in expected.values()), "a test of scores that are all zero says little"
+    assert any(len(breakdown) > 1 for _, breakdown in expected.values()), f"at round {STEP_TO} only the chargers score: pick a later round"
+    # the scrubber itself, moved to another round
+    page.locator(".scrubber-range").fill(str(SCRUB_TO))
+    page.wait_for_selector(f".where[data-round='{SCRUB_TO}']")
+    status = json.loads(nova("status", "--file", root / "duel.json", "--round", SCRUB_TO, "--json").out)
+    assert shown_scores(page) == {p["id"]: (float(p["score"]), [(line["source"], float(line["points"])) for line in p["breakdown"]]) for p in status["players"]}
+    assert shown_scores(page) != expected, f"the scores at rounds {SCRUB_TO} and {STEP_TO} are the same: pick rounds that differ"
 
     # the last round: click each player's first android and read what `nova android` says
     page.keyboard.press("End")
