@@ -260,6 +260,36 @@ def test_the_join_command_the_host_page_shows_plays_the_match_from_the_cli(brows
         host.close()
 
 
+def test_a_new_player_opens_the_demo_game_and_runs_one_with_the_run_panels_defaults(browser, tmp_path: Path) -> None:
+    """docs/lab.md's first look, as written: the command `nova demo` prints, the demo game from
+    the Games page played from its start, then Run with nothing changed."""
+    demo = nova("demo", "--dir", tmp_path / "games", "--rounds", 30)
+    assert demo.code == 0, demo.err
+    (command,) = [line for line in demo.out.splitlines() if line.startswith("In the browser: ")]
+    words = command.removeprefix("In the browser: ").split()
+    assert words[:3] == ["nova", "lab", "--root"] and Path(words[3]) == tmp_path / "games"
+    with running_lab(Path(words[3])) as lab:
+        view = Page(browser, lab.url)
+        page = view.page
+        view.open("")
+        page.click("table.games tr[data-game=demo] a")
+        page.wait_for_selector(".replay-page[data-loaded=yes]")
+        page.keyboard.press("Home")
+        page.keyboard.press(" ")
+        page.wait_for_function("Number(document.querySelector('canvas.board').dataset.round) >= 3")
+        page.keyboard.press(" ")
+        page.click("nav a[data-page=run]")
+        page.wait_for_selector(".seat select option[value=starter]", state="attached")
+        page.click("button[type=submit]")
+        page.wait_for_url(re.compile(r".*#/replay/run-"), timeout=JOB_TIMEOUT_MS)
+        page.wait_for_selector(".replay-page[data-loaded=yes]")
+        assert page.locator(".where").inner_text() == "Round 20 of 20"
+        (played,) = [p for p in (tmp_path / "games").glob("run-*.json")]
+        status = json.loads(nova("status", "--file", played, "--json").out)
+        assert status["round"] == status["finalTurn"] == 20 and [p["id"] for p in status["players"]] == ["alice", "bob"]
+        view.close()
+
+
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (800, 600)])
 def test_every_page_reads_at_its_size_with_the_keyboard(browser, lab: Lab, width: int, height: int) -> None:
     view = Page(browser, lab.url, width, height)
