@@ -85,7 +85,7 @@ class Reads:
         package.json or tsconfig.json in a project folder), which is not listed."""
         modified = path.stat().st_mtime
         try:
-            game = api.read_game(path)
+            game = self._kept(("read", name), path, lambda: api.read_game(path))  # the viewer opens this one
             status = api.status(game)
             if status.match is not None and status.match.get("disclosure") == "recording":
                 # a match record (docs/matches.md): the final scores and one's own recordings only
