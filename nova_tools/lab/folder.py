@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -20,6 +21,10 @@ STARTER = "starter"  # the script name that picks the shipped starter android
 MAX_SCRIPTS = 500
 MAX_DEPTH = 6
 SKIPPED_FOLDERS = {"node_modules", "__pycache__", "dist", "build"}
+# an android's entry file ends with `export default turn;` (the toolchain refuses one without);
+# the modules it imports do not, and are left out of the Run panel's list
+DEFAULT_EXPORT = re.compile(rb"^[ \t]*export[ \t]+default\b", re.MULTILINE)
+ENTRY_SCAN_BYTES = 512 * 1024
 
 
 class OutsideRoot(NovaError):
@@ -72,8 +77,9 @@ class LabFolder:
     # --- scripts ------------------------------------------------------------------------------
 
     def scripts(self) -> tuple[list[str], bool]:
-        """The ``.ts`` entry files under the root (not ``.d.ts``, not in hidden or package folders),
-        relative and sorted; and whether the list was cut at :data:`MAX_SCRIPTS`."""
+        """The ``.ts`` entry files under the root (with a default export; not ``.d.ts``, not in
+        hidden or package folders), relative and sorted; and whether the list was cut at
+        :data:`MAX_SCRIPTS`."""
         found: list[str] = []
         for folder, dirs, files in os.walk(self.root):
             here = Path(folder)
@@ -84,7 +90,7 @@ class LabFolder:
             for name in sorted(files):
                 if name.endswith(".ts") and not name.endswith(".d.ts") and not name.startswith("."):
                     path = here / name
-                    if self.inside(path):
+                    if self.inside(path) and _is_entry(path):
                         found.append(path.relative_to(self.root).as_posix())
                         if len(found) > MAX_SCRIPTS:
                             return sorted(found[:MAX_SCRIPTS]), True
@@ -118,3 +124,11 @@ def other_json(path: Path) -> bool:
         return False
     marker = data.get("format") if isinstance(data, dict) else None
     return not (isinstance(marker, str) and marker.startswith("nova"))
+
+
+def _is_entry(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            return DEFAULT_EXPORT.search(file.read(ENTRY_SCAN_BYTES)) is not None
+    except OSError:
+        return False

@@ -30,6 +30,7 @@ def root(tmp_path_factory) -> Path:
     assert nova("create-game", "--file", game, "--seed", "4").code == 0
     (folder / "bots").mkdir()
     bot = wanderer(folder / "bots", "walker")
+    (folder / "bots" / "helper.ts").write_text("export const step = 1;\n")  # a module, not an entry: not listed
     for player, script in (("ann", api.starter_entry()), ("bob", bot)):
         assert nova("upload", "--file", game, "--player", player, script).code == 0
     assert nova("launch", "--file", game, "--player", "ann", "--script", "script-1").code == 0
@@ -92,11 +93,11 @@ def test_the_reads_are_the_api_results(lab: Lab, root: Path) -> None:
     assert lab.get("/api/games/duel/rules")[1]["world"]["width"] == 12
 
 
-def test_scripts_are_the_ts_files_inside_the_root(lab: Lab) -> None:
+def test_scripts_are_the_ts_entry_files_inside_the_root(lab: Lab) -> None:
     code, scripts = lab.get("/api/scripts")
     assert code == 200
     assert scripts["starter"] == "starter"
-    assert scripts["scripts"] == ["bots/walker.ts"]  # not hidden, not node_modules, no link out
+    assert scripts["scripts"] == ["bots/walker.ts"]  # not hidden, not node_modules, no link out, not a module without a default export
 
 
 @pytest.mark.parametrize(
