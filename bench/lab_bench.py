@@ -8,7 +8,8 @@ Playwright, opens it in the viewer:
 
 * **open** — from the start of navigation to the board drawn with the whole timeline loaded
   (the page's own ``performance`` mark), cold (a freshly started lab, which replays the game to
-  build its timeline) and warm (the lab has it already). Beside it, in the same run, what the
+  build its timeline: it starts on its own as the lab starts, prepare_recent, and the page,
+  navigated at once, waits for it) and warm (the lab has it already). Beside it, in the same run, what the
   server's part costs alone: ``api.replay_timeline`` of the game in this process, and the
   timeline's JSON fetched over HTTP from the warm lab. Target: under 1 s.
 * **scrub** — the scrubber moved to ``--scrubs`` rounds picked at random (seeded): the time in

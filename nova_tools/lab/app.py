@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -231,6 +232,8 @@ def create_app(root: str | Path, port: int | None = None) -> tuple[Guard, Lab]:
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        # the most recent games' replays, made while the player's browser starts
+        threading.Thread(target=lab.reads.prepare_recent, name="nova-lab-prepare", daemon=True).start()
         yield
         lab.jobs.cancel_all()
 

@@ -21,6 +21,8 @@ from .folder import LabFolder, other_json
 from .wire import GameList, GameListing
 
 CACHE_ENTRIES = 48
+PREPARED_GAMES = 3  # replays made when the lab starts (prepare_recent)
+PREPARED_MAX_BYTES = 16 * 1024 * 1024  # a bigger game file waits until it is asked for
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -62,6 +64,28 @@ class Reads:
                     self.cache.popitem(last=False)
                 self.computing.pop(key, None)
         return value
+
+    # --- ahead of the page ----------------------------------------------------------------------
+
+    def prepare_recent(self, count: int = PREPARED_GAMES) -> None:
+        """Replay the ``count`` most recently changed games of the folder into the cache, the
+        newest first, so the game a player opens first is usually ready (a page asking for one
+        meanwhile waits for this replay instead of starting its own). Quietly skips what fails:
+        the page will show that when it asks."""
+        recent = []
+        for name in self.folder.games.names():
+            path = self.folder.games.path(name)
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            if self.folder.inside(path) and stat.st_size <= PREPARED_MAX_BYTES:
+                recent.append((stat.st_mtime_ns, name))
+        for _, name in sorted(recent, reverse=True)[:count]:
+            try:
+                self.timeline(name, None, None)
+            except (NovaError, OSError):
+                continue
 
     # --- the games list -----------------------------------------------------------------------
 
