@@ -194,6 +194,26 @@ def test_a_run_streams_its_progress_and_keeps_a_game_that_ends_on_its_arrival_ro
     assert ids == [e["seq"] for e in events[3:]]
 
 
+def test_a_run_is_the_game_the_cli_plays_from_the_same_seed_and_scripts(lab: Lab, root: Path, tmp_path: Path) -> None:
+    """docs/lab.md: the Run panel's game is the one nova create-game --final-round, then nova
+    upload and nova launch for each player in turn, then nova run make (in other processes),
+    byte for byte but for the run's mark; and the same run twice is the same file."""
+    seats = [{"player": "ann", "script": "starter"}, {"player": "bob", "script": "bots/walker.ts"}]
+    for name in ("twin-1", "twin-2"):
+        code, started = lab.post("/api/runs", {"name": name, "seats": seats, "rounds": 4, "seed": 11})
+        assert code == 200 and read_job(lab, started["id"])[-1]["kind"] == "done"
+    assert (root / "twin-1.json").read_bytes() == (root / "twin-2.json").read_bytes()
+    game = tmp_path / "cli.json"
+    assert nova("create-game", "--file", game, "--seed", 11, "--final-round", 4).code == 0
+    for number, (player, script) in enumerate((("ann", api.starter_entry()), ("bob", root / "bots" / "walker.ts")), start=1):
+        assert nova("upload", "--file", game, "--player", player, script).code == 0
+        assert nova("launch", "--file", game, "--player", player, "--script", f"script-{number}").code == 0
+    assert nova("run", "--file", game, "--rounds", 4).code == 0
+    from_lab, from_cli = json.loads((root / "twin-1.json").read_text()), json.loads(game.read_text())
+    assert from_lab.pop("run") == {"rounds": 4}
+    assert from_lab == from_cli
+
+
 def test_a_cancelled_run_stops_between_rounds_and_writes_nothing(lab: Lab, root: Path) -> None:
     code, started = lab.post("/api/runs", {"name": "long", "seats": [{"player": "ann", "script": "starter"}], "rounds": 3000})
     assert code == 200
