@@ -26,6 +26,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"Played {args.rounds} rounds: {result.turns} turns, {result.failed_turns} failed, {len(result.destroyed)} androids destroyed.\n")
     print(score_table(api.status(game).to_json()))
     print(f"\nLook closer: nova play --file {game}    nova android --file {game} android-1")
+    print(f"In the browser: nova lab --root {folder}   (the replay viewer, the Run panel; docs/lab.md)")
     return 0
 
 
