@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import sys
 import types
-import typing
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Union, get_args, get_origin
 
 from pydantic import BaseModel
 
 from .. import api
 from ..rules import Rules
+from ..toolchain.tstypes import TypeScriptTypes
 from . import wire
 
 TYPES_FILE = Path(__file__).resolve().parent / "web" / "src" / "generated" / "api.ts"
@@ -46,47 +46,8 @@ HEADER = """\
 """
 
 
-class _Renderer:
-    def __init__(self) -> None:
-        self.order: list[type[BaseModel]] = []
-
-    def model(self, cls: type[BaseModel]) -> str:
-        if cls not in self.order:
-            clash = [m for m in self.order if m.__name__ == cls.__name__]
-            if clash:
-                raise ValueError(f"two models are both called {cls.__name__} ({clash[0].__module__}, {cls.__module__})")
-            self.order.append(cls)
-        return cls.__name__
-
-    def type(self, annotation: Any) -> str:
-        origin = get_origin(annotation)
-        if annotation is type(None):
-            return "null"
-        if annotation is str or annotation is Path or (isinstance(annotation, type) and issubclass(annotation, Path)):
-            return "string"
-        if annotation is bool:
-            return "boolean"
-        if annotation in (int, float):
-            return "number"
-        if annotation is Any:
-            return "unknown"
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            return self.model(annotation)
-        if origin is Literal:
-            return " | ".join(f"'{value}'" if isinstance(value, str) else str(value).lower() for value in get_args(annotation))
-        if origin in (Union, types.UnionType):
-            parts = [self.type(a) for a in get_args(annotation)]
-            return " | ".join(dict.fromkeys(parts))  # int | float -> number
-        if origin in (list, tuple, typing.Sequence):
-            args = [a for a in get_args(annotation) if a is not Ellipsis]
-            inner = self.type(args[0]) if args else "unknown"
-            return f"({inner})[]" if "|" in inner else f"{inner}[]"
-        if origin is dict:
-            _, value = get_args(annotation)
-            return f"Record<string, {self.type(value)}>"
-        if isinstance(annotation, typing.TypeAliasType if hasattr(typing, "TypeAliasType") else ()):
-            return self.type(annotation.__value__)
-        raise TypeError(f"no TypeScript type for {annotation!r}")
+class _Renderer(TypeScriptTypes):
+    """The page's spellings are the shared ones (maps as ``Record<string, T>``)."""
 
     def interface(self, cls: type[BaseModel]) -> list[str]:
         doc = (cls.__doc__ or "").strip()
@@ -113,8 +74,8 @@ def render() -> str:
         renderer.model(cls)
     parts = [HEADER]
     done = 0
-    while done < len(renderer.order):  # rendering a model may find more
-        parts.append("\n".join(renderer.interface(renderer.order[done])) + "\n")
+    while done < len(renderer.models):  # rendering a model may find more
+        parts.append("\n".join(renderer.interface(renderer.models[done])) + "\n")
         done += 1
     return "\n".join(parts)
 

@@ -28,14 +28,14 @@ import inspect
 import json
 import sys
 import types
-import typing
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined, to_jsonable_python
 
 from .paths import PACKAGED_TYPINGS, REPO_TYPINGS
+from .tstypes import TypeScriptTypes, ts_string
 
 TYPINGS_FILES = (REPO_TYPINGS, PACKAGED_TYPINGS)
 
@@ -74,58 +74,25 @@ def _literal(value: Any) -> str:
     return json.dumps(tidy(value), separators=(", ", ": "), ensure_ascii=False)
 
 
-class _Renderer:
+class _Renderer(TypeScriptTypes):
+    """The android typings' spellings: a named union for the ids listed in :func:`_named_literals`,
+    and maps keyed by those ids written as mapped types (a key outside them is a type error)."""
+
     def __init__(self) -> None:
+        super().__init__()
         self.named = _named_literals()
         self.used_literals: set[str] = set()
-        self.models: list[type[BaseModel]] = []  # in first-use order
-        self.names: dict[str, type[BaseModel]] = {}
 
-    # --- types ---------------------------------------------------------------------------------
+    def literal(self, values: tuple) -> str:
+        if (entry := self.named.get(frozenset(values))) is not None and len(values) > 1:
+            self.used_literals.add(entry[0])
+            return entry[0]
+        return super().literal(values)
 
-    def model(self, cls: type[BaseModel]) -> str:
-        name = cls.__name__
-        if name in self.names and self.names[name] is not cls:
-            raise ValueError(f"two models are both called {name!r} ({self.names[name].__module__}, {cls.__module__})")
-        if name not in self.names:
-            self.names[name] = cls
-            self.models.append(cls)
-        return name
-
-    def type(self, annotation: Any) -> str:
-        origin = get_origin(annotation)
-        if origin is Annotated:
-            return self.type(get_args(annotation)[0])
-        if annotation is type(None) or annotation is None:
-            return "null"
-        if annotation is str:
-            return "string"
-        if annotation in (int, float):
-            return "number"
-        if annotation is bool:
-            return "boolean"
-        if annotation is Any:
-            return "unknown"
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            return self.model(annotation)
-        if origin is Literal:
-            values = get_args(annotation)
-            if (entry := self.named.get(frozenset(values))) is not None and len(values) > 1:
-                self.used_literals.add(entry[0])
-                return entry[0]
-            return " | ".join(json.dumps(v) if not isinstance(v, str) else _ts_string(v) for v in values)
-        if origin in (Union, types.UnionType):
-            return " | ".join(self.type(a) for a in get_args(annotation))
-        if origin in (list, tuple, typing.Sequence) or annotation in (list,):
-            (item,) = get_args(annotation)[:1] or (Any,)
-            inner = self.type(item)
-            return f"({inner})[]" if "|" in inner else f"{inner}[]"
-        if origin is dict:
-            key, value = get_args(annotation)
-            if get_origin(key) is Literal:
-                return f"{{ [K in {self.type(key)}]?: {self.type(value)} }}"
-            return f"{{ [key: string]: {self.type(value)} }}"
-        raise TypeError(f"no TypeScript rendering for {annotation!r}")
+    def mapping(self, key: Any, value: Any) -> str:
+        if get_origin(key) is Literal:
+            return f"{{ [K in {self.type(key)}]?: {self.type(value)} }}"
+        return f"{{ [key: string]: {self.type(value)} }}"
 
     # --- declarations --------------------------------------------------------------------------
 
@@ -206,8 +173,7 @@ def _paragraphs(text: str | None) -> list[str]:
     return inspect.cleandoc(text).splitlines() if text else []
 
 
-def _ts_string(value: str) -> str:
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+_ts_string = ts_string
 
 
 def _ts_key(key: str) -> str:
