@@ -61,6 +61,13 @@ def test_a_lone_surrogate_escape_is_named_where_it_stands(tmp_path: Path) -> Non
     assert message == f"{path} is damaged: name holds a lone UTF-16 surrogate escape, which no text can hold"
 
 
+def test_a_long_place_of_a_lone_surrogate_is_cut_to_80_characters(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    key = "k" * 100
+    message = load_error(path, b'{"' + key.encode() + b'": "\\udc00"}')
+    assert message == f"{path} is damaged: {'k' * 80} holds a lone UTF-16 surrogate escape, which no text can hold"
+
+
 def test_a_match_that_is_not_an_object_is_damage(tmp_path: Path) -> None:
     game = a_game(tmp_path / "g.json")
     store.save(game)
@@ -158,6 +165,14 @@ def test_rules_stored_in_a_game_open_as_they_were_played(tmp_path: Path) -> None
     assert store.load(game.path).rules.script.timeout_ms == 2000
     game.path.write_text(json.dumps({k: v for k, v in data.items() if k != "rules"}), encoding="utf-8")
     assert store.load(game.path).rules == Rules()
+
+
+def test_a_game_file_from_before_the_sandbox_build_was_kept_opens_without_one(tmp_path: Path) -> None:
+    game = a_game(tmp_path / "g.json")
+    store.save(game)
+    data = json.loads(game.path.read_bytes())
+    game.path.write_text(json.dumps({k: v for k, v in data.items() if k != "sandbox"}), encoding="utf-8")
+    assert store.load(game.path).sandbox == {}
 
 
 def test_broken_stored_rules_name_the_game_file(tmp_path: Path) -> None:
