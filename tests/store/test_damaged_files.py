@@ -231,3 +231,59 @@ def test_a_game_in_a_folder_that_is_not_there_cannot_be_locked(tmp_path: Path) -
         with store.locked(path):
             pass
     assert str(caught.value) == f"cannot lock {path}: No such file or directory"
+
+
+def _damaged_record(path: Path, change) -> str:
+    a_record(path)
+    data = json.loads(path.read_bytes())
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(store.GameFileError) as caught:
+        store.read(path)
+    return str(caught.value)
+
+
+def _player(**changes) -> dict:
+    return {"id": "ann", "score": 4, "breakdown": [], **changes}
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (lambda d: d.update(status=[]), "TypeError: 'status' is not a status object"),
+        (lambda d: d["status"].update(round="3"), "TypeError: 'status' is not a status object"),
+        (lambda d: d["status"].update(players={}), "TypeError: 'status' is not a status object"),
+        (lambda d: d["status"].update(players=[_player(id=5)]), "TypeError: a player's score is malformed"),
+        (lambda d: d["status"].update(players=[_player(score="4")]), "TypeError: a player's score is malformed"),
+        (lambda d: d["status"].update(players=[_player(breakdown={})]), "TypeError: a player's score is malformed"),
+        (lambda d: d.update(androids={}), "TypeError: 'androids' is not a list of androids"),
+        (lambda d: d.update(androids=[3]), "TypeError: 'androids' is not a list of androids"),
+        (lambda d: d["androids"][0].update(id=1), "TypeError: 'androids' is not a list of androids"),
+        (lambda d: d["androids"][0].update(recording=None), "TypeError: 'androids' is not a list of androids"),
+        (lambda d: d.update(scripts=[]), "TypeError: 'scripts' or 'match' is not an object"),
+        (lambda d: d.update(match="x"), "TypeError: 'scripts' or 'match' is not an object"),
+        (lambda d: d.pop("status"), "KeyError: 'status'"),
+    ],
+    ids=["status-list", "round-text", "players-object", "player-id", "player-score", "player-breakdown",
+         "androids-object", "android-not-object", "android-id", "android-recording", "scripts-list", "match-text", "no-status"],
+)
+def test_a_damaged_match_record_says_which_part(tmp_path: Path, change, why: str) -> None:
+    path = tmp_path / "m.json"
+    assert _damaged_record(path, change) == f"{path} is damaged: a required part is missing or malformed ({why})"
+
+
+def test_a_records_stored_rules_are_checked_and_a_missing_sandbox_is_none(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    message = _damaged_record(path, lambda d: d.update(rules={"android": {"sight": "far"}}))
+    assert message.startswith(f"{path} (stored rules): ")
+    a_record(path)
+    data = json.loads(path.read_bytes())
+    path.write_text(json.dumps({k: v for k, v in data.items() if k != "sandbox"}), encoding="utf-8")
+    assert store.read(path).sandbox == {}
+
+
+def test_a_record_that_cannot_be_written_is_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "no-such-folder" / "m.json"
+    with pytest.raises(store.GameFileError) as caught:
+        a_record(path)
+    assert str(caught.value) == f"cannot write {path} (No such file or directory)"
