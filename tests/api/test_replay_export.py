@@ -8,7 +8,10 @@ import json
 
 import pytest
 
-from nova_tools import api
+from nova_tools import api, store
+from nova_tools.engine import Scenario
+from nova_tools.rules import Rules
+from nova_tools.sandbox.build import SANDBOX_BUILD
 
 ALICE = "alice-memory-5150"
 BOB_MEMORY, BOB_LOG, BOB_SOURCE, BOB_THROWN = "bob-memory-4242", "bob-recording-9001", "bob-source-3141", "bob-thrown-2718"
@@ -57,3 +60,58 @@ def test_bobs_replay_is_his_own_view(game):
 def test_a_replay_for_nobody_in_the_game_is_refused(game):
     with pytest.raises(api.USER_ERRORS, match="mallory"):
         api.replay_export(game, "mallory")
+
+
+def test_in_alices_replay_her_turns_keep_her_notes_and_bobs_keep_what_he_did(game):
+    replay = api.replay_export(game, "alice")
+    owners = {e["android"]: e["player"] for e in replay["events"] if e["type"] == "android.launched"}
+    turns = [e for e in replay["events"] if e["type"] == "turn"]
+    hers = [e for e in turns if owners[e["android"]] == "alice"]
+    his = [e for e in turns if owners[e["android"]] == "bob"]
+    assert hers and his
+    assert [e["action"].get("memory") for e in hers] == [ALICE, None, None]  # the log keeps memory when it changes
+    assert [e["action"]["recording"] for e in hers] == [f"alice-log {r}" for r in (1, 2, 3)]
+    waits = [e for e in his if e["outcome"] == "accepted"]
+    assert [e["action"] for e in waits] == [{"type": "android.wait", "memory": "[Redacted]", "recording": "[Redacted]"}] + [
+        {"type": "android.wait", "recording": "[Redacted]"}
+    ] * 2
+    thrown = [e for e in his if e["outcome"] == "error"]
+    assert thrown and all(e["reason"] == "[Redacted]" and e["code"] == "script-error" for e in thrown)
+
+
+def test_the_replay_is_the_documented_format(game):
+    replay = api.replay_export(game, "alice")
+    loaded = store.load(game)
+    assert list(replay) == ["format", "version", "player", "rules", "seed", "sandbox", "initial", "scripts", "events", "final"]
+    assert (replay["format"], replay["version"], replay["player"]) == ("nova-replay", 1, "alice")
+    assert replay["rules"] == loaded.rules.to_json() and replay["seed"] == 5 and replay["sandbox"] == loaded.sandbox
+    assert replay["initial"] == loaded.initial
+    assert {sid: {k: v for k, v in s.items() if k != "bundle"} for sid, s in replay["scripts"].items()} == {
+        sid: {"player": s.player, "name": s.name, "sha256": s.sha256} for sid, s in loaded.scripts.items()
+    }
+    assert len(replay["events"]) == len(loaded.events)
+    assert list(replay["final"]) == ["round", "androids", "scores"]
+    assert replay["final"]["round"] == 3
+    assert replay["final"]["scores"] == api.status(game).to_json()["players"]
+
+
+def test_androids_already_on_the_board_at_the_start_keep_their_owners_notes_only(tmp_path):
+    """A game can start from a world that already holds androids with notes (a hand-built world,
+    a scenario): the replay redacts those of other players there too, and leaves the file alone."""
+    world = Scenario(Rules(), width=6, height=6)
+    world.player("alice", charger_at=(0, 0))
+    world.player("bob", charger_at=(5, 5))
+    hers = world.android("alice", (1, 0), memory=ALICE)
+    his = world.android("bob", (4, 5), memory=BOB_MEMORY)
+    state = world.build()
+    state.androids[hers].recording, state.androids[his].recording = "alice-log", BOB_LOG
+    path = tmp_path / "game.json"
+    store.save(store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=state))
+    before = path.read_bytes()
+
+    initial = {a["id"]: a for a in api.replay_export(path, "alice")["initial"]["androids"]}
+
+    assert (initial[hers]["memory"], initial[hers]["recording"]) == (ALICE, "alice-log")
+    assert (initial[his]["memory"], initial[his]["recording"]) == ("[Redacted]", "[Redacted]")
+    assert BOB_MEMORY not in json.dumps(api.replay_export(path, "alice"))
+    assert path.read_bytes() == before and store.load(path).initial["androids"][1]["memory"] == BOB_MEMORY
