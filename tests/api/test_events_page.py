@@ -1,0 +1,115 @@
+"""`api.events_page`, the read behind `nova events` and the MCP tool get_events, in this process:
+each filter keeps exactly the events it names, pages count from the oldest or (offset None) the
+newest, arguments out of range are one sentence, and a player reads other players' notes redacted.
+The game is built with the engine (no script runs), so every expected event is known."""
+
+from __future__ import annotations
+
+import pytest
+
+from nova_tools import api, engine, store
+from nova_tools.rules import Rules
+from nova_tools.sandbox.build import SANDBOX_BUILD
+
+ROUNDS = 4
+
+
+def decide(state, android):
+    # alice's android waits with a note each round; bob's asks for a direction that does not exist
+    # in odd rounds (an invalid turn) and waits with a note in even ones
+    if android.owner == "alice" or state.round % 2 == 0:
+        return engine.Decision(value={"type": "android.wait", "memory": f"{android.owner}-note-{state.round}"})
+    return engine.Decision(value={"type": "android.move", "direction": "up", "memory": f"bob-note-{state.round}"})
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("events") / "game.json"
+    game = store.new_game(path, Rules(), 3, SANDBOX_BUILD)
+    for player in ("alice", "bob"):
+        events = [engine.join(game.state, player)]
+        uploaded = engine.add_script(game.state, player, "bot")
+        events += [uploaded, engine.launch(game.state, player, uploaded["script"])]
+        game.scripts[uploaded["script"]] = store.StoredScript(player, "bot", "0" * 64, "export default () => 1")
+        game.record(events)
+    for _ in range(ROUNDS):
+        game.record(engine.play_round(game.state, decide))
+    store.save(game)
+    return path
+
+
+def indexes(page: api.EventsPage) -> list[int]:
+    return [e["index"] for e in page.events]
+
+
+def log(game) -> list[dict]:
+    return store.load(game).events
+
+
+def test_no_filter_pages_the_whole_log_from_the_oldest(game):
+    events = log(game)
+    page = api.events_page(game, limit=5)
+    assert (page.total, page.offset, page.limit, page.log_length) == (len(events), 0, 5, len(events))
+    assert indexes(page) == [0, 1, 2, 3, 4]
+    assert [e["type"] for e in page.events] == [e["type"] for e in events[:5]]
+    assert indexes(api.events_page(game, offset=7, limit=3)) == [7, 8, 9]
+
+
+def test_offset_none_gives_the_newest_page(game):
+    events = log(game)
+    page = api.events_page(game, offset=None, limit=4)
+    assert page.offset == len(events) - 4 and indexes(page) == list(range(len(events) - 4, len(events)))
+    assert indexes(api.events_page(game, offset=None, limit=500)) == list(range(len(events)))  # fewer than a page
+
+
+def test_a_round_keeps_that_rounds_events_only(game):
+    page = api.events_page(game, round=2, limit=500)
+    expected = [i for i, e in enumerate(log(game)) if e.get("round") == 2]
+    assert indexes(page) == expected and page.total == len(expected)
+    assert [e["type"] for e in page.events] == ["round.started", "turn", "turn", "round.ended"]
+
+
+def test_an_android_keeps_its_launch_and_its_turns(game):
+    page = api.events_page(game, android="android-1", limit=500)
+    assert [(e["type"], e.get("round")) for e in page.events] == [("android.launched", None)] + [("turn", r) for r in range(1, ROUNDS + 1)]
+    assert all(e["android"] == "android-1" for e in page.events)
+
+
+def test_failed_only_keeps_the_failed_turns(game):
+    page = api.events_page(game, failed_only=True, limit=500)
+    assert [(e["android"], e["outcome"], e["round"]) for e in page.events] == [("android-2", "invalid", r) for r in (1, 3)]
+    assert all("FAILED" in e["text"] for e in page.events)
+    assert api.events_page(game, failed_only=True, android="android-1", limit=500).total == 0
+
+
+def test_mine_only_keeps_the_players_own_turns(game):
+    page = api.events_page(game, player="alice", mine_only=True, limit=500)
+    assert [(e["type"], e["android"]) for e in page.events] == [("turn", "android-1")] * ROUNDS
+    with pytest.raises(api.ApiError, match="mine_only needs the player whose androids are meant"):
+        api.events_page(game, mine_only=True)
+
+
+def test_a_player_reads_her_own_notes_and_the_others_redacted(game):
+    def turns(page):
+        return {(e["android"], e["round"]): e for e in page.events if e["type"] == "turn"}
+
+    hers = turns(api.events_page(game, player="alice", limit=500, notes="whole"))
+    assert hers["android-1", 2]["action"] == {"type": "android.wait", "memory": "alice-note-2"}
+    assert hers["android-2", 2]["action"] == {"type": "android.wait", "memory": "[Redacted]"}
+    assert hers["android-2", 1]["reason"] == "[Redacted]"  # a script chooses what it returns: its error text may carry notes
+    everyone = turns(api.events_page(game, limit=500, notes="whole"))
+    assert everyone["android-2", 2]["action"]["memory"] == "bob-note-2" and everyone["android-2", 1]["reason"] != "[Redacted]"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (dict(limit=0), "limit must be between 1 and 500, not 0"),
+        (dict(limit=501), "limit must be between 1 and 500, not 501"),
+        (dict(offset=-1), "offset must not be negative, not -1"),
+        (dict(player="mallory"), "mallory"),
+    ],
+)
+def test_arguments_out_of_range_are_one_sentence(game, arguments, says):
+    with pytest.raises(api.USER_ERRORS, match=says):
+        api.events_page(game, **arguments)
