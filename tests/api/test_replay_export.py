@@ -115,3 +115,16 @@ def test_androids_already_on_the_board_at_the_start_keep_their_owners_notes_only
     assert (initial[his]["memory"], initial[his]["recording"]) == ("[Redacted]", "[Redacted]")
     assert BOB_MEMORY not in json.dumps(api.replay_export(path, "alice"))
     assert path.read_bytes() == before and store.load(path).initial["androids"][1]["memory"] == BOB_MEMORY
+    loaded = store.load(path)  # a caller holding the game keeps it whole too (the lab, the MCP server)
+    api.replay_export(loaded, "alice")
+    assert loaded.initial["androids"][1]["memory"] == BOB_MEMORY
+
+
+def test_write_replay_writes_the_replay_as_one_json_line(game, tmp_path):
+    out = tmp_path / "alice-replay.json"
+    assert api.write_replay(game, "alice", out) == len(store.load(game).events)
+    text = out.read_text(encoding="utf-8")
+    assert text == api.replay_json(game, "alice") and text.count("\n") == 1 and text.endswith("\n")
+    assert json.loads(text) == api.replay_export(game, "alice")
+    with pytest.raises(api.USER_ERRORS, match="cannot write"):
+        api.write_replay(game, "alice", tmp_path / "no-such-folder" / "r.json")
