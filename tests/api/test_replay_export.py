@@ -126,5 +126,9 @@ def test_write_replay_writes_the_replay_as_one_json_line(game, tmp_path):
     text = out.read_text(encoding="utf-8")
     assert text == api.replay_json(game, "alice") and text.count("\n") == 1 and text.endswith("\n")
     assert json.loads(text) == api.replay_export(game, "alice")
-    with pytest.raises(api.USER_ERRORS, match="cannot write"):
-        api.write_replay(game, "alice", tmp_path / "no-such-folder" / "r.json")
+    # compact (no spaces after separators) and UTF-8 text as itself, not \\u escapes: a replay is large
+    assert text == json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":")) + "\n"
+    missing = tmp_path / "no-such-folder" / "r.json"
+    with pytest.raises(api.USER_ERRORS) as caught:
+        api.write_replay(game, "alice", missing)
+    assert str(caught.value) == f"cannot write {missing} (No such file or directory)"
