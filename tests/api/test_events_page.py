@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from nova_tools import api, engine, store
+from nova_tools.engine import Scenario
 from nova_tools.rules import Rules
 from nova_tools.sandbox.build import SANDBOX_BUILD
 
@@ -113,3 +114,29 @@ def test_a_player_reads_her_own_notes_and_the_others_redacted(game):
 def test_arguments_out_of_range_are_one_sentence(game, arguments, says):
     with pytest.raises(api.USER_ERRORS, match=says):
         api.events_page(game, **arguments)
+
+
+def test_an_androids_events_end_with_the_round_ends_that_hurt_or_destroyed_it(tmp_path):
+    """`nova events --android` and `nova android`: the round ends that hurt an android (a hazard)
+    or destroyed it are its events too, and say how a wreck fell."""
+    world = Scenario(Rules(), width=6, height=6)
+    world.player("alice", charger_at=(0, 0))
+    world.player("bob", charger_at=(5, 5))
+    world.script("alice")
+    world.script("bob")
+    world.tile(2, 2, radiation=2)
+    hurt = world.android("alice", (2, 2))  # on radiation every round
+    falls = world.android("bob", (4, 4), health=0.1)  # decays to nothing at the end of round 1
+    path = tmp_path / "game.json"
+    game = store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=world.build())
+    for _ in range(2):
+        game.record(engine.play_round(game.state, lambda state, android: engine.Decision(value={"type": "android.wait"})))
+    store.save(game)
+
+    def seen(android):
+        return [(e["type"], e["round"]) for e in api.events_page(path, android=android, limit=500).events]
+
+    assert seen(hurt) == [("turn", 1), ("round.ended", 1), ("turn", 2), ("round.ended", 2)]
+    assert seen(falls) == [("turn", 1), ("round.ended", 1)]
+    assert api.android_fall(path, falls) == "destroyed at the end of round 1: health ran out"
+    assert api.android_fall(path, hurt) is None  # hurt, not fallen
