@@ -37,9 +37,20 @@ class StoredScript:
     name: str
     sha256: str
     bundle: str
+    # The bundle's source map (toolchain/sourcemap.py), which turns the positions a script's
+    # errors report into the player's own files and lines; absent in files written before maps
+    # were kept (they load as they are) and for a peer's script in a match.
+    source_map: dict | None = None
 
     def to_json(self) -> dict:
-        return {"player": self.player, "name": self.name, "sha256": self.sha256, "bundle": self.bundle}
+        data = {"player": self.player, "name": self.name, "sha256": self.sha256, "bundle": self.bundle}
+        if self.source_map is not None:
+            data["sourceMap"] = self.source_map
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> "StoredScript":
+        return cls(data["player"], data["name"], data["sha256"], data["bundle"], data.get("sourceMap"))
 
 
 @dataclass
@@ -146,7 +157,7 @@ def _game_from(path: Path, data: object) -> Game:
         rules = resolve(data.get("rules", {}), f"{where} (stored rules)", stored=True)
         seed = int(data["seed"])
         initial = data["initial"]
-        scripts = {sid: StoredScript(s["player"], s["name"], s["sha256"], s["bundle"]) for sid, s in data["scripts"].items()}
+        scripts = {sid: StoredScript.from_json(s) for sid, s in data["scripts"].items()}
         events = data["events"]
         match = data.get("match")
         if match is not None and not isinstance(match, dict):

@@ -23,6 +23,7 @@ from .played import PlayedGame, demo_spec, play_to_file, starter_entry
 from .reference import write_docs as write_generated_docs
 from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
 from .results import (
+    SourcePlace,
     AndroidReport,
     AndroidState,
     BuildingState,
@@ -61,6 +62,7 @@ __all__ = [
     "BuildingState",
     "Created",
     "DryRun",
+    "SourcePlace",
     "EventsPage",
     "Frame",
     "FrameScore",

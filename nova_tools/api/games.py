@@ -116,7 +116,8 @@ def player_script(path: str | Path, player: str, script_id: str) -> PlayerScript
     stored = game.scripts.get(script_id)
     if stored is None or stored.player != player:
         raise ApiError(f"{script_id!r} is not one of {player}'s scripts in {Path(path).stem} (upload_script returns the ids)")
-    return PlayerScript(script_id, stored.name, CompiledScript(stored.bundle, f"{Path(path).name}:{script_id}", stored.sha256))
+    entry = f"{Path(path).name}:{script_id}"
+    return PlayerScript(script_id, stored.name, CompiledScript(stored.bundle, entry, stored.sha256, source_map=stored.source_map))
 
 
 def upload_script(
@@ -141,7 +142,7 @@ def upload_script(
             events.append(engine.join(game.state, player))
         event = engine.add_script(game.state, player, name)
         events.append(event)
-        game.scripts[event["script"]] = store.StoredScript(player, name, compiled.sha256, compiled.bundle)
+        game.scripts[event["script"]] = store.StoredScript(player, name, compiled.sha256, compiled.bundle, compiled.source_map)
         game.record(events)
     return Uploaded(script_id=event["script"], player=player, name=name, sha256=compiled.sha256, joined=joined)
 
@@ -171,6 +172,11 @@ def bundles_of(game: store.Game) -> dict[str, str]:
     return {sid: s.bundle for sid, s in game.scripts.items()}
 
 
+def source_maps_of(game: store.Game) -> dict[str, dict]:
+    """The stored scripts' source maps (script id -> map), for the positions of their errors."""
+    return {sid: s.source_map for sid, s in game.scripts.items() if s.source_map is not None}
+
+
 def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) -> RunSummary:
     """Play ``rounds`` more rounds, running every android's script in the sandbox (through the
     one game loop, :class:`nova_tools.play.GameSession`, resumed from the file's state).
@@ -184,7 +190,7 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) 
     with store.locked(path):
         game = store.load(path)
         _refuse_finished_match(game)
-        session = GameSession(game.state, bundles_of(game), keep_events=False)
+        session = GameSession(game.state, bundles_of(game), keep_events=False, source_maps=source_maps_of(game))
         first = game.state.round + 1
         turns = failed = 0
         destroyed: list[str] = []

@@ -45,8 +45,8 @@ from .globals import GameGlobals, TurnGlobals
 from .guest import (SCRATCH_BYTES, SCRATCH_PAYLOAD, TAG_EXCEPTION, UNDEFINED, Guest, Image, Snapshot, encode_string,
                     pointer, restore, seed_math_random, tag, take_snapshot)
 from .images import BUNDLES, GAMES, BundleImage, GameImage, build_bundle_image, build_game_image, game_key
-from .prelude import MAX_LOG_CHARS, MAX_LOG_LINES, PRELUDE
-from .results import Budgets, TurnKind, TurnResult
+from .prelude import MAX_LOG_CHARS, MAX_LOG_LINES, PRELUDE, SCRIPT_FILENAME
+from .results import Budgets, Frame, TurnKind, TurnResult
 from .wasi import TurnState, define_imports
 from .watchdog import watchdog_for
 
@@ -434,6 +434,7 @@ class _Turn:
             logs=logs,
             line=output.head_int(envelope, "line"),
             column=output.head_int(envelope, "column"),
+            stack=tuple(Frame(*frame) for frame in output.head_frames(envelope, SCRIPT_FILENAME)),
             wasm_fuel=self.fuel_spent or 0,
         )
 

@@ -29,6 +29,7 @@ from pathlib import Path, PureWindowsPath
 
 from .diagnostics import CompileError, Diagnostic
 from .paths import ESBUILD
+from .sourcemap import read_esbuild_map
 
 ESBUILD_FLAGS = (
     "--bundle",
@@ -62,6 +63,8 @@ class Bundle:
     entry: str  # the entry file, as given
     inputs: tuple[str, ...]  # every source file that went into it (as reported in diagnostics)
     warnings: tuple[Diagnostic, ...] = field(default=())
+    # its source map (sourcemap.py): sources named relative to the entry's folder, no contents
+    source_map: dict | None = field(default=None, repr=False, compare=False)
 
 
 # --- in-memory sources ---------------------------------------------------------------------------
@@ -311,7 +314,10 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
     with tempfile.TemporaryDirectory(prefix="nova-esbuild-") as out:
         outfile = Path(out) / "bundle.js"
         metafile = Path(out) / "meta.json"
-        proc = _esbuild(["./" + entry, *ESBUILD_FLAGS, f"--outfile={outfile}", f"--metafile={metafile}"], root)
+        # The map is written beside the bundle (external: the bundle's bytes carry no comment
+        # pointing to it), without the sources' text, which it does not need.
+        proc = _esbuild(["./" + entry, *ESBUILD_FLAGS, "--sourcemap=external", "--sources-content=false",
+                         f"--outfile={outfile}", f"--metafile={metafile}"], root)
         if confine and any(_outside(m.group(1)) for m in map(_LOCATION.match, proc.stderr.splitlines()) if m):
             # Never show what esbuild saw outside the sources (its messages quote the code).
             raise BundleError.single("an import reaches outside the uploaded sources", code="outside-import")
@@ -320,6 +326,7 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
             raise BundleError(errors, summary=summary)
         meta = json.loads(metafile.read_text(encoding="utf-8"))
         code = outfile.read_text(encoding="utf-8")
+        source_map = read_esbuild_map(outfile.with_name(outfile.name + ".map"), root)
 
     problems: list[Diagnostic] = []
     inputs: list[str] = []
@@ -349,7 +356,7 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
     if problems:
         raise BundleError(problems, summary=summary)
     return Bundle(code=code, entry=display(entry), inputs=tuple(inputs),
-                  warnings=tuple(d for d in diags if d.severity == "warning"))
+                  warnings=tuple(d for d in diags if d.severity == "warning"), source_map=source_map)
 
 
 # --- public API ----------------------------------------------------------------------------------
