@@ -10,10 +10,10 @@ helper here closes one of those doors, with the same verdict on every host:
 {'a': [1, 2.5]}
 >>> loads('[[[1]]]', max_depth=2)
 Traceback (most recent call last):
-strictjson.JsonLimit: it is nested more than 2 levels deep
+nova_tools.strictjson.JsonLimit: it is nested more than 2 levels deep
 >>> loads('[1e400]', max_depth=2)
 Traceback (most recent call last):
-strictjson.JsonLimit: it holds 1e400, a number too large for JSON
+nova_tools.strictjson.JsonLimit: it holds 1e400, a number too large for JSON
 >>> well_formed("a\\ud800b") == "a\\ufffdb", lone_surrogate("ok\\U0001F600")
 (True, None)
 """

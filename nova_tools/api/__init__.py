@@ -20,9 +20,12 @@ from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
 from .frames import replay_frames
 from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
 from .played import PlayedGame, demo_spec, play_to_file, starter_entry
+from .reference import action_docs
 from .reference import write_docs as write_generated_docs
 from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
 from .results import (
+    ActionDoc,
+    ActionField,
     SourcePlace,
     AndroidReport,
     AndroidState,
@@ -53,6 +56,8 @@ from .world import player_world
 
 __all__ = [
     "Action",
+    "ActionDoc",
+    "ActionField",
     "NAME_RULE",
     "USER_ERRORS",
     "AndroidReport",
@@ -90,6 +95,7 @@ __all__ = [
     "UnknownPlayer",
     "Uploaded",
     "VisibleTile",
+    "action_docs",
     "android_report",
     "check_name",
     "PlayerScript",

@@ -1,4 +1,5 @@
-"""Reference docs generated from the code, so they cannot drift from it.
+"""Reference docs generated from the code, so they cannot drift from it; and what the actions
+are, for the editor's hover.
 
 ``docs/game-details.md`` holds the reason-code tables between two markers; ``nova generate``
 rewrites that part from :class:`~nova_tools.engine.reasons.Reason`, and a test fails when the
@@ -7,9 +8,13 @@ committed file differs from what would be generated.
 
 from __future__ import annotations
 
+import typing
 from pathlib import Path
 
+from ..engine import wire
 from ..engine.reasons import reason_table
+from ..rules.walk import model_doc
+from .results import ActionDoc, ActionField
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 GAME_DETAILS = DOCS / "game-details.md"
@@ -58,3 +63,19 @@ def write_docs() -> list[Path]:
     for path, text in stale.items():
         path.write_text(text, encoding="utf-8", newline="\n")
     return list(stale)
+
+
+def action_docs() -> tuple[ActionDoc, ...]:
+    """Every action a script may return: its type, what it does, and its fields (the notes,
+    memory and recording, left out: every action carries them). From the wire models the
+    typings' ``Action`` union is generated from."""
+    docs = []
+    for model in wire.ACTION_MODELS:
+        action_type = typing.get_args(model.model_fields["type"].annotation)[0]
+        fields = tuple(
+            ActionField(name=f.alias or name, required=f.is_required(), description=f.description or "")
+            for name, f in model.model_fields.items()
+            if name not in ("type", "memory", "recording")
+        )
+        docs.append(ActionDoc(type=action_type, summary=model_doc(model), fields=fields))
+    return tuple(docs)

@@ -308,3 +308,20 @@ class GameEntry(Result):
     path: Path
     summary: GameSummary | None = None
     problem: str | None = None
+
+
+# --- the game's reference -----------------------------------------------------------------------
+
+
+class ActionField(Result):
+    name: str
+    required: bool
+    description: str
+
+
+class ActionDoc(Result):
+    """An action a script may return: its ``type``, what it does, its fields."""
+
+    type: str
+    summary: str
+    fields: tuple[ActionField, ...]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..rules import RuleProblem, Rules, RulesError, resolve
-from ..rules.loading import parse_text
+from ..rules.loading import parse_text, read_file
 from ..toolchain.compile import CompiledScript
 from .errors import ArenaError
 
@@ -124,13 +124,7 @@ def arena_rules(rules: Rules | Mapping | str | Path | None, rounds: int | None) 
     if isinstance(rules, Rules):
         raw, source = rules.to_json(), "rules"
     elif isinstance(rules, Path):
-        try:
-            text = rules.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ArenaError(f"the rules file {rules} does not exist") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise ArenaError(f"the rules file {rules} cannot be read ({error.__class__.__name__})") from None
-        raw, source = parse_text(text, str(rules)).value, str(rules)
+        raw, source = read_file(rules), str(rules)
     elif isinstance(rules, str):
         raw, source = parse_text(rules, "rules").value, "rules"
     else:

@@ -4,42 +4,26 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
-from .output import emit_json, fmt_points, table
+from .output import ProgressBar, emit_json, fmt_points, table
 
 
-class GamesProgress:
-    """A one-line bar of games done with an ETA, drawn only on a terminal (quiet in a pipe)."""
-
-    def __init__(self, stream=None) -> None:
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty()
-        self.start = time.perf_counter()
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        elapsed = time.perf_counter() - self.start
-        left = elapsed / done * (total - done) if done else 0
-        width = 30
-        filled = int(width * done / total) if total else width
-        eta = f"ETA {int(left) // 60}:{int(left) % 60:02d}" if done < total else f"{elapsed:.1f} s"
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {eta}   ")
-        self.stream.flush()
-        if done == total:
-            self.stream.write("\n")
-
-
-def _setup(args: argparse.Namespace):
+def _run(args: argparse.Namespace, play: str, show) -> int:
+    """Play the contest (``arena.compare`` or ``arena.tournament``) the arguments ask for, then
+    print its JSON or its report; exit 130 when interrupted (the report covers the games played)."""
     from .. import arena
 
     backend = arena.choose_backend(args.jobs, args.ray)
     rules, rounds = arena.arena_rules(args.rules, args.rounds)
     seeds = arena.parse_seeds(args.seeds)
     entrants = arena.entrants_from_files(args.scripts)
-    return arena, backend, rules, rounds, seeds, entrants
+    result = getattr(arena, play)(entrants, rules, seeds, rounds, backend, out=args.out, progress=ProgressBar(unit="games", eta=True))
+    if args.json:
+        emit_json(result.to_json())
+    else:
+        show(result)
+    return _interrupted(args.command, result.run) if result.run.interrupted else 0
 
 
 def _failed(tally) -> str:
@@ -76,13 +60,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if len(args.scripts) != 2:
         print("nova compare: give exactly two scripts (A.ts B.ts); for more, use nova tournament", file=sys.stderr)
         return 2
-    arena, backend, rules, rounds, seeds, entrants = _setup(args)
-    result = arena.compare(entrants, rules, seeds, rounds, backend, out=args.out, progress=GamesProgress())
-    if args.json:
-        emit_json(result.to_json())
-    else:
-        print_comparison(result)
-    return _interrupted("compare", result.run) if result.run.interrupted else 0
+    return _run(args, "compare", print_comparison)
 
 
 def print_comparison(result) -> None:
@@ -116,13 +94,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if len(args.scripts) < 2:
         print("nova tournament: give at least two scripts", file=sys.stderr)
         return 2
-    arena, backend, rules, rounds, seeds, entrants = _setup(args)
-    result = arena.tournament(entrants, rules, seeds, rounds, backend, out=args.out, progress=GamesProgress())
-    if args.json:
-        emit_json(result.to_json())
-    else:
-        print_tournament(result)
-    return _interrupted("tournament", result.run) if result.run.interrupted else 0
+    return _run(args, "tournament", print_tournament)
 
 
 def print_tournament(result) -> None:

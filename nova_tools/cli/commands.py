@@ -21,33 +21,30 @@ def _json_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (the stable, documented shape)")
 
 
+def _report(args: argparse.Namespace, result: api.Result, text: str) -> int:
+    """A command's answer: the result's documented JSON with --json, else a line for people."""
+    if args.json:
+        emit_json(result.to_json())
+    else:
+        print(text)
+    return 0
+
+
 def cmd_create_game(args: argparse.Namespace) -> int:
     created = api.create_game(args.file, args.rules, seed=args.seed, force=args.force, final_round=args.final_round)
-    if args.json:
-        emit_json(created.to_json())
-    else:
-        arrival = f", humans land on round {created.final_turn}" if created.final_turn else ""
-        print(f"Created {created.path}: a {created.width}x{created.height} world from seed {created.seed}{arrival}.")
-    return 0
+    arrival = f", humans land on round {created.final_turn}" if created.final_turn else ""
+    return _report(args, created, f"Created {created.path}: a {created.width}x{created.height} world from seed {created.seed}{arrival}.")
 
 
 def cmd_upload(args: argparse.Namespace) -> int:
     uploaded = api.upload_script(args.file, args.player, args.script, name=args.name)
-    if args.json:
-        emit_json(uploaded.to_json())
-    else:
-        joined = f" ({uploaded.player} joined the game with an initial charger)" if uploaded.joined else ""
-        print(f"{uploaded.script_id}{joined}")
-    return 0
+    joined = f" ({uploaded.player} joined the game with an initial charger)" if uploaded.joined else ""
+    return _report(args, uploaded, f"{uploaded.script_id}{joined}")
 
 
 def cmd_launch(args: argparse.Namespace) -> int:
     launched = api.launch_android(args.file, args.player, args.script)
-    if args.json:
-        emit_json(launched.to_json())
-    else:
-        print(f"{launched.android_id} (at {launched.position.x},{launched.position.y})")
-    return 0
+    return _report(args, launched, f"{launched.android_id} (at {launched.position.x},{launched.position.y})")
 
 
 def cmd_run(args: argparse.Namespace) -> int:

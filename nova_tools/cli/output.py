@@ -55,10 +55,13 @@ def breakdown_text(lines) -> str:
 
 
 class ProgressBar:
-    """A one-line progress bar with rounds/s, drawn only on a terminal (quiet in a pipe)."""
+    """A one-line progress bar, drawn only on a terminal (quiet in a pipe): ``done/total UNIT`` and
+    the rate (``rounds/s``) or, with ``eta``, the time left (for runs of many games)."""
 
-    def __init__(self, total: int, stream=None) -> None:
+    def __init__(self, total: int | None = None, stream=None, *, unit: str = "rounds", eta: bool = False) -> None:
         self.total = total
+        self.unit = unit
+        self.eta = eta
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty()
         self.start = time.perf_counter()
@@ -68,9 +71,13 @@ class ProgressBar:
             return
         elapsed = max(time.perf_counter() - self.start, 1e-9)
         width = 30
-        filled = int(width * done / total)
-        rate = done / elapsed
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} rounds  {rate:.1f} rounds/s")
+        filled = int(width * done / total) if total else width
+        if self.eta:
+            left = elapsed / done * (total - done) if done else 0
+            tail = (f"ETA {int(left) // 60}:{int(left) % 60:02d}" if done < total else f"{elapsed:.1f} s") + "   "
+        else:
+            tail = f"{done / elapsed:.1f} {self.unit}/s"
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {self.unit}  {tail}")
         self.stream.flush()
         if done == total:
             self.stream.write("\n")

@@ -23,6 +23,8 @@ before judging the turn again.
 
 from __future__ import annotations
 
+from .reasons import Outcome
+
 NOTES = ("memory", "recording")
 # every key a logged action may carry a note in
 NOTE_KEYS = frozenset(k for n in NOTES for k in (n, n + "Edits"))
@@ -135,7 +137,7 @@ class NoteTracker:
             self.notes[event["android"]] = {n: "" for n in NOTES}
             return event
         action = event.get("action")
-        if kind != "turn" or event.get("outcome") != "accepted" or not isinstance(action, dict) or not NOTE_KEYS & action.keys():
+        if kind != "turn" or event.get("outcome") != Outcome.ACCEPTED or not isinstance(action, dict) or not NOTE_KEYS & action.keys():
             return event
         held = self.notes.setdefault(event["android"], {n: "" for n in NOTES})
         shown = {k: v for k, v in action.items() if k not in NOTE_KEYS}

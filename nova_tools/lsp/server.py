@@ -1,7 +1,9 @@
-"""The Nova language server: wiring of the features to LSP methods (pygls 2).
+"""The Nova language server: the features, and which LSP method reaches which of them (pygls 2).
 
-Each editor feature lives in its own module under :mod:`nova_tools.lsp.features`; this module
-only says which feature answers which method for which kind of document:
+Each editor feature is a :class:`~nova_tools.lsp.context.Feature` in its own module under
+:mod:`nova_tools.lsp.features`, holding its own state; this module decides once what kind a
+document is (:func:`~nova_tools.lsp.context.kind_of`) and hands each method to the features that
+serve that kind, in the order of ``FEATURES``:
 
 =====================  =======================================  ===============================
 method                 android script (``*.ts``)                rules file
@@ -15,19 +17,21 @@ everything else tsc    forwarded (definition, references,       -
 answers                rename, symbols, formatting, hints...)
 =====================  =======================================  ===============================
 
-Game facts come from :mod:`nova_tools.api` and :mod:`nova_tools.rules`; the TypeScript checker
-runs in a child process behind :class:`~nova_tools.lsp.tsserver.TsServer`, started while the
-server answers ``initialize`` so that the features it answers can be offered with its options.
-An editor that runs its own TypeScript server (VS Code) passes ``{"nova": {"forwardTypeScript":
-false}}`` as initialization options: then only diagnostics, hover and completion come from tsc.
+Diagnostics, code lenses and code actions of several features are joined; hover and completion
+take the first feature's answer. Game facts come from :mod:`nova_tools.api` and
+:mod:`nova_tools.rules`; the TypeScript checker runs in a child process behind
+:class:`~nova_tools.lsp.tsserver.TsServer`, started while the server answers ``initialize`` so
+that the features it answers can be offered with its options. An editor that runs its own
+TypeScript server (VS Code) passes ``{"nova": {"forwardTypeScript": false}}`` as initialization
+options: then only diagnostics, hover and completion come from tsc.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import unquote
+from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -36,15 +40,23 @@ from pygls.workspace import TextDocument
 
 from .. import __version__
 from ..toolchain.typecheck import typings_path
-from .features import checks, dry_run, forwarded, hover, rules_files, typescript
+from .context import Document, Feature, kind_of
+from .features.checks import ChecksFeature
 from .features.diagnostics import DiagnosticsHub
+from .features.dry_run import DryRunFeature
+from .features.forwarded import ForwardedFeature
+from .features.hover import HoverFeature
+from .features.rules_files import RulesFilesFeature, resolve_text
+from .features.typescript import TypeScriptFeature
 from .settings import RulesContext, Settings
-from .tsserver import CONFIGURATION_SECTIONS, TsServer, TsUnavailable, uri_to_path
+from .tsserver import CONFIGURATION_SECTIONS, TsServer, uri_to_path
 
 log = logging.getLogger(__name__)
 
 COMPLETION_TRIGGERS = [".", '"', "'", "`", "/", "@", "<", "#", " "]
-TSC_START_AT_INITIALIZE_S = 10.0  # past this, the session goes on without tsc's extra features
+# the features, in the order their answers are joined (the TypeScript feature starts tsc at
+# initialize; the forwarded one then offers what tsc answers)
+FEATURES: tuple[type[Feature], ...] = (TypeScriptFeature, HoverFeature, ChecksFeature, DryRunFeature, RulesFilesFeature, ForwardedFeature)
 
 
 class NovaProtocol(LanguageServerProtocol):
@@ -70,19 +82,65 @@ class NovaServer(LanguageServer):
         self.init_settings = Settings()  # from initializationOptions
         self.client_settings = Settings()  # from workspace/configuration
         self.settings = Settings()
-        self.rules = RulesContext(self.open_text, rules_files.resolve_text)
+        self.rules = RulesContext(self.open_text, resolve_text)
         self.ts = TsServer(typings=typings_path())
         self.diagnostics = DiagnosticsHub(self)
-        self.dry_runs: dict[str, dry_run.LastRun] = {}
-        self.dry_run_lock = asyncio.Lock()
         self.forward_typescript = True  # offer every feature tsc answers (initializationOptions)
-        self.forwarded: list[forwarded.Forward] = []
+        self.features: list[Feature] = [feature(self) for feature in FEATURES]
 
     # --- documents -----------------------------------------------------------------------------
 
     def open_document(self, uri: str) -> TextDocument | None:
         """The document if the client has it open (never read from disk)."""
         return self.workspace.text_documents.get(uri)
+
+    def document(self, uri: str) -> Document | None:
+        """The open document with its kind (None when the client does not have it open)."""
+        document = self.open_document(uri)
+        if document is None:
+            return None
+        return Document(uri, document.source, document.version, kind_of(uri, document.source))
+
+    def serving(self, document: Document | None) -> list[Feature]:
+        """The features that serve this kind of document, in order."""
+        return [f for f in self.features if f.serves(document)] if document is not None else []
+
+    def text_changed(self, document: Document, *, opened: bool) -> None:
+        """A document was opened or edited: its features follow, then its diagnostics are due."""
+        for feature in self.serving(document):
+            if opened:
+                feature.opened(document)
+            else:
+                feature.changed(document)
+        if document.kind is not None:
+            self.diagnostics.changed(document.uri)
+
+    async def collect_diagnostics(self, uri: str) -> list[types.Diagnostic]:
+        document = self.document(uri)
+        items: list[types.Diagnostic] = []
+        for feature in self.serving(document):
+            items += await feature.diagnostics(document)
+        return items
+
+    async def first_answer(self, hook: str, params: Any) -> Any:
+        """The first answer of the features serving ``params``'s document (hover, completion)."""
+        document = self.document(params.text_document.uri)
+        for feature in self.serving(document):
+            if (found := await getattr(feature, hook)(document, params)) is not None:
+                return found
+        return None
+
+    async def resolved(self, hook: str, item: Any) -> Any:
+        """An item (a completion, a lens) resolved by the feature it is from, else as it is."""
+        for feature in self.features:
+            if (found := await getattr(feature, hook)(item)) is not None:
+                return found
+        return item
+
+    async def joined_answers(self, hook: str, params: Any) -> list:
+        """Every answer of the features serving ``params``'s document, in order (lenses, actions)."""
+        document = self.document(params.text_document.uri)
+        return [item for feature in self.serving(document) for item in await getattr(feature, hook)(document, params)]
 
     def open_text(self, path: Path) -> tuple[str, int] | None:
         document = self.open_document(path.resolve().as_uri())
@@ -97,16 +155,13 @@ class NovaServer(LanguageServer):
         except (OSError, UnicodeDecodeError):
             return None
 
-    @staticmethod
-    def kind_of(uri: str, text: str) -> str | None:
-        name = unquote(uri.rsplit("/", 1)[-1])
-        if name.endswith(".d.ts"):
-            return "typings"
-        if name.endswith(".ts"):
-            return "script"
-        if rules_files.is_rules_document(name, text):
-            return "rules"
-        return None
+    # --- talking to the client -------------------------------------------------------------------
+
+    def show_message(self, kind: types.MessageType, message: str) -> None:
+        self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+    def offer(self, method: str, options: object, handler: Callable[..., Any]) -> None:
+        self.feature(method, options)(handler)
 
     def refresh_code_lenses(self) -> None:
         workspace = self.client_capabilities.workspace
@@ -182,28 +237,17 @@ def create_server() -> NovaServer:
         ls.diagnostics.configure(params.capabilities)
         ls.init_settings = Settings.from_json(params.initialization_options)
         ls.forward_typescript = _forward_typescript(params.initialization_options)
-        ls.ts.root = ls.root
-        ls.ts.client_capabilities = typescript.to_json(params.capabilities)
-        ls.ts.relay = ls.relay_from_tsc
-        if isinstance(params.initialization_options, dict):
-            ls.ts.configure(params.initialization_options)
         ls.apply_settings(refresh=False)  # nothing is open yet, and no request may go out before initialized
-        # The first dry-run finds the sandbox and the toolchain warm: this starts now (in a thread),
-        # while tsc starts, not after the editor has opened its first script.
-        asyncio.ensure_future(dry_run.prewarm(ls))
-        capabilities: dict = {}
-        if ls.forward_typescript:
-            try:  # its capabilities say what it answers; and it is warm when the first script opens
-                await asyncio.wait_for(ls.ts.start(), TSC_START_AT_INITIALIZE_S)
-                capabilities = ls.ts.capabilities
-            except (TsUnavailable, TimeoutError) as error:
-                log.warning("the TypeScript checker is not ready (%s): its extra features are not offered", error or "timed out")
-            ls.forwarded = forwarded.register(ls, capabilities)
-        _register_merged(ls, capabilities)
+        for feature in ls.features:
+            feature.begin()
+        for feature in ls.features:
+            await feature.initialize(params)
+        _register_merged(ls)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: NovaServer, params: types.InitializedParams) -> None:
-        asyncio.ensure_future(_warm(ls))  # the first script opened then finds tsc ready
+        for feature in ls.features:
+            await feature.initialized()
         await ls.pull_settings()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -219,47 +263,35 @@ def create_server() -> NovaServer:
 
     @server.feature(types.SHUTDOWN)
     async def shutdown(ls: NovaServer, params: None) -> None:
-        await ls.ts.stop()
+        for feature in ls.features:
+            await feature.shutdown()
 
     @server.feature(types.EXIT)
     def exit_(ls: NovaServer, params: None) -> None:
-        ls.ts.kill()
+        for feature in ls.features:
+            feature.exit()
 
     # --- documents -----------------------------------------------------------------------------
     # Synchronous on purpose: edits reach the tsc child in the order they were made.
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: NovaServer, params: types.DidOpenTextDocumentParams) -> None:
-        uri, text = params.text_document.uri, params.text_document.text
-        kind = ls.kind_of(uri, text)
-        if kind in ("script", "typings"):
-            ls.ts.open(uri, text)
-        if kind is not None:
-            ls.diagnostics.changed(uri)
+        item = params.text_document
+        ls.text_changed(Document(item.uri, item.text, item.version, kind_of(item.uri, item.text)), opened=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: NovaServer, params: types.DidChangeTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        document = ls.open_document(uri)
-        if document is None:
-            return
-        text = document.source
-        kind = ls.kind_of(uri, text)
-        if kind in ("script", "typings"):
-            ls.ts.change(uri, text)
-        if kind is not None:
-            ls.diagnostics.changed(uri)
-        if kind == "rules" and ls.rules.reads(uri_to_path(uri)):
-            ls.diagnostics.results_changed()  # the rules in effect changed under the scripts
+        if (document := ls.document(params.text_document.uri)) is not None:
+            ls.text_changed(document, opened=False)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: NovaServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        ls.ts.close(uri)
-        ls.dry_runs.pop(uri, None)
+        for feature in ls.features:  # the document may be gone already: every feature forgets it
+            feature.closed(uri)
         ls.diagnostics.closed(uri)
 
-    # --- diagnostics (pull) --------------------------------------------------------------------
+    # --- answers ---------------------------------------------------------------------------------
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
@@ -269,47 +301,31 @@ def create_server() -> NovaServer:
         items = await ls.diagnostics.collect(params.text_document.uri)
         return types.RelatedFullDocumentDiagnosticReport(items=items)
 
-    # --- hover, completion -------------------------------------------------------------------------
-
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls: NovaServer, params: types.HoverParams):
-        document = ls.open_document(params.text_document.uri)
-        if document is None:
-            return None
-        kind = ls.kind_of(document.uri, document.source)
-        if kind == "script":
-            return await hover.hover(ls, params, document.source)
-        if kind == "typings":
-            return await typescript.hover(ls, params)
-        if kind == "rules":
-            return rules_files.hover_lsp(document.source, params.position, ls.markup_kind())
-        return None
+        return await ls.first_answer("hover", params)
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True))
     async def on_completion(ls: NovaServer, params: types.CompletionParams):
-        document = ls.open_document(params.text_document.uri)
-        if document is None:
-            return None
-        kind = ls.kind_of(document.uri, document.source)
-        if kind in ("script", "typings"):
-            return await typescript.completion(ls, params)
-        if kind == "rules":
-            return rules_files.completion_lsp(document.source, params.position, ls.markup_kind())
-        return None
+        return await ls.first_answer("completion", params)
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     async def on_completion_resolve(ls: NovaServer, item: types.CompletionItem):
-        if typescript.is_tsc_item(item):
-            return await typescript.resolve_completion(ls, item)
-        return item
+        return await ls.resolved("resolve_completion", item)
 
-    # --- dry-run (code lenses and code actions: see _register_merged) ------------------------------
+    # --- commands (code lenses and code actions: see _register_merged) ---------------------------
 
-    @server.command(dry_run.COMMAND)
-    async def on_dry_run(ls: NovaServer, *arguments):
-        return await dry_run.run(ls, arguments)
+    for feature in server.features:
+        for name, run in feature.commands().items():
+            _command(server, name, run)
 
     return server
+
+
+def _command(server: NovaServer, name: str, run) -> None:
+    @server.command(name)
+    async def on_command(ls: NovaServer, *arguments):
+        return await run(*arguments)
 
 
 def _forward_typescript(options: object) -> bool:
@@ -318,45 +334,22 @@ def _forward_typescript(options: object) -> bool:
     return value is not False
 
 
-def _register_merged(server: NovaServer, capabilities: dict) -> None:
-    """Code lenses and code actions: Nova's own, then tsc's (when it is forwarded)."""
-    forwarding = server.forward_typescript and bool(capabilities)
-    lens_provider = capabilities.get("codeLensProvider") if forwarding else None
-    resolve_lenses = isinstance(lens_provider, dict) and bool(lens_provider.get("resolveProvider"))
+def _register_merged(server: NovaServer) -> None:
+    """Code lenses and code actions, joined over the features; registered once the features have
+    initialised, because their options depend on what tsc answers (when it is forwarded)."""
+    resolve_lenses = any(f.resolves_code_lenses() for f in server.features)
+    kinds = list(dict.fromkeys(kind for f in server.features for kind in f.code_action_kinds()))
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=resolve_lenses or None))
     async def on_code_lens(ls: NovaServer, params: types.CodeLensParams):
-        document = ls.open_document(params.text_document.uri)
-        if document is None or ls.kind_of(document.uri, document.source) != "script":
-            return []
-        lenses = dry_run.code_lenses(ls, document.uri, document.source)
-        if lens_provider:
-            lenses += await forwarded.code_lenses(ls, params)
-        return lenses
+        return await ls.joined_answers("code_lenses", params)
 
     if resolve_lenses:
+
         @server.feature(types.CODE_LENS_RESOLVE)
         async def on_code_lens_resolve(ls: NovaServer, lens: types.CodeLens):
-            return await forwarded.resolve_code_lens(ls, lens) if forwarded.is_tsc_lens(lens) else lens
-
-    ours = [types.CodeActionKind.QuickFix.value]
-    kinds = forwarded.code_action_kinds(capabilities, ours) if forwarding else ours
+            return await ls.resolved("resolve_code_lens", lens)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=kinds))
     async def on_code_action(ls: NovaServer, params: types.CodeActionParams):
-        document = ls.open_document(params.text_document.uri)
-        if document is None or ls.kind_of(document.uri, document.source) not in ("script", "typings"):
-            return []
-        actions: list = []
-        if ls.kind_of(document.uri, document.source) == "script":
-            actions += checks.code_actions(document.uri, document.source, ls.rules.current().json, params.range)
-        if forwarding and capabilities.get("codeActionProvider"):
-            actions += await forwarded.code_actions(ls, params)
-        return actions
-
-
-async def _warm(ls: NovaServer) -> None:
-    try:
-        await ls.ts.start()
-    except Exception as error:  # reported again, as a diagnostic, when a script is checked
-        log.warning("the TypeScript checker did not start: %s", error)
+        return await ls.joined_answers("code_actions", params)

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
+from ..play import sandbox_build  # the sandbox build a game records: both sides must run the same
 from ..rules import Rules, RulesError, resolve
-from ..rules.loading import parse_text
+from ..rules.loading import parse_text, read_file
 from .messages import Accept, Offer, Size
 from .result import MatchError
 
@@ -33,13 +34,6 @@ def nova_version() -> str:
         return "unknown"
 
 
-def sandbox_build() -> dict[str, str]:
-    """The interpreter both sides must share (the game loop knows which one it runs)."""
-    from ..play import sandbox_build as build
-
-    return build()
-
-
 def raw_rules(rules: Rules | Mapping | str | Path | None) -> dict:
     """The host's rules as a JSON object, before defaults (so "not said" can be told from "said")."""
     if rules is None:
@@ -49,13 +43,7 @@ def raw_rules(rules: Rules | Mapping | str | Path | None) -> dict:
     if isinstance(rules, Mapping):
         return copy.deepcopy(dict(rules))
     if isinstance(rules, Path):
-        try:
-            text = rules.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise MatchError(f"there is no rules file at {rules}") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise MatchError(f"the rules file {rules} cannot be read ({error.__class__.__name__})") from None
-        value = parse_text(text, str(rules)).value
+        value = read_file(rules)
         resolve(value, str(rules))  # report problems against the file the host wrote
         return copy.deepcopy(value)  # type: ignore[arg-type]
     value = parse_text(rules).value

@@ -305,3 +305,41 @@ class ScoreHistory(_Out):
     rounds: list[int] = Field(description="The rounds listed (0: after setup); the last round played is always included.")
     every: int = Field(description="The step between listed rounds (1: every round).")
     players: list[PlayerScores] = Field(description="Each player's scores, in join order.")
+
+
+# --- compare_scripts ---------------------------------------------------------------------------
+
+
+class ComparedScript(_Out):
+    name: str
+    wins: int
+    draws: int
+    losses: int
+    mean_score: float = Field(description="Its mean score over every game it played.")
+    failed_turns: int = Field(description="Its failed turns over every game.")
+    failed_by_reason: dict[str, int] = Field(default_factory=dict, description="Failed turns by reason code (docs: game-details).")
+
+
+class ScoreDifference(_Out):
+    mean: float = Field(description="A's score minus B's per game, averaged over the seeds (each seed over both seat orders).")
+    low: float = Field(description="The 95% interval's low end.")
+    high: float = Field(description="The 95% interval's high end.")
+    excludes_zero: bool = Field(description="True when the interval says which script scores more.")
+
+
+class SeedGap(_Out):
+    seed: int
+    difference: float = Field(description="A's score minus B's on this seed, averaged over both seat orders.")
+
+
+class ScriptsCompared(_Out):
+    games: int = Field(description="Games played: every seed once per seat order.")
+    draws: int
+    seeds: int = Field(description="Seeds played in both seat orders.")
+    rounds: int = Field(description="Rounds per game (also the games' final round unless the rules set one).")
+    scripts: list[ComparedScript] = Field(description="A, then B.")
+    difference: ScoreDifference | None = Field(None, description="A minus B with its 95% interval (none with fewer than two seeds).")
+    verdict: str = Field(description="Which script scores more, or 'no clear difference'.")
+    most_different: list[SeedGap] = Field(default_factory=list, description="The seeds where the scripts differ most: where to look first.")
+    warnings: list[str] = Field(default_factory=list, description="When single games say little, or the interval is wide.")
+    seconds: float

@@ -17,35 +17,16 @@ def position_of(position: api.Position) -> Position:
 
 
 def android_brief(android: api.AndroidState) -> AndroidBrief:
-    return AndroidBrief(
-        id=android.id,
-        owner_id=android.owner_id,
-        script_id=android.script_id,
-        position=position_of(android.position),
-        battery=android.battery,
-        health=android.health,
-        active=android.active,
-        cargo=android.cargo,
-    )
+    """An android as the MCP tools show it (the api's fields, under the same names)."""
+    return AndroidBrief.model_validate(android.model_dump())
 
 
 def own_android(android: api.OwnAndroid) -> OwnAndroid:
-    return OwnAndroid(**android_brief(android).model_dump(), memory_length=android.memory_length, recording_length=android.recording_length)
+    return OwnAndroid.model_validate(android.model_dump())
 
 
 def building_out(building: api.BuildingState) -> BuildingOut:
-    return BuildingOut(
-        id=building.id,
-        type=building.type,
-        owner_id=building.owner_id,
-        position=position_of(building.position),
-        health=building.health,
-        complete=building.complete,
-        initial=building.initial,
-        remaining_ticks=building.remaining_ticks,
-        owed=building.owed,
-        storage=building.storage,
-    )
+    return BuildingOut.model_validate(building.model_dump())
 
 
 def materials_text(bag: dict[str, int]) -> str:

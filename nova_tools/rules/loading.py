@@ -6,8 +6,6 @@ error rather than a shape silently inherited from the default. Every problem nam
 
 from __future__ import annotations
 
-import types
-import typing
 from dataclasses import dataclass
 from pathlib import Path as FsPath
 
@@ -16,8 +14,7 @@ from pydantic import BaseModel, ValidationError
 from ..errors import NovaError
 from . import budgets, jsonc
 from .models import Group, Leaf, Rules
-
-JsonPath = tuple[str | int, ...]
+from .walk import JsonPath, default_json, dict_value_model, fields_by_alias, list_item_model, model_in
 
 
 @dataclass(frozen=True)
@@ -53,33 +50,6 @@ def format_path(path: JsonPath) -> str:
     return out or "(top level)"
 
 
-def _model_in(annotation: object) -> type[BaseModel] | None:
-    """The pydantic model a field holds, looking through ``X | None``."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        for arg in typing.get_args(annotation):
-            if (found := _model_in(arg)) is not None:
-                return found
-    return None
-
-
-def _dict_value_model(annotation: object) -> type[BaseModel] | None:
-    if typing.get_origin(annotation) is dict:
-        return _model_in(typing.get_args(annotation)[1])
-    return None
-
-
-def _list_item_model(annotation: object) -> type[BaseModel] | None:
-    if typing.get_origin(annotation) is list:
-        return _model_in(typing.get_args(annotation)[0])
-    return None
-
-
-def _by_alias(model: type[BaseModel]) -> dict[str, str]:
-    return {(f.alias or name): name for name, f in model.model_fields.items()}
-
-
 def merge(model: type[BaseModel], defaults: dict, override: object, path: JsonPath = ()) -> object:
     """Deep-merge ``override`` into ``defaults`` (both JSON, by alias) following ``model``'s shape.
 
@@ -89,17 +59,17 @@ def merge(model: type[BaseModel], defaults: dict, override: object, path: JsonPa
     if not isinstance(override, dict):
         return override
     result = dict(defaults)
-    fields = _by_alias(model)
+    fields = fields_by_alias(model)
     for key, value in override.items():
         name = fields.get(key)
         if name is None:
             result[key] = value
             continue
         annotation = model.model_fields[name].annotation
-        sub = _model_in(annotation)
+        sub = model_in(annotation)
         if sub is not None and issubclass(sub, Group) and isinstance(value, dict) and isinstance(defaults.get(key), dict):
             result[key] = merge(sub, defaults[key], value, path + (key,))
-        elif _dict_value_model(annotation) is not None and isinstance(value, dict) and isinstance(defaults.get(key), dict):
+        elif dict_value_model(annotation) is not None and isinstance(value, dict) and isinstance(defaults.get(key), dict):
             result[key] = {**defaults[key], **value}  # keyed entries: each entry given whole
         else:
             result[key] = value
@@ -112,12 +82,12 @@ def _leaf_at(path: JsonPath) -> type[Leaf] | None:
     for part in path:
         if model is None or isinstance(part, int):
             return None
-        name = _by_alias(model).get(str(part))
+        name = fields_by_alias(model).get(str(part))
         if name is None:
             # a key of a dict[..., Model] field
             return None
         annotation = model.model_fields[name].annotation
-        model = _model_in(annotation) or _dict_value_model(annotation) or _list_item_model(annotation)
+        model = model_in(annotation) or dict_value_model(annotation) or list_item_model(annotation)
         if model is not None and issubclass(model, Leaf):
             return model
     return None
@@ -145,14 +115,9 @@ def _problems(error: ValidationError) -> list[RuleProblem]:
     return problems
 
 
-_DEFAULTS_JSON: dict | None = None
-
-
 def default_rules_json() -> dict:
-    global _DEFAULTS_JSON  # cached: the defaults are immutable and dumping them is not free
-    if _DEFAULTS_JSON is None:
-        _DEFAULTS_JSON = Rules().model_dump(by_alias=True, mode="json")
-    return _DEFAULTS_JSON
+    """The shipped rules as JSON (cached: the defaults are immutable and dumping them is not free)."""
+    return default_json()
 
 
 def resolve(override: object, source: str = "rules", *, stored: bool = False) -> Rules:
@@ -194,8 +159,9 @@ def loads(text: str, source: str = "rules") -> Rules:
     return resolve(parse_text(text, source).value, source)
 
 
-def load(path: str | FsPath) -> Rules:
-    """Resolve rules from a file; any problem raises :class:`RulesError` naming the file and path."""
+def read_file(path: str | FsPath) -> object:
+    """A rules file's JSON value (JSON with comments), before any default is merged in; a file
+    that is missing, unreadable or not JSON raises :class:`RulesError` naming it."""
     path = FsPath(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -203,4 +169,9 @@ def load(path: str | FsPath) -> Rules:
         raise RulesError([RuleProblem((), "no such file")], str(path)) from None
     except (OSError, UnicodeDecodeError) as error:
         raise RulesError([RuleProblem((), f"cannot be read ({error.__class__.__name__})")], str(path)) from None
-    return loads(text, str(path))
+    return parse_text(text, str(path)).value
+
+
+def load(path: str | FsPath) -> Rules:
+    """Resolve rules from a file; any problem raises :class:`RulesError` naming the file and path."""
+    return resolve(read_file(path), str(path))

@@ -69,15 +69,7 @@ def _doc(lines: list[str], indent: str = "") -> list[str]:
 
 def _literal(value: Any) -> str:
     """A default value as a compact JS literal (``100.0`` prints as ``100``)."""
-
-    def tidy(v: Any) -> Any:
-        if isinstance(v, float) and v.is_integer():
-            return int(v)
-        if isinstance(v, dict):
-            return {k: tidy(x) for k, x in v.items()}
-        if isinstance(v, list):
-            return [tidy(x) for x in v]
-        return v
+    from ..rules.walk import tidy
 
     return json.dumps(tidy(value), separators=(", ", ": "), ensure_ascii=False)
 

@@ -8,7 +8,8 @@ from nova_testing import REPO
 
 STARTER = REPO / "nova_tools" / "starter" / "src" / "main.ts"
 ANDROIDS = Path(__file__).resolve().parent / "androids"
-HOARDER = ANDROIDS / "hoarder.ts"  # banks loose metal in a depot at once: beats the starter in short games
+HOARDER = ANDROIDS / "hoarder.ts"  # banks loose metal in a depot at once, and nothing else
+STARTER_V1 = REPO / "bench" / "androids" / "starter-v1" / "main.ts"  # the starter before issue 14
 THROWER = ANDROIDS / "thrower.ts"  # throws every turn
 
 

@@ -104,7 +104,7 @@ def test_bad_rules_for_an_arena_name_the_file_and_path(tmp_path) -> None:
     with pytest.raises(RulesError) as caught:
         arena_rules(broken, 10)
     assert "broken.json" in str(caught.value) and "world.symmetry" in str(caught.value)
-    with pytest.raises(ArenaError, match="does not exist"):
+    with pytest.raises(RulesError, match="missing.json: no such file"):  # as `nova create-game --rules` says it
         arena_rules(tmp_path / "missing.json", 10)
     with pytest.raises(ArenaError, match="rounds must be from 1 to 100000"):
         arena_rules(None, 0)

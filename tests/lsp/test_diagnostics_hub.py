@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
+from nova_tools.lsp.features import rules_files
 from nova_tools.lsp.features.diagnostics import DiagnosticsHub
 
 
@@ -23,7 +24,7 @@ class FakeWorkspace:
 
 
 class FakeServer:
-    """What the hub needs of the server: documents, their kind, and the two ways out."""
+    """What the hub needs of the server: documents, what their diagnostics are, and the two ways out."""
 
     def __init__(self) -> None:
         self.workspace = FakeWorkspace()
@@ -33,9 +34,10 @@ class FakeServer:
     def open_document(self, uri: str) -> Doc | None:
         return self.workspace.text_documents.get(uri)
 
-    @staticmethod
-    def kind_of(uri: str, text: str) -> str:
-        return "rules"
+    async def collect_diagnostics(self, uri: str) -> list[types.Diagnostic]:
+        """Every document here is a rules file: its diagnostics are the rules feature's."""
+        document = self.open_document(uri)
+        return rules_files.diagnostics(document.source) if document is not None else []
 
     def text_document_publish_diagnostics(self, params: types.PublishDiagnosticsParams) -> None:
         self.published.append(params)

@@ -44,6 +44,12 @@ def alice_reads(game, total_events: int) -> dict[str, list[dict]]:
         # (tests/mcp/test_pictures.py: every tile she could not see is fog).
         "get_board_image": [{"game": "secrets", "player": "alice"}] + [{"game": "secrets", "player": "alice", "round": r} for r in (0, 6, 12)],
         "get_score_history": [{"game": "secrets"}, {"game": "secrets", "every": 1}],
+        # her own script against the starter, and bob's scripts named as hers (refused): scores and
+        # reason codes only, never code, memory, recordings or a thrown error's text
+        "compare_scripts": [
+            {"a": {"game": "secrets", "player": "alice", "script_id": s}, "b": {"starter": True}, "seeds": "1", "rounds": 3}
+            for s in game.scripts["alice"] + game.scripts["bob"]
+        ],
         "get_events": [{"game": "secrets", "player": "alice", "offset": o, "limit": 100} for o in range(0, total_events, 100)]
         + [{"game": "secrets", "player": "alice", "android_id": a, "offset": 0, "limit": 100} for a in (bob_keeper, bob_thrower)]
         + [{"game": "secrets", "player": "alice", "failed_only": True, "offset": 0, "limit": 100}]

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from lsprotocol import types
 
 from ...rules.loading import default_rules_json
+from ..context import Document, DocumentKind, Feature
 from ..ruledocs import dotted, format_value, lookup, value_at
 from ..textpos import LineIndex
 from ..tstext import IDENT, Source, camel_words
@@ -320,3 +322,29 @@ def code_actions(uri: str, text: str, resolved_rules: dict, wanted: types.Range)
                 is_preferred=fix.preferred,
             ))
     return actions
+
+
+def is_bare(uri: str) -> bool:
+    """No tsconfig above the file: tsc checks it in an inferred project (which has the DOM)."""
+    from pygls.uris import to_fs_path
+
+    from ..tsserver import find_tsconfig
+
+    path = to_fs_path(uri)
+    return path is None or find_tsconfig(Path(path)) is None
+
+
+class ChecksFeature(Feature):
+    """The Nova checks of a script (diagnostics) and their quick fixes (code actions), against
+    the rules in effect."""
+
+    kinds = frozenset({DocumentKind.SCRIPT})
+
+    async def diagnostics(self, document: Document) -> list[types.Diagnostic]:
+        return diagnostics(document.text, self.server.rules.current().json, bare=is_bare(document.uri))
+
+    async def code_actions(self, document: Document, params: types.CodeActionParams) -> list[types.CodeAction]:
+        return code_actions(document.uri, document.text, self.server.rules.current().json, params.range)
+
+    def code_action_kinds(self) -> list[str]:
+        return [types.CodeActionKind.QuickFix.value]

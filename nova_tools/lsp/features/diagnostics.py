@@ -10,42 +10,40 @@ the text changes what a document's diagnostics are (a dry-run verdict, the setti
 clients are asked to pull again (``workspace/diagnostic/refresh``) and pushing clients get a
 fresh publish.
 
-What the diagnostics *are* is decided by the features, per kind of document:
-android scripts: tsc + the Nova checks + the last dry-run's verdict; rules files: the rules
-problems.
+What the diagnostics *are* is decided by the features (each feature's ``diagnostics`` hook, for
+the kinds of document it serves); the server gathers them (``collect_diagnostics``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from lsprotocol import types
-
-from . import checks, dry_run, rules_files, typescript
-
-if TYPE_CHECKING:
-    from ..server import NovaServer
 
 log = logging.getLogger(__name__)
 
 
-def _is_bare(uri: str) -> bool:
-    """No tsconfig above the file: tsc checks it in an inferred project (which has the DOM)."""
-    from pygls.uris import to_fs_path
+class Publisher(Protocol):
+    """What the hub needs of the server: the open documents, what their diagnostics are, and
+    the two ways to get them to the client."""
 
-    from ..tsserver import find_tsconfig
+    workspace: Any
 
-    path = to_fs_path(uri)
-    return path is None or find_tsconfig(Path(path)) is None
+    def open_document(self, uri: str) -> Any: ...
+
+    async def collect_diagnostics(self, uri: str) -> list[types.Diagnostic]: ...
+
+    def text_document_publish_diagnostics(self, params: types.PublishDiagnosticsParams) -> None: ...
+
+    def workspace_diagnostic_refresh(self, params: None) -> Any: ...
 
 
 class DiagnosticsHub:
     DEBOUNCE_S = 0.04  # short: tsc answers a warm edit in a few ms; long enough to merge a burst
 
-    def __init__(self, server: "NovaServer") -> None:
+    def __init__(self, server: Publisher) -> None:
         self.server = server
         self.pull = False
         self.refresh_supported = False
@@ -60,22 +58,7 @@ class DiagnosticsHub:
     # --- what the diagnostics are ------------------------------------------------------------------
 
     async def collect(self, uri: str) -> list[types.Diagnostic]:
-        server = self.server
-        document = server.open_document(uri)
-        if document is None:
-            return []
-        text, version = document.source, document.version
-        kind = server.kind_of(uri, text)
-        if kind == "script":
-            items = await typescript.diagnostics(server, uri)
-            items += checks.diagnostics(text, server.rules.current().json, bare=_is_bare(uri))
-            items += dry_run.diagnostics(server, uri, text, version)
-            return items
-        if kind == "typings":
-            return await typescript.diagnostics(server, uri)
-        if kind == "rules":
-            return rules_files.diagnostics(text)
-        return []
+        return await self.server.collect_diagnostics(uri)
 
     # --- when they are sent --------------------------------------------------------------------------
 

@@ -25,20 +25,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
-
 from lsprotocol import types
 
 from ... import api
 from ...toolchain.compile import CompileError, bundle_sources, check_sources
+from ..context import Command, Document, DocumentKind, Feature
 from ..settings import resolve_path
 from ..textpos import LineIndex
 from ..tsserver import uri_to_path
 from ..tstext import Source
-
-if TYPE_CHECKING:
-    from ..server import NovaServer
-
 log = logging.getLogger(__name__)
 
 COMMAND = "nova.dryRun"
@@ -144,62 +139,11 @@ def refusal_diagnostic(text: str, result: api.DryRun) -> types.Diagnostic | None
 # --- LSP ------------------------------------------------------------------------------------------
 
 
-def code_lenses(server: "NovaServer", uri: str, text: str) -> list[types.CodeLens]:
-    span = export_default_span(text)
-    if span is None:
-        return []
-    title = "▶ Dry-run this turn"
-    last = server.dry_runs.get(uri)
-    if last is not None:
-        verdict = "accepted" if last.result.accepted else (last.result.code or last.result.outcome)
-        title += f" (last: {describe_action(last.result.action)} — {verdict})"
-    return [types.CodeLens(range=LineIndex(text).range(*span), command=types.Command(title=title, command=COMMAND, arguments=[uri]))]
-
-
-def diagnostics(server: "NovaServer", uri: str, text: str, version: int | None) -> list[types.Diagnostic]:
-    last = server.dry_runs.get(uri)
-    if last is None or last.version != version:
-        return []
-    found = refusal_diagnostic(text, last.result)
-    return [found] if found else []
-
-
 def _uri_argument(arguments: tuple) -> str | None:
     first = arguments[0] if arguments else None
     if isinstance(first, dict):
         first = first.get("uri") or (first.get("textDocument") or {}).get("uri")
     return first if isinstance(first, str) else None
-
-
-async def run(server: "NovaServer", arguments: tuple) -> dict:
-    """The ``nova.dryRun`` command: ``[uri]`` -> the verdict (also shown to the user)."""
-    uri = _uri_argument(arguments)
-    document = server.open_document(uri) if uri else None
-    if document is None:
-        return _failed(server, "Dry-run needs an open android script: pass its URI as the command's argument.")
-    path = uri_to_path(uri) or Path("main.ts")
-    text = document.source
-    version = document.version
-    files, entry = gather_files(path, text, server.read_text)
-    game = resolve_path(server.settings.game_file, server.root)
-    asked = time.perf_counter()
-    try:
-        async with server.dry_run_lock:  # one sandboxed turn at a time
-            began = time.perf_counter()
-            result = await checked_turn(files, entry, game, server.settings.android_id)
-            log.info("dry-run of %s: %.0f ms (after %.0f ms waiting for another)", uri, 1000 * (time.perf_counter() - began), 1000 * (began - asked))
-    except api.NovaError as error:
-        return _failed(server, f"Dry-run not possible: {error}")
-    except Exception as error:  # the outer edge: say it in one sentence, keep the details in the log
-        log.exception("dry-run of %s failed", uri)
-        return _failed(server, f"Dry-run failed unexpectedly ({type(error).__name__}: {error}).")
-    server.dry_runs[uri] = LastRun(version or 0, result)
-    await server.diagnostics.publish_now(uri)
-    server.refresh_code_lenses()  # their title shows the last verdict
-    text_summary = summary(result)
-    kind = types.MessageType.Info if result.accepted else types.MessageType.Warning
-    server.window_show_message(types.ShowMessageParams(type=kind, message=text_summary))
-    return {"ok": True, "message": text_summary, **result.to_json()}
 
 
 def _play(files: dict[str, str], entry: str, game: Path | None, android_id: str | None) -> api.DryRun:
@@ -226,20 +170,88 @@ async def checked_turn(files: dict[str, str], entry: str, game: Path | None, and
 PREWARM_SCRIPT = "export default (): Action => ({ type: 'android.wait' });\n"
 
 
-async def prewarm(server: "NovaServer") -> None:
-    """A dry-run of a throwaway script right after start, so the player's first one is warm. Its
-    type check is left out: the tsc binary it would read is the one the warm checker already runs,
-    and on a busy machine the spare CPU goes to the checker loading the player's program."""
-    try:
-        async with server.dry_run_lock:
-            began = time.perf_counter()
-            await asyncio.to_thread(_play, {"main.ts": PREWARM_SCRIPT}, "main.ts", None, None)
-            log.info("dry-run warm-up: %.0f ms", 1000 * (time.perf_counter() - began))
-    except Exception as error:  # a missing toolchain is reported when a dry-run is asked for
-        log.info("the dry-run warm-up did not complete: %s", error)
+class DryRunFeature(Feature):
+    """The ``nova.dryRun`` command, its code lens on the default export, and the last verdict of
+    each script (shown in the lens title, and as a diagnostic until the document changes)."""
 
+    kinds = frozenset({DocumentKind.SCRIPT})
 
-def _failed(server: "NovaServer", message: str) -> dict:
-    """The dry-run could not run at all (not: the turn would fail)."""
-    server.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
-    return {"ok": False, "message": message}
+    def __init__(self, server) -> None:
+        super().__init__(server)
+        self.last: dict[str, LastRun] = {}  # uri -> the last dry-run of that document
+        self.lock = asyncio.Lock()  # one sandboxed turn at a time
+
+    def commands(self) -> dict[str, Command]:
+        return {COMMAND: self.run}
+
+    def begin(self) -> None:
+        # The first dry-run finds the sandbox and the toolchain warm: this starts now (in a
+        # thread), while tsc starts, not after the editor has opened its first script.
+        asyncio.ensure_future(self.prewarm())
+
+    async def prewarm(self) -> None:
+        """A dry-run of a throwaway script right after start, so the player's first one is warm. Its
+        type check is left out: the tsc binary it would read is the one the warm checker already runs,
+        and on a busy machine the spare CPU goes to the checker loading the player's program."""
+        try:
+            async with self.lock:
+                began = time.perf_counter()
+                await asyncio.to_thread(_play, {"main.ts": PREWARM_SCRIPT}, "main.ts", None, None)
+                log.info("dry-run warm-up: %.0f ms", 1000 * (time.perf_counter() - began))
+        except Exception as error:  # a missing toolchain is reported when a dry-run is asked for
+            log.info("the dry-run warm-up did not complete: %s", error)
+
+    def closed(self, uri: str) -> None:
+        self.last.pop(uri, None)
+
+    async def code_lenses(self, document: Document, params: types.CodeLensParams) -> list[types.CodeLens]:
+        span = export_default_span(document.text)
+        if span is None:
+            return []
+        title = "▶ Dry-run this turn"
+        last = self.last.get(document.uri)
+        if last is not None:
+            verdict = "accepted" if last.result.accepted else (last.result.code or last.result.outcome)
+            title += f" (last: {describe_action(last.result.action)} — {verdict})"
+        command = types.Command(title=title, command=COMMAND, arguments=[document.uri])
+        return [types.CodeLens(range=LineIndex(document.text).range(*span), command=command)]
+
+    async def diagnostics(self, document: Document) -> list[types.Diagnostic]:
+        last = self.last.get(document.uri)
+        if last is None or last.version != document.version:
+            return []
+        found = refusal_diagnostic(document.text, last.result)
+        return [found] if found else []
+
+    async def run(self, *arguments) -> dict:
+        """``[uri]`` -> the verdict (also shown to the user)."""
+        server = self.server
+        uri = _uri_argument(arguments)
+        document = server.document(uri) if uri else None
+        if document is None:
+            return self._failed("Dry-run needs an open android script: pass its URI as the command's argument.")
+        path = uri_to_path(uri) or Path("main.ts")
+        files, entry = gather_files(path, document.text, server.read_text)
+        game = resolve_path(server.settings.game_file, server.root)
+        asked = time.perf_counter()
+        try:
+            async with self.lock:
+                began = time.perf_counter()
+                result = await checked_turn(files, entry, game, server.settings.android_id)
+                log.info("dry-run of %s: %.0f ms (after %.0f ms waiting for another)", uri, 1000 * (time.perf_counter() - began), 1000 * (began - asked))
+        except api.NovaError as error:
+            return self._failed(f"Dry-run not possible: {error}")
+        except Exception as error:  # the outer edge: say it in one sentence, keep the details in the log
+            log.exception("dry-run of %s failed", uri)
+            return self._failed(f"Dry-run failed unexpectedly ({type(error).__name__}: {error}).")
+        self.last[uri] = LastRun(document.version or 0, result)
+        await server.diagnostics.publish_now(uri)
+        server.refresh_code_lenses()  # their title shows the last verdict
+        text_summary = summary(result)
+        server.show_message(types.MessageType.Info if result.accepted else types.MessageType.Warning, text_summary)
+        return {"ok": True, "message": text_summary, **result.to_json()}
+
+    def _failed(self, message: str) -> dict:
+        """The dry-run could not run at all (not: the turn would fail)."""
+        self.server.show_message(types.MessageType.Error, message)
+        return {"ok": False, "message": message}

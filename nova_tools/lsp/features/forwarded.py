@@ -21,16 +21,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.lsp import get_method_options_type
 
+from ..context import Document, DocumentKind, Feature, Host
 from ..tsserver import TsUnavailable
 from .typescript import CONVERTER, structure_result, to_json
-
-if TYPE_CHECKING:
-    from ..server import NovaServer
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +65,7 @@ FORWARDS: tuple[Forward, ...] = (
     Forward(types.WORKSPACE_WILL_RENAME_FILES, "workspace", "update imports when a file is renamed", about_document=False),
 )
 
-TYPESCRIPT_KINDS = ("script", "typings")
+TYPESCRIPT_KINDS = frozenset({DocumentKind.SCRIPT, DocumentKind.TYPINGS})
 
 
 def provided(capabilities: dict, forward: Forward) -> object:
@@ -106,19 +103,19 @@ def options_for(forward: Forward, value: object) -> object | None:
         return None
 
 
-def _concerns_typescript(server: "NovaServer", forward: Forward, raw_params: dict) -> bool:
+def _concerns_typescript(server: Host, forward: Forward, raw_params: dict) -> bool:
     if forward.method == types.WORKSPACE_WILL_RENAME_FILES:
         files = raw_params.get("files") or []
         return any(str(f.get("oldUri", "")).endswith(".ts") or "." not in str(f.get("oldUri", "")).rsplit("/", 1)[-1] for f in files)
     if not forward.about_document:
         return True
     uri = (raw_params.get("textDocument") or {}).get("uri")
-    document = server.open_document(uri) if isinstance(uri, str) else None
-    return document is not None and server.kind_of(uri, document.source) in TYPESCRIPT_KINDS
+    document = server.document(uri) if isinstance(uri, str) else None
+    return document is not None and document.kind in TYPESCRIPT_KINDS
 
 
 def handler(forward: Forward) -> Callable:
-    async def forward_to_tsc(ls: "NovaServer", params):
+    async def forward_to_tsc(ls: Host, params):
         raw_params = to_json(params)
         if not isinstance(raw_params, dict) or not _concerns_typescript(ls, forward, raw_params):
             return None
@@ -136,7 +133,7 @@ def handler(forward: Forward) -> Callable:
     return forward_to_tsc
 
 
-def register(server: "NovaServer", capabilities: dict) -> list[Forward]:
+def register(server: Host, capabilities: dict) -> list[Forward]:
     """Offer every feature of :data:`FORWARDS` that tsc answers; returns those offered.
 
     Called while the server answers ``initialize``, before its capabilities are computed."""
@@ -145,8 +142,7 @@ def register(server: "NovaServer", capabilities: dict) -> list[Forward]:
         value = provided(capabilities, forward)
         if not value:
             continue
-        options = options_for(forward, value)
-        server.feature(forward.method, options)(handler(forward))
+        server.offer(forward.method, options_for(forward, value), handler(forward))
         offered.append(forward)
     return offered
 
@@ -154,35 +150,33 @@ def register(server: "NovaServer", capabilities: dict) -> list[Forward]:
 # --- merged with Nova's own: code actions and code lenses ---------------------------------------
 
 
-async def code_actions(server: "NovaServer", params: types.CodeActionParams) -> list:
+async def _merged(server: Host, method: str, params: object, what: str) -> list:
+    """tsc's answer to ``method`` as a list, to join with Nova's own (nothing when tsc cannot say)."""
+    try:
+        raw = await server.ts.request(method, to_json(params))
+        return list(structure_result(method, raw) or [])
+    except TsUnavailable:
+        return []
+    except Exception:
+        log.warning("tsc's %s are not understood", what, exc_info=True)
+        return []
+
+
+async def code_actions(server: Host, params: types.CodeActionParams) -> list:
     """tsc's code actions (its quick fixes, organize imports...) for a script."""
-    try:
-        raw = await server.ts.request(types.TEXT_DOCUMENT_CODE_ACTION, to_json(params))
-        return list(structure_result(types.TEXT_DOCUMENT_CODE_ACTION, raw) or [])
-    except TsUnavailable:
-        return []
-    except Exception:
-        log.warning("tsc's code actions are not understood", exc_info=True)
-        return []
+    return await _merged(server, types.TEXT_DOCUMENT_CODE_ACTION, params, "code actions")
 
 
-async def code_lenses(server: "NovaServer", params: types.CodeLensParams) -> list[types.CodeLens]:
+async def code_lenses(server: Host, params: types.CodeLensParams) -> list[types.CodeLens]:
     """tsc's code lenses (references, implementations: when its preferences turn them on)."""
-    try:
-        raw = await server.ts.request(types.TEXT_DOCUMENT_CODE_LENS, to_json(params))
-        return list(structure_result(types.TEXT_DOCUMENT_CODE_LENS, raw) or [])
-    except TsUnavailable:
-        return []
-    except Exception:
-        log.warning("tsc's code lenses are not understood", exc_info=True)
-        return []
+    return await _merged(server, types.TEXT_DOCUMENT_CODE_LENS, params, "code lenses")
 
 
 def is_tsc_lens(lens: types.CodeLens) -> bool:
     return lens.command is None and lens.data is not None
 
 
-async def resolve_code_lens(server: "NovaServer", lens: types.CodeLens) -> types.CodeLens:
+async def resolve_code_lens(server: Host, lens: types.CodeLens) -> types.CodeLens:
     try:
         raw = await server.ts.request(types.CODE_LENS_RESOLVE, to_json(lens))
         return structure_result(types.CODE_LENS_RESOLVE, raw) or lens
@@ -194,3 +188,42 @@ def code_action_kinds(capabilities: dict, ours: list[str]) -> list[str]:
     provider = capabilities.get("codeActionProvider")
     theirs = provider.get("codeActionKinds") or [] if isinstance(provider, dict) else []
     return list(dict.fromkeys([*ours, *theirs]))
+
+
+class ForwardedFeature(Feature):
+    """tsc's own features for scripts and typings, offered as tsc offers them; and its code
+    actions and code lenses beside Nova's."""
+
+    kinds = TYPESCRIPT_KINDS
+
+    def __init__(self, server: Host) -> None:
+        super().__init__(server)
+        self.capabilities: dict = {}  # tsc's, when the server forwards TypeScript and tsc started
+        self.offered: list[Forward] = []
+
+    async def initialize(self, params: types.InitializeParams) -> None:
+        # runs after the TypeScript feature's: tsc has started (or given up) by now
+        if not self.server.forward_typescript:
+            return
+        self.capabilities = self.server.ts.capabilities or {}
+        self.offered = register(self.server, self.capabilities)
+
+    async def code_lenses(self, document: Document, params: types.CodeLensParams) -> list[types.CodeLens]:
+        if document.kind is not DocumentKind.SCRIPT or not self.capabilities.get("codeLensProvider"):
+            return []
+        return await code_lenses(self.server, params)
+
+    def resolves_code_lenses(self) -> bool:
+        provider = self.capabilities.get("codeLensProvider")
+        return isinstance(provider, dict) and bool(provider.get("resolveProvider"))
+
+    async def resolve_code_lens(self, lens: types.CodeLens) -> types.CodeLens | None:
+        return await resolve_code_lens(self.server, lens) if is_tsc_lens(lens) else None
+
+    async def code_actions(self, document: Document, params: types.CodeActionParams) -> list:
+        if not self.capabilities.get("codeActionProvider"):
+            return []
+        return await code_actions(self.server, params)
+
+    def code_action_kinds(self) -> list[str]:
+        return code_action_kinds(self.capabilities, []) if self.capabilities else []

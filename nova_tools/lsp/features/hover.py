@@ -11,20 +11,15 @@ tsc's own hover (types and JSDoc) follows, under a rule.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from lsprotocol import types
 
 from .. import ruledocs
+from ..context import Document, DocumentKind, Feature
 from ..settings import RulesInEffect
 from ..textpos import LineIndex
 from ..tstext import Source
 from . import typescript
 from .rules_files import render_rule
-
-if TYPE_CHECKING:
-    from ..server import NovaServer
-
 
 def nova_hover(text: str, offset: int, rules: RulesInEffect) -> tuple[str, tuple[int, int]] | None:
     """Markdown for what is under the cursor, with the source range it is about."""
@@ -53,8 +48,8 @@ def nova_hover(text: str, offset: int, rules: RulesInEffect) -> tuple[str, tuple
 
 def render_action(action: ruledocs.ActionDoc, rules: RulesInEffect) -> str:
     lines = [f"**{action.type}** · action", "", ruledocs.with_values(action.summary, rules.json), ""]
-    for name, required, description in action.fields:
-        lines.append(f"- `{name}`{'' if required else ' (optional)'}: {ruledocs.with_values(description, rules.json)}")
+    for field in action.fields:
+        lines.append(f"- `{field.name}`{'' if field.required else ' (optional)'}: {ruledocs.with_values(field.description, rules.json)}")
     if action.fields:
         lines.append("")
     penalty = ruledocs.format_value(ruledocs.value_at(rules.json, ("android", "failedTurnHealthPenalty")))
@@ -77,16 +72,23 @@ def render_building(building: str, rules: RulesInEffect) -> str:
     return "\n".join(lines)
 
 
-async def hover(server: "NovaServer", params: types.HoverParams, text: str) -> types.Hover | None:
-    index = LineIndex(text)
-    ours = nova_hover(text, index.offset(params.position), server.rules.current())
-    theirs = await typescript.hover(server, params)
-    if ours is None:
-        return theirs
-    body, (start, end) = ours
-    if theirs is not None:
-        body += "\n\n---\n\n" + _text_of(theirs.contents)
-    return types.Hover(contents=types.MarkupContent(kind=server.markup_kind(), value=body), range=index.range(start, end))
+class HoverFeature(Feature):
+    """A script's hover: what the rule, action or building under the cursor means in this game,
+    then tsc's own hover (types and JSDoc)."""
+
+    kinds = frozenset({DocumentKind.SCRIPT})
+
+    async def hover(self, document: Document, params: types.HoverParams) -> types.Hover | None:
+        text = document.text
+        index = LineIndex(text)
+        ours = nova_hover(text, index.offset(params.position), self.server.rules.current())
+        theirs = await typescript.hover(self.server.ts, params)
+        if ours is None:
+            return theirs
+        body, (start, end) = ours
+        if theirs is not None:
+            body += "\n\n---\n\n" + _text_of(theirs.contents)
+        return types.Hover(contents=types.MarkupContent(kind=self.server.markup_kind(), value=body), range=index.range(start, end))
 
 
 def _text_of(contents: object) -> str:

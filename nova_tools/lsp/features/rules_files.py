@@ -12,7 +12,6 @@ The functions here work on text and character offsets; the server converts to LS
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from lsprotocol import types
@@ -20,18 +19,9 @@ from lsprotocol import types
 from ...rules import Rules, RulesError, jsonc, resolve
 from ...rules.loading import RuleProblem, parse_text
 from .. import ruledocs
+from ..context import Document, DocumentKind, Feature, is_rules_document
 from ..settings import SHIPPED_DEFAULTS
 from ..textpos import LineIndex
-
-_RULES_NAME = re.compile(r"^(?:rules|.+\.nova-rules)\.jsonc?$")
-_SCHEMA_MENTION = re.compile(r'"\$schema"\s*:\s*"[^"\n]*rules\.schema\.json"')
-
-
-def is_rules_document(file_name: str, text: str) -> bool:
-    """``rules.json``, ``*.nova-rules.json`` (or ``.jsonc``), or JSON naming the rules schema."""
-    if _RULES_NAME.search(file_name):
-        return True
-    return file_name.endswith((".json", ".jsonc")) and _SCHEMA_MENTION.search(text[:4096]) is not None
 
 
 def _without_schema(value: object) -> object:
@@ -292,3 +282,26 @@ def completion_lsp(text: str, position: types.Position, markup: types.MarkupKind
             text_edit=edit,
         ))
     return types.CompletionList(is_incomplete=False, items=items)
+
+
+class RulesFilesFeature(Feature):
+    """Rules files: their problems, hover docs per key, key completion; and an edit to the file
+    the scripts' rules come from makes the scripts' diagnostics stale."""
+
+    kinds = frozenset({DocumentKind.RULES})
+
+    def changed(self, document: Document) -> None:
+        from ..tsserver import uri_to_path
+
+        if self.server.rules.reads(uri_to_path(document.uri)):
+            self.server.diagnostics.results_changed()  # the rules in effect changed under the scripts
+
+    async def diagnostics(self, document: Document) -> list[types.Diagnostic]:
+        return diagnostics(document.text)
+
+    async def hover(self, document: Document, params: types.HoverParams) -> types.Hover | None:
+        return hover_lsp(document.text, params.position, self.server.markup_kind())
+
+    async def completion(self, document: Document, params: types.CompletionParams) -> types.CompletionList | None:
+        return completion_lsp(document.text, params.position, self.server.markup_kind())
+

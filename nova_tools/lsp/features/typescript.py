@@ -7,16 +7,18 @@ completion-item resolution as they are.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.protocol import default_converter
 
+from ..context import Document, DocumentKind, Feature
 from ..tsserver import TsUnavailable
 
 if TYPE_CHECKING:
-    from ..server import NovaServer
+    from ..tsserver import TsServer
 
 log = logging.getLogger(__name__)
 CONVERTER = default_converter()
@@ -32,9 +34,9 @@ def structure_result(method: str, raw: object) -> object:
     return CONVERTER.structure({"jsonrpc": "2.0", "id": 0, "result": raw}, response_type).result
 
 
-async def diagnostics(server: "NovaServer", uri: str) -> list[types.Diagnostic]:
+async def diagnostics(ts: "TsServer", uri: str) -> list[types.Diagnostic]:
     try:
-        raw = await server.ts.diagnostics(uri)
+        raw = await ts.diagnostics(uri)
     except TsUnavailable as error:
         # One quiet line at the top instead of silence, so a missing toolchain is noticed.
         return [types.Diagnostic(
@@ -52,17 +54,17 @@ async def diagnostics(server: "NovaServer", uri: str) -> list[types.Diagnostic]:
     return out
 
 
-async def hover(server: "NovaServer", params: types.HoverParams) -> types.Hover | None:
+async def hover(ts: "TsServer", params: types.HoverParams) -> types.Hover | None:
     try:
-        raw = await server.ts.request(types.TEXT_DOCUMENT_HOVER, to_json(params))
+        raw = await ts.request(types.TEXT_DOCUMENT_HOVER, to_json(params))
     except TsUnavailable:
         return None
     return structure_result(types.TEXT_DOCUMENT_HOVER, raw) if raw else None
 
 
-async def completion(server: "NovaServer", params: types.CompletionParams):
+async def completion(ts: "TsServer", params: types.CompletionParams):
     try:
-        raw = await server.ts.request(types.TEXT_DOCUMENT_COMPLETION, to_json(params))
+        raw = await ts.request(types.TEXT_DOCUMENT_COMPLETION, to_json(params))
     except TsUnavailable:
         return None
     return structure_result(types.TEXT_DOCUMENT_COMPLETION, raw)
@@ -72,9 +74,71 @@ def is_tsc_item(item: types.CompletionItem) -> bool:
     return isinstance(item.data, dict) and "fileName" in item.data
 
 
-async def resolve_completion(server: "NovaServer", item: types.CompletionItem) -> types.CompletionItem:
+async def resolve_completion(ts: "TsServer", item: types.CompletionItem) -> types.CompletionItem:
     try:
-        raw = await server.ts.request(types.COMPLETION_ITEM_RESOLVE, to_json(item))
+        raw = await ts.request(types.COMPLETION_ITEM_RESOLVE, to_json(item))
     except TsUnavailable:
         return item
     return structure_result(types.COMPLETION_ITEM_RESOLVE, raw) if raw else item
+
+
+class TypeScriptFeature(Feature):
+    """The warm tsc child: it follows every script and typings document, checks them, and
+    answers completion (and hover in typings; a script's hover is the hover feature's, which
+    adds tsc's own). When the server forwards TypeScript (the default), tsc is started while the
+    server answers ``initialize``, so the features it answers can be offered with its options
+    (see :mod:`.forwarded`)."""
+
+    kinds = frozenset({DocumentKind.SCRIPT, DocumentKind.TYPINGS})
+    START_AT_INITIALIZE_S = 10.0  # past this, the session goes on without tsc's extra features
+
+    async def initialize(self, params: types.InitializeParams) -> None:
+        server, ts = self.server, self.server.ts
+        ts.root = server.root
+        ts.client_capabilities = to_json(params.capabilities)
+        ts.relay = server.relay_from_tsc
+        if isinstance(params.initialization_options, dict):
+            ts.configure(params.initialization_options)
+        if server.forward_typescript:
+            try:  # its capabilities say what it answers; and it is warm when the first script opens
+                await asyncio.wait_for(ts.start(), self.START_AT_INITIALIZE_S)
+            except (TsUnavailable, TimeoutError) as error:
+                log.warning("the TypeScript checker is not ready (%s): its extra features are not offered", error or "timed out")
+
+    async def initialized(self) -> None:
+        asyncio.ensure_future(self._warm())  # the first script opened then finds tsc ready
+
+    async def _warm(self) -> None:
+        try:
+            await self.server.ts.start()
+        except Exception as error:  # reported again, as a diagnostic, when a script is checked
+            log.warning("the TypeScript checker did not start: %s", error)
+
+    async def shutdown(self) -> None:
+        await self.server.ts.stop()
+
+    def exit(self) -> None:
+        self.server.ts.kill()
+
+    def opened(self, document: Document) -> None:
+        self.server.ts.open(document.uri, document.text)
+
+    def changed(self, document: Document) -> None:
+        self.server.ts.change(document.uri, document.text)
+
+    def closed(self, uri: str) -> None:
+        self.server.ts.close(uri)
+
+    async def diagnostics(self, document: Document) -> list[types.Diagnostic]:
+        return await diagnostics(self.server.ts, document.uri)
+
+    async def hover(self, document: Document, params: types.HoverParams) -> types.Hover | None:
+        if document.kind is not DocumentKind.TYPINGS:
+            return None
+        return await hover(self.server.ts, params)
+
+    async def completion(self, document: Document, params: types.CompletionParams):
+        return await completion(self.server.ts, params)
+
+    async def resolve_completion(self, item: types.CompletionItem) -> types.CompletionItem | None:
+        return await resolve_completion(self.server.ts, item) if is_tsc_item(item) else None

@@ -1,17 +1,8 @@
-// Material arithmetic and the build plan. Costs, capacities and what a building accepts all come
-// from `rules`: a retuned game changes what this android does, never whether its actions are valid.
+// Material arithmetic, and what the rules say buildings cost, do and are worth. Every number
+// comes from `rules`: a retuned game changes what this android does, never whether its actions
+// are valid.
 
 export const MATERIALS: Material[] = ['metal', 'electronics', 'polymer', 'ore', 'water', 'acidCanister'];
-
-/**
- * What the android builds near its base, in order. A plan, not a rule: edit it freely. Until
- * there is storage a step starts with some of each material it costs in hand (so the extractor
- * goes first only when electronics turn up early); after that, only with its whole cost at hand.
- * A step that cannot start yet lets a later one go first with what it would leave over. A
- * building that harvests (rules.buildings[type].extraction) goes on the best ore or water tile
- * seen near home rather than next to it.
- */
-export const BUILD_ORDER: BuildingType[] = ['extractor', 'depot', 'charger', 'extractor'];
 
 export function units(bag: MaterialAmounts | undefined, m: Material): number {
   return (bag && bag[m]) || 0;
@@ -33,43 +24,21 @@ export function room(me: Android): number {
   return Math.max(0, rules.android.cargoCapacity - total(me.cargo));
 }
 
-/** A building type's cost as a sparse bag (zeros left out). */
-export function costOf(type: BuildingType): MaterialAmounts {
-  const cost = rules.buildings[type].cost;
+/** An amount from the rules (a cost, the repair cost) as a sparse bag, times `times`. */
+export function bagOf(amounts: Materials, times = 1): MaterialAmounts {
   const out: MaterialAmounts = {};
-  for (const m of MATERIALS) if (cost[m] > 0) out[m] = cost[m];
+  for (const m of MATERIALS) if (amounts[m] > 0) out[m] = amounts[m] * times;
   return out;
 }
 
-/** Each material of `need` that `have` holds, never more than needed; undefined if none. */
-export function payable(have: MaterialAmounts | undefined, need: MaterialAmounts | undefined): MaterialAmounts | undefined {
-  let out: MaterialAmounts | undefined;
-  for (const m of MATERIALS) {
-    const n = Math.min(units(have, m), units(need, m));
-    if (n > 0) (out = out || {})[m] = n;
-  }
-  return out;
-}
+export const costOf = (type: BuildingType): MaterialAmounts => bagOf(rules.buildings[type].cost);
 
-/** `need` minus `have`, sparse. */
+/** `need` minus `have`, sparse (never below zero). */
 export function minus(need: MaterialAmounts | undefined, have: MaterialAmounts | undefined): MaterialAmounts {
   const out: MaterialAmounts = {};
   for (const m of MATERIALS) {
     const n = units(need, m) - units(have, m);
     if (n > 0) out[m] = n;
-  }
-  return out;
-}
-
-/** What to withdraw from `stored` toward `need`, fitting in `space` cargo units; undefined if nothing. */
-export function withdrawable(stored: MaterialAmounts, need: MaterialAmounts, space: number): MaterialAmounts | undefined {
-  let out: MaterialAmounts | undefined;
-  for (const m of MATERIALS) {
-    const n = Math.min(units(stored, m), units(need, m), space);
-    if (n > 0) {
-      (out = out || {})[m] = n;
-      space -= n;
-    }
   }
   return out;
 }
@@ -90,28 +59,47 @@ export function covers(have: MaterialAmounts | undefined, need: MaterialAmounts 
   return true;
 }
 
-/** Whether `have` holds at least one unit of every material `need` names. */
-export function someOfEach(have: MaterialAmounts | undefined, need: MaterialAmounts | undefined): boolean {
-  for (const m of MATERIALS) if (units(need, m) > 0 && units(have, m) <= 0) return false;
-  return true;
-}
-
-/** What `have` holds beyond `need` (what can go back into storage), or undefined if nothing. */
-export function surplus(have: MaterialAmounts | undefined, need: MaterialAmounts | undefined): MaterialAmounts | undefined {
-  const out = minus(have, need);
-  return isEmpty(out) ? undefined : out;
-}
-
-/** Whether a building of this type harvests its tile's composition. */
-export const extracts = (type: BuildingType): boolean => rules.buildings[type].extraction.length > 0;
-
-/** Points a building of `type` would harvest from a tile each round end (capped by the ground), priced by rules.scoring.materials. */
-export function harvestWorth(type: BuildingType, ground: Composition): number {
-  let points = 0;
-  for (const e of rules.buildings[type].extraction) {
-    const n = ground[e.source];
-    if (n) points += Math.min(e.amount, n) * rules.scoring.materials[e.material];
+/** Each material of `need` that `have` holds, never more than needed; undefined if none. */
+export function payable(have: MaterialAmounts | undefined, need: MaterialAmounts | undefined): MaterialAmounts | undefined {
+  let out: MaterialAmounts | undefined;
+  for (const m of MATERIALS) {
+    const n = Math.min(units(have, m), units(need, m));
+    if (n > 0) (out = out || {})[m] = n;
   }
+  return out;
+}
+
+/** What to take from `stored` toward `need`, fitting in `space` cargo units; undefined if nothing. */
+export function takeable(stored: MaterialAmounts | undefined, need: MaterialAmounts, space: number): MaterialAmounts | undefined {
+  let out: MaterialAmounts | undefined;
+  for (const m of MATERIALS) {
+    const n = Math.min(units(stored, m), units(need, m), space);
+    if (n > 0) {
+      (out = out || {})[m] = n;
+      space -= n;
+    }
+  }
+  return out;
+}
+
+/** As much of `stored` as fits in `space`, scarce (high-scoring) material first. */
+export function fill(stored: MaterialAmounts | undefined, space: number): MaterialAmounts | undefined {
+  const order = MATERIALS.slice().sort((a, b) => rules.scoring.materials[b] - rules.scoring.materials[a]);
+  let out: MaterialAmounts | undefined;
+  for (const m of order) {
+    const n = Math.min(units(stored, m), space);
+    if (n > 0) {
+      (out = out || {})[m] = n;
+      space -= n;
+    }
+  }
+  return out;
+}
+
+/** Points a bag would score stored in a building (rules.scoring.materials). */
+export function worth(bag: MaterialAmounts | undefined): number {
+  let points = 0;
+  for (const m of MATERIALS) points += units(bag, m) * rules.scoring.materials[m];
   return points;
 }
 
@@ -121,8 +109,28 @@ export function describe(bag: MaterialAmounts | undefined): string {
   return parts.length ? parts.join(', ') : 'nothing';
 }
 
-// What buildings can do, read from the rules.
-export const canCharge = (b: Building): boolean => rules.buildings[b.type].charge > 0;
-export const holdsAndroids = (b: Building): boolean => rules.buildings[b.type].androidCapacity > 0;
-export const acceptsDeposits = (b: Building): boolean => rules.buildings[b.type].storage.deposit;
-export const allowsWithdrawals = (b: Building): boolean => rules.buildings[b.type].storage.withdraw;
+// What a building type does, read from the rules.
+export const extracts = (type: BuildingType): boolean => rules.buildings[type].extraction.length > 0;
+export const stores = (type: BuildingType): boolean => rules.buildings[type].storage.deposit;
+export const canWithdraw = (type: BuildingType): boolean => rules.buildings[type].storage.withdraw;
+export const charges = (type: BuildingType): boolean => rules.buildings[type].charge > 0;
+export const holdsAndroids = (type: BuildingType): boolean => rules.buildings[type].androidCapacity > 0;
+export const fullHealth = (type: BuildingType): number => rules.buildings[type].health;
+
+/**
+ * Points a building of `type` would harvest from a tile each round end (capped by what the
+ * ground holds), priced by rules.scoring.materials.
+ */
+export function harvestWorth(type: BuildingType, ground: Composition): number {
+  let points = 0;
+  for (const e of rules.buildings[type].extraction) {
+    const n = ground[e.source];
+    if (n) points += Math.min(e.amount, n) * rules.scoring.materials[e.material];
+  }
+  return points;
+}
+
+/** 'a charger', 'an extractor'. */
+export function article(type: BuildingType): string {
+  return (/^[aeiou]/.test(type) ? 'an ' : 'a ') + type;
+}

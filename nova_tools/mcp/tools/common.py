@@ -1,0 +1,52 @@
+"""What several tools share: the argument types (names and meanings are a stable interface,
+DESIGN section 6) and the checks of arguments the api does not check itself."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from ...api import NAME_RULE, ApiError
+from .. import content
+
+GameArg = Annotated[str, Field(description=f"The game's name ({NAME_RULE}), e.g. 'duel'; list_games shows them.")]
+PlayerArg = Annotated[str, Field(description="The player you act and read as, e.g. 'alice'.")]
+RULES_DOC = "Rules overrides: a JSON object, or JSON-with-comments text. {} is the shipped game; any subset may be given."
+RulesArg = Annotated[dict[str, Any] | str, Field(description=RULES_DOC)]
+
+
+def check_player(player: str) -> str:
+    if not isinstance(player, str) or not player or len(player) > 64:
+        raise ApiError("player must be a player id of 1-64 characters, e.g. 'alice'")
+    return player
+
+
+def check_range(name: str, value: int, low: int, high: int, hint: str = "") -> int:
+    if not low <= value <= high:
+        raise ApiError(f"{name} must be from {low} to {high}, not {value}" + (f"; {hint}" if hint else ""))
+    return value
+
+
+def sources(
+    source: str | None, files: dict[str, str] | None, entry: str | None, starter: bool = False
+) -> tuple[dict[str, str], str | None]:
+    """Exactly one of ``source`` (one file), ``files`` (several, with ``entry``) or the starter."""
+    if sum((source is not None, files is not None, starter)) > 1:
+        raise ApiError("give only one of source (one file), files (several) or starter=true")
+    if starter:
+        starter_files = content.starter_files()
+        if not starter_files:
+            raise ApiError("the starter android is not installed with this nova-tools; give source or files")
+        return starter_files, next(iter(starter_files))
+    if source is not None:
+        name = entry or "main.ts"
+        return {name: source}, name
+    if files is not None:
+        if not files:
+            raise ApiError("files is empty; give at least the entry file, e.g. {'main.ts': '...'}")
+        return dict(files), entry
+    raise ApiError("give the android's code: source (one TypeScript file), files ({path: text}, with entry) or, to upload, starter=true")
+
+
+__all__ = ["RULES_DOC", "GameArg", "PlayerArg", "RulesArg", "check_player", "check_range", "sources"]

@@ -1,0 +1,69 @@
+"""The MCP tool get_android: one of the player's own androids, its notes and last turns."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from ... import api
+from ...api import GameFolder
+from ..edge import reply
+from ..models import AndroidDetail, TurnBrief
+from ..shaping import android_brief, at_text, materials_text, points_text
+from .common import GameArg, PlayerArg, check_range
+from .registry import tool
+
+RECENT_TURNS = 5
+
+
+@tool("Read one of your androids", read_only=True)
+def get_android(
+    folder: GameFolder,
+    game: GameArg,
+    player: PlayerArg,
+    android_id: Annotated[str, Field(description="One of the player's androids, e.g. 'android-1' (get_world lists them under yours).")],
+    max_chars: Annotated[int, Field(description="Show at most this many characters of memory and of recording, 100-16384.")] = 3000,
+    recording_offset: Annotated[
+        int | None, Field(description="Start the recording window here (default: show its last max_chars characters).")
+    ] = None,
+) -> Annotated[CallToolResult, AndroidDetail]:
+    """One of the player's own androids: state, cargo, memory, recording (a window of it) and
+    its last few turns. Other players' androids are refused."""
+    check_range("max_chars", max_chars, 100, 16384)
+    loaded = api.open_game(folder.existing(game))
+    report = api.android_report(loaded, android_id, player=player)
+    memory, recording = report.memory, report.recording
+    start = max(0, len(recording) - max_chars) if recording_offset is None else recording_offset
+    check_range("recording_offset", start, 0, max(0, len(recording)), f"the recording has {len(recording)} characters")
+    turns = api.events_page(loaded, player=player, android=android_id, mine_only=True, offset=None, limit=RECENT_TURNS).events
+    detail = AndroidDetail(
+        **android_brief(report).model_dump(),
+        memory_length=len(memory),
+        recording_length=len(recording),
+        memory=memory[:max_chars],
+        recording=recording[start : start + max_chars],
+        recording_offset=start,
+        recent_turns=[
+            TurnBrief(
+                round=e["round"],
+                action=(e.get("action") or {}).get("type"),
+                outcome=e["outcome"],
+                code=e.get("code"),
+                reason=e.get("reason"),
+            )
+            for e in turns
+        ],
+    )
+    state = "active" if detail.active else "a wreck"
+    lines = [
+        f"{android_id} of {player} ({state}, script {detail.script_id}) at {at_text(detail.position)}: "
+        f"battery {points_text(detail.battery)}, health {points_text(detail.health)}, cargo {materials_text(detail.cargo)}.",
+        f"memory {len(memory)} chars, recording {len(recording)} chars (window {start}-{start + len(detail.recording)}).",
+    ]
+    lines += [
+        f"round {t.round}: {t.action or 'no action'} {t.outcome}" + (f" [{t.code}] {t.reason}" if api.Outcome(t.outcome).failed else "")
+        for t in detail.recent_turns
+    ]
+    return reply(detail, "\n".join(lines))

@@ -1,0 +1,75 @@
+"""Registering tools: each tool is a plain function marked with :func:`tool`, registered on a
+server by :func:`register` (in the MCP SDK's style, a thin decorator over a plain function).
+
+A tool that names a first parameter ``folder`` is given the server's
+:class:`~nova_tools.api.GameFolder` (and that parameter is not an argument an agent sees), so a
+tool can be called directly in a test: ``list_games(GameFolder.at(tmp))``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from mcp.server import MCPServer
+from mcp.types import ToolAnnotations
+
+from ...api import GameFolder
+from ..edge import tool_edge
+
+FOLDER = "folder"
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    title: str
+    read_only: bool
+
+    def annotations(self) -> ToolAnnotations:
+        return ToolAnnotations(
+            title=self.title, read_only_hint=self.read_only, destructive_hint=False, idempotent_hint=self.read_only, open_world_hint=False
+        )
+
+
+def tool(title: str, *, read_only: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a function as a tool with a title and whether it only reads."""
+
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.nova_tool = ToolInfo(title, read_only)  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+def _bind_folder(fn: Callable[..., Any], folder: GameFolder) -> Callable[..., Any]:
+    """``fn`` with its ``folder`` parameter given, and left out of the signature the SDK reads."""
+    signature = inspect.signature(fn, eval_str=True)
+    if FOLDER not in signature.parameters:
+        return fn
+    parameters = [p for name, p in signature.parameters.items() if name != FOLDER]
+
+    if inspect.iscoroutinefunction(fn):
+
+        async def bound(**kwargs: Any) -> Any:
+            return await fn(folder, **kwargs)
+    else:
+
+        def bound(**kwargs: Any) -> Any:
+            return fn(folder, **kwargs)
+
+    functools.update_wrapper(bound, fn)  # name, docstring, and __wrapped__: type hints resolve in fn's module
+    bound.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    bound.__annotations__ = {k: v for k, v in fn.__annotations__.items() if k != FOLDER}
+    return bound
+
+
+def register(app: MCPServer, folder: GameFolder, tools: Iterable[Callable[..., Any]]) -> None:
+    """Add ``tools``, in order, to ``app``: each behind the edge that turns mistakes into error results."""
+    for fn in tools:
+        info: ToolInfo = fn.nova_tool  # type: ignore[attr-defined]
+        # the docstring without its code indentation: what an agent reads in tools/list
+        description = inspect.cleandoc(fn.__doc__ or "")
+        app.add_tool(tool_edge(folder, _bind_folder(fn, folder)), title=info.title, description=description, annotations=info.annotations())

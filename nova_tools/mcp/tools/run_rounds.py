@@ -1,0 +1,72 @@
+"""The MCP tool run_rounds: play rounds, reporting progress."""
+
+from __future__ import annotations
+
+import functools
+from typing import Annotated
+
+import anyio.from_thread
+import anyio.to_thread
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from ... import api
+from ...api import GameFolder
+from ..edge import log, reply
+from ..models import PlayerScore, RoundsPlayed
+from ..shaping import points_text
+from .common import GameArg, check_range
+from .registry import tool
+
+MAX_ROUNDS = 500  # per run_rounds call: a call stays short enough to report progress and return
+
+
+@tool("Run rounds", read_only=False)
+async def run_rounds(
+    folder: GameFolder,
+    game: GameArg,
+    rounds: Annotated[int, Field(description=f"How many rounds to play, 1 to {MAX_ROUNDS}; call again for more.")],
+    ctx: Context,
+) -> Annotated[CallToolResult, RoundsPlayed]:
+    """Play rounds: every active android runs its script once a round. Reports progress while
+    it runs. Ends with the scores."""
+    path = folder.existing(game)
+    check_range("rounds", rounds, 1, MAX_ROUNDS, "call run_rounds again to play more" if rounds > MAX_ROUNDS else "")
+    step = max(1, rounds // 20)
+    reporting = True
+
+    def progress(done: int, asked: int) -> None:
+        # Best effort: a client that stops listening must not stop the run (or lose its rounds).
+        nonlocal reporting
+        if reporting and (done == asked or done % step == 0):
+            try:
+                anyio.from_thread.run(functools.partial(ctx.report_progress, done, asked, f"round {done} of {asked}"))
+            except Exception:
+                log.warning("could not report progress of run_rounds on %s; the run goes on", game, exc_info=True)
+                reporting = False
+
+    summary = await anyio.to_thread.run_sync(functools.partial(api.run_rounds, path, rounds, progress=progress))
+    status = await anyio.to_thread.run_sync(api.status, path)
+    scores = [PlayerScore(player=p.id, score=p.score) for p in status.players]
+    destroyed = f", destroyed: {', '.join(summary.destroyed)}" if summary.destroyed else ""
+    text = (
+        f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, {summary.failed_turns} failed{destroyed}. "
+        f"Scores: {', '.join(f'{s.player} {points_text(s.score)}' for s in scores) or 'no players yet'}."
+    )
+    if summary.failed_turns:
+        text += " See why: get_events(..., failed_only=true)."
+    return reply(
+        RoundsPlayed(
+            game=game,
+            rounds=summary.rounds,
+            first_round=summary.first_round,
+            last_round=summary.last_round,
+            turns=summary.turns,
+            failed_turns=summary.failed_turns,
+            destroyed=list(summary.destroyed),
+            seconds=round(summary.seconds, 3),
+            scores=scores,
+        ),
+        text,
+    )
