@@ -144,10 +144,7 @@ def replay_export(path: str | Path | store.Game, player: str) -> dict:
         "seed": game.seed,
         "sandbox": game.sandbox,
         "initial": initial,
-        "scripts": {
-            sid: {"player": s.player, "name": s.name, "sha256": s.sha256, "bundle": s.bundle if s.player == player else REDACTED}
-            for sid, s in game.scripts.items()
-        },
+        "scripts": {sid: _replay_script(s, player) for sid, s in game.scripts.items()},
         "events": [redact_event(e, owners, player) for e in game.events],
         "final": {
             "round": game.state.round,
@@ -155,6 +152,14 @@ def replay_export(path: str | Path | store.Game, player: str) -> dict:
             "scores": status(game).to_json()["players"],
         },
     }
+
+
+def _replay_script(script: store.StoredScript, player: str) -> dict:
+    """A script as ``player``'s replay shows it: their own whole (with its source map), another
+    player's without its code (the map, which names their files, is left out too)."""
+    if script.player != player:
+        return {"player": script.player, "name": script.name, "sha256": script.sha256, "bundle": REDACTED}
+    return script.to_json()
 
 
 def replay_json(path: str | Path | store.Game, player: str) -> str:

@@ -12,14 +12,16 @@ player did not write (esbuild's own glue). A map is decoded on its first lookup,
 one (hand-edited, truncated) answers None rather than raising: a position it cannot map is shown
 as the bundle's, never a crash.
 
-A bundle copies most of the player's code as it is, so most of esbuild's segments (one per token)
-say nothing the previous one on the line did not: ``compact`` drops those, and ``place`` reads a
-column inside a run of copied code as an offset from the segment that starts it. The starter's map
-goes from 21 KB to 8 KB, and every position maps to the same place as with the whole map.
+esbuild writes a segment for nearly every expression; we keep, on each line of the bundle, only
+the first segment for each of the player's lines it holds (``compact``). Every position then maps
+to the right file and line, and to the column where that line's code in the bundle starts (a
+statement's first token, like the ``throw`` of a thrown error): the starter's map goes from 37 KB
+to 7 KB of game file. Lookups follow the version 3 rule (the last segment at or before the column),
+so any tool reading a stored map gets the same answers.
 
 >>> m = SourceMap({"version": 3, "sources": ["lib/nav.ts"], "names": [], "mappings": ";AACA,EAAE"})
 >>> m.place(2, 1), m.place(2, 5)
-(Place(file='lib/nav.ts', line=2, column=1), Place(file='lib/nav.ts', line=2, column=5))
+(Place(file='lib/nav.ts', line=2, column=1), Place(file='lib/nav.ts', line=2, column=3))
 >>> SourceMap({"mappings": 7}).place(1, 1) is None
 True
 """
@@ -73,8 +75,7 @@ class SourceMap:
         source, source_line, source_column = targets[at]
         if not 0 <= source < len(self._sources):
             return None
-        # within a run of code copied as it was, the column moves with the bundle's
-        return Place(self._sources[source], source_line + 1, source_column + (column - 1 - columns[at]) + 1)
+        return Place(self._sources[source], source_line + 1, source_column + 1)
 
     def _decoded(self) -> list:
         if self._lines is None:
@@ -117,20 +118,19 @@ class SourceMap:
 
 
 def compact(data: Mapping) -> dict:
-    """``data`` without the segments :meth:`SourceMap.place` can work out from the one before on
-    the same line (same file and line, the column moved as far as the bundle's): the same answers
-    for every position, in about a third of the text."""
+    """``data`` with, on each line of the bundle, only the first segment for each source line it
+    maps to: the same file and line for every position, at a fifth of the text."""
     lines = SourceMap(data)._decoded()
     out = []
     previous = (0, 0, 0)  # source, line, column: these run on across lines
     for columns, targets in lines:
         segments = []
-        last_column, kept = 0, None  # kept: (bundle column, target) of the last segment written
+        last_column, kept = 0, None  # the target of the last segment written on this line
         for column, target in zip(columns, targets):
-            if kept is not None and target[:2] == kept[1][:2] and target[2] - kept[1][2] == column - kept[0]:
+            if kept is not None and target[:2] == kept[:2]:
                 continue
             segments.append(_encode([column - last_column, *(t - p for t, p in zip(target, previous))]))
-            last_column, previous, kept = column, target, (column, target)
+            last_column, previous, kept = column, target, target
         out.append(",".join(segments))
     return {**data, "mappings": ";".join(out)}
 
