@@ -186,12 +186,15 @@ def load(path: str | Path) -> Game:
     return parse(path, raw)
 
 
-def save(game: Game) -> None:
-    """Write atomically: the old file stays whole until the new one is complete on disk."""
+def save(game: Game) -> bytes:
+    """Write atomically: the old file stays whole until the new one is complete on disk. Returns
+    the bytes written."""
+    data = serialize(game)
     try:
-        write_atomic(game.path, serialize(game))
+        write_atomic(game.path, data)
     except OSError as error:
         raise GameFileError(f"cannot write {game.path} ({error.strerror or error}); the game file was left as it was") from None
+    return data
 
 
 def real_path(path: Path) -> Path:
@@ -352,13 +355,15 @@ def _record_from(path: Path, data: dict) -> MatchRecord:
     return MatchRecord(path, rules, match, status, androids, scripts, dict(data.get("sandbox", {})))
 
 
-def read(path: str | Path) -> Game | MatchRecord:
-    """A game file or a peer match record, whichever ``path`` holds (for the commands that read both)."""
+def read(path: str | Path, raw: bytes | None = None) -> Game | MatchRecord:
+    """A game file or a peer match record, whichever ``path`` holds (for the commands that read both).
+    ``raw``: the file's bytes, when the caller has read them already."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return load(path)  # the same sentences as for a game file
+    if raw is None:
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return load(path)  # the same sentences as for a game file
     data = _decode(path, raw)
     if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
         return _record_from(path, data)

@@ -6,53 +6,168 @@ JSON shapes); mistakes raise a :class:`~nova_tools.errors.NovaError`, whose mess
 the user can act on.
 
 Split by what it reads or changes: ``games`` (create, upload, launch, run), ``played`` (whole games
-played in memory), ``dryrun``, ``reports`` (status, an android, the log, replays), ``world`` (a
+played in memory), ``dryrun``, ``reports`` (status, an android, the log, replays), ``history`` (scores round by round, standings at a round), ``wording`` (what events and scores say, in words), ``world`` (a
 player's world), ``frames`` (a recorded game moment by moment), ``folder`` (a folder of games).
+
+Importing the package is cheap: each name is loaded from its module on first use (PEP 562), so a
+command that prints help or reads a score never pays for the parts it does not touch (the sandbox,
+the toolchain, the models of every other result).
 """
 
-from ..engine.reasons import Outcome, Reason, failed_turn
-from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
-from ..engine.refusals import Refusal, UnknownPlayer
-from .access import game_rules, open_game, read_game, require_player
-from .dryrun import DryRun, dry_run
-from .errors import USER_ERRORS, ApiError, NovaError
-from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
-from .frames import replay_frames
-from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
-from .played import PlayedGame, demo_spec, play_to_file, starter_entry
-from .reference import action_docs
-from .reference import write_docs as write_generated_docs
-from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
-from .results import (
-    ActionDoc,
-    ActionField,
-    SourcePlace,
-    AndroidReport,
-    AndroidState,
-    BuildingState,
-    Created,
-    EventsPage,
-    Frame,
-    GameEntry,
-    FrameScore,
-    GameSummary,
-    Holdings,
-    Launched,
-    Message,
-    OwnAndroid,
-    PlayerWorld,
-    Position,
-    RecordedAndroid,
-    Result,
-    RunSummary,
-    ScoreLine,
-    ScriptRef,
-    Standing,
-    Status,
-    Uploaded,
-    VisibleTile,
-)
-from .world import player_world
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the names are, for readers and type checkers
+    from ..engine.reasons import Outcome, Reason, failed_turn
+    from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
+    from ..engine.refusals import Refusal, UnknownPlayer
+    from .access import game_rules, open_game, read_game, require_player
+    from .dryrun import DryRun, dry_run
+    from .errors import USER_ERRORS, ApiError, NovaError
+    from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
+    from .frames import replay_frames
+    from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
+    from .played import PlayedGame, demo_spec, play_to_file, starter_entry
+    from .reference import action_docs
+    from .rules_reference import rules_table
+    from .reference import write_docs as write_generated_docs
+    from .history import score_history, status_at
+    from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
+    from .results import (
+        ActionDoc,
+        ActionField,
+        AndroidReport,
+        AndroidState,
+        BuildingState,
+        Created,
+        EventsPage,
+        Frame,
+        GameEntry,
+        FrameScore,
+        GameSummary,
+        Holdings,
+        Launched,
+        LeadChange,
+        Message,
+        OwnAndroid,
+        PlayerHistory,
+        PlayerWorld,
+        Position,
+        RecordedAndroid,
+        Result,
+        RunSummary,
+        ScoreHistory,
+        ScoreLine,
+        ScriptRef,
+        SourcePlace,
+        Standing,
+        Status,
+        Uploaded,
+        VisibleTile,
+    )
+    from .world import player_world
+    from .wording import describe_event
+
+# name -> (module, attribute): where each public name lives
+_WHERE = {
+    "Outcome": ("..engine.reasons", "Outcome"),
+    "Reason": ("..engine.reasons", "Reason"),
+    "failed_turn": ("..engine.reasons", "failed_turn"),
+    "Action": ("..engine.wire", "Action"),
+    "Refusal": ("..engine.refusals", "Refusal"),
+    "UnknownPlayer": ("..engine.refusals", "UnknownPlayer"),
+    "game_rules": (".access", "game_rules"),
+    "open_game": (".access", "open_game"),
+    "read_game": (".access", "read_game"),
+    "require_player": (".access", "require_player"),
+    "DryRun": (".dryrun", "DryRun"),
+    "dry_run": (".dryrun", "dry_run"),
+    "USER_ERRORS": (".errors", "USER_ERRORS"),
+    "ApiError": (".errors", "ApiError"),
+    "NovaError": (".errors", "NovaError"),
+    "NAME_RULE": (".folder", "NAME_RULE"),
+    "BadName": (".folder", "BadName"),
+    "GameFolder": (".folder", "GameFolder"),
+    "check_name": (".folder", "check_name"),
+    "game_summary": (".folder", "game_summary"),
+    "replay_frames": (".frames", "replay_frames"),
+    "PlayerScript": (".games", "PlayerScript"),
+    "compile_upload": (".games", "compile_upload"),
+    "create_game": (".games", "create_game"),
+    "launch_android": (".games", "launch_android"),
+    "player_script": (".games", "player_script"),
+    "resolve_rules": (".games", "resolve_rules"),
+    "run_rounds": (".games", "run_rounds"),
+    "upload_script": (".games", "upload_script"),
+    "PlayedGame": (".played", "PlayedGame"),
+    "demo_spec": (".played", "demo_spec"),
+    "play_to_file": (".played", "play_to_file"),
+    "starter_entry": (".played", "starter_entry"),
+    "action_docs": (".reference", "action_docs"),
+    "rules_table": (".rules_reference", "rules_table"),
+    "write_generated_docs": (".reference", "write_docs"),
+    "score_history": (".history", "score_history"),
+    "status_at": (".history", "status_at"),
+    "android_report": (".reports", "android_report"),
+    "events_page": (".reports", "events_page"),
+    "redact_event": (".reports", "redact_event"),
+    "replay_export": (".reports", "replay_export"),
+    "replay_json": (".reports", "replay_json"),
+    "status": (".reports", "status"),
+    "write_replay": (".reports", "write_replay"),
+    "ActionDoc": (".results", "ActionDoc"),
+    "ActionField": (".results", "ActionField"),
+    "AndroidReport": (".results", "AndroidReport"),
+    "AndroidState": (".results", "AndroidState"),
+    "BuildingState": (".results", "BuildingState"),
+    "Created": (".results", "Created"),
+    "EventsPage": (".results", "EventsPage"),
+    "Frame": (".results", "Frame"),
+    "GameEntry": (".results", "GameEntry"),
+    "FrameScore": (".results", "FrameScore"),
+    "GameSummary": (".results", "GameSummary"),
+    "Holdings": (".results", "Holdings"),
+    "Launched": (".results", "Launched"),
+    "LeadChange": (".results", "LeadChange"),
+    "Message": (".results", "Message"),
+    "OwnAndroid": (".results", "OwnAndroid"),
+    "PlayerHistory": (".results", "PlayerHistory"),
+    "PlayerWorld": (".results", "PlayerWorld"),
+    "Position": (".results", "Position"),
+    "RecordedAndroid": (".results", "RecordedAndroid"),
+    "Result": (".results", "Result"),
+    "RunSummary": (".results", "RunSummary"),
+    "ScoreHistory": (".results", "ScoreHistory"),
+    "ScoreLine": (".results", "ScoreLine"),
+    "ScriptRef": (".results", "ScriptRef"),
+    "SourcePlace": (".results", "SourcePlace"),
+    "Standing": (".results", "Standing"),
+    "Status": (".results", "Status"),
+    "Uploaded": (".results", "Uploaded"),
+    "VisibleTile": (".results", "VisibleTile"),
+    "player_world": (".world", "player_world"),
+    "describe_event": (".wording", "describe_event"),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _WHERE:
+        module, attribute = _WHERE[name]
+        value = getattr(importlib.import_module(module, __name__), attribute)
+    elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        value = importlib.import_module(f"{__name__}.{name}")  # a module of the api (api.wording)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # found once: later reads skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))
+
 
 __all__ = [
     "Action",
@@ -67,7 +182,6 @@ __all__ = [
     "BuildingState",
     "Created",
     "DryRun",
-    "SourcePlace",
     "EventsPage",
     "Frame",
     "FrameScore",
@@ -76,10 +190,12 @@ __all__ = [
     "GameSummary",
     "Holdings",
     "Launched",
+    "LeadChange",
     "Message",
     "NovaError",
     "Outcome",
     "OwnAndroid",
+    "PlayerHistory",
     "PlayedGame",
     "PlayerWorld",
     "Position",
@@ -88,8 +204,10 @@ __all__ = [
     "Refusal",
     "Result",
     "RunSummary",
+    "ScoreHistory",
     "ScoreLine",
     "ScriptRef",
+    "SourcePlace",
     "Standing",
     "Status",
     "UnknownPlayer",
@@ -103,6 +221,7 @@ __all__ = [
     "player_script",
     "create_game",
     "demo_spec",
+    "describe_event",
     "dry_run",
     "events_page",
     "failed_turn",
@@ -119,9 +238,12 @@ __all__ = [
     "replay_json",
     "require_player",
     "resolve_rules",
+    "rules_table",
     "run_rounds",
+    "score_history",
     "starter_entry",
     "status",
+    "status_at",
     "upload_script",
     "write_generated_docs",
     "write_replay",

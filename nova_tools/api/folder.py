@@ -7,6 +7,7 @@ absolute paths, no hidden files).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,10 @@ def game_summary(path: str | Path) -> GameSummary:
     )
 
 
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
 @dataclass(frozen=True)
 class GameFolder:
     root: Path
@@ -57,9 +62,17 @@ class GameFolder:
         return cls(Path(root).resolve())
 
     def path(self, name: str) -> Path:
-        """Where game ``name`` lives, whether or not it exists yet."""
+        """Where game ``name`` lives, whether or not it exists yet.
+
+        A name cannot leave the root, and neither can a link planted in it: a game file (or its
+        lock file) that is a symbolic link leading out of the root is refused, so nothing a
+        client asks for reads, writes or creates a file outside the folder it was given."""
         path = self.root / (check_name(name) + SUFFIX)
         assert path.parent == self.root  # guaranteed by the name pattern
+        for planted in (path, path.with_name(path.name + ".lock")):
+            if planted.is_symlink() and not _inside(Path(os.path.realpath(planted)), self.root):
+                raise BadName(f"{planted.name} in the game folder is a link to a file outside it; "
+                              "nova serves only the files inside its folder (remove the link, or copy the game in)")
         return path
 
     def existing(self, name: str) -> Path:
@@ -75,7 +88,8 @@ class GameFolder:
         """Names of the ``*.json`` files in the root that a name can address, sorted."""
         if not self.root.is_dir():
             return []
-        found = [p.name[: -len(SUFFIX)] for p in self.root.glob("*" + SUFFIX) if p.is_file()]
+        found = [p.name[: -len(SUFFIX)] for p in self.root.glob("*" + SUFFIX)
+                 if p.is_file() and (not p.is_symlink() or _inside(Path(os.path.realpath(p)), self.root))]
         return sorted(n for n in found if NAME.fullmatch(n))
 
     def games(self, limit: int | None = None) -> list[GameEntry]:

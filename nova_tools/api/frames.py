@@ -17,6 +17,7 @@ from .convert import android_state, building_state, score_lines, visible_tile
 from .errors import ApiError
 from .access import open_game
 from .results import Frame, FrameScore, Position
+from .wording import describe_event
 
 
 @dataclass
@@ -84,7 +85,7 @@ def frame_of(moment: Moment) -> Frame:
         players=tuple(
             FrameScore(id=s.player, seat=seats[s.player], score=s.points, breakdown=score_lines(s)) for s in engine.scores(state)
         ),
-        events=tuple(moment.events),
+        events=tuple({**event, "text": describe_event(event)} for event in moment.events),
     )
 
 

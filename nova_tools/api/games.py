@@ -15,9 +15,10 @@ from .. import engine, store
 from ..play import GameSession, sandbox_build
 from ..rules import Rules, RulesError, load, loads, resolve
 from ..toolchain.compile import CompiledScript, compile_android, compile_sources
-from .convert import position
+from . import statuscache
+from .convert import position, standings
 from .errors import ApiError
-from .results import Created, Launched, RunSummary, Uploaded
+from .results import Created, Launched, RunSummary, Status, Uploaded
 
 
 def resolve_rules(rules: Rules | Mapping | str | Path | None, source: str = "rules") -> Rules:
@@ -177,10 +178,12 @@ def source_maps_of(game: store.Game) -> dict[str, dict]:
     return {sid: s.source_map for sid, s in game.scripts.items() if s.source_map is not None}
 
 
-def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) -> RunSummary:
+def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None, stop: Callable[[], bool] | None = None) -> RunSummary:
     """Play ``rounds`` more rounds, running every android's script in the sandbox (through the
     one game loop, :class:`nova_tools.play.GameSession`, resumed from the file's state).
 
+    ``stop()`` (if given) is asked before each round: a true answer ends the run there, and the
+    rounds played so far are saved (a cancelled MCP call, say); ``RunSummary.rounds`` says how many.
     If interrupted, the rounds already completed are saved and the interruption re-raised."""
     if rounds < 1:
         raise ApiError(f"the number of rounds must be at least 1, not {rounds}")
@@ -196,8 +199,11 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) 
         destroyed: list[str] = []
         done = 0
         try:
-            for done in range(1, rounds + 1):
+            for asked in range(1, rounds + 1):
+                if stop is not None and stop():
+                    break
                 report = session.play_round()
+                done = asked
                 game.record(report.events)
                 turns += report.turns
                 failed += report.failed_turns
@@ -209,7 +215,11 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None) 
             # round boundary: keep what was completed.
             store.save(game)
             raise
-        store.save(game)
+        written = store.save(game)
+    # the next `nova status` of this file answers without replaying it
+    statuscache.remember(
+        written, Status(round=game.state.round, final_turn=game.rules.match.final_round, players=standings(game.state), match=game.match).to_json()
+    )
     return RunSummary(
         rounds=done,
         first_round=first,

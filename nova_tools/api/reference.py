@@ -2,8 +2,9 @@
 are, for the editor's hover.
 
 ``docs/game-details.md`` holds the reason-code tables between two markers; ``nova generate``
-rewrites that part from :class:`~nova_tools.engine.reasons.Reason`, and a test fails when the
-committed file differs from what would be generated.
+rewrites that part from :class:`~nova_tools.engine.reasons.Reason`, and ``docs/rules.md`` whole
+from the rules models (:mod:`.rules_reference`); a test fails when a committed file differs from
+what would be generated.
 """
 
 from __future__ import annotations
@@ -51,10 +52,14 @@ def splice(text: str, generated: str, where: Path = GAME_DETAILS) -> str:
 
 
 def stale_docs() -> dict[Path, str]:
-    """Generated docs whose committed text differs from what the code gives: path -> new text."""
+    """Generated docs whose committed text differs from what the code gives: path -> new text
+    (the reason codes in docs/game-details.md, the rules reference docs/rules.md)."""
+    from . import rules_reference
+
     current = GAME_DETAILS.read_text(encoding="utf-8")
     wanted = splice(current, reason_codes_markdown())
-    return {GAME_DETAILS: wanted} if wanted != current else {}
+    stale = {GAME_DETAILS: wanted} if wanted != current else {}
+    return {**stale, **rules_reference.stale()}
 
 
 def write_docs() -> list[Path]:

@@ -16,6 +16,7 @@ from .convert import android_report as report_of
 from .convert import standings
 from .errors import ApiError
 from .results import AndroidReport, EventsPage, RecordedAndroid, Status
+from .wording import describe_event
 
 Notes = Literal["logged", "whole"]
 
@@ -96,8 +97,13 @@ def events_page(
     start = max(0, len(selected) - limit) if offset is None else offset
     page = selected[start : start + limit]
     shown = _with_whole_notes(game, page) if notes == "whole" else {i: game.events[i] for i in page}
-    items = tuple({"index": i, **(redact_event(shown[i], owners, player) if player is not None else shown[i])} for i in page)
-    return EventsPage(total=len(selected), offset=start, limit=limit, events=items)
+    items = tuple(_with_text(i, redact_event(shown[i], owners, player) if player is not None else shown[i]) for i in page)
+    return EventsPage(total=len(selected), offset=start, limit=limit, events=items, log_length=len(game.events))
+
+
+def _with_text(index: int, event: dict) -> dict:
+    """An event as a read gives it: its place in the log, the event, and what it says in words."""
+    return {"index": index, **event, "text": describe_event(event)}
 
 
 def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, dict]:

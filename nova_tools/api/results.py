@@ -21,7 +21,9 @@ Materials = dict[str, int]  # sparse: a material left out is zero
 
 
 class Result(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True, serialize_by_alias=True)
+    # defer_build: a model's validator is built the first time it is used, not when this module is
+    # imported, so a command pays only for the results it returns (nova status: three of them)
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True, serialize_by_alias=True, defer_build=True)
 
     # the fields ``to_json()`` gives, when the documented shape is a part of the result
     json_fields: ClassVar[frozenset[str] | None] = None
@@ -259,13 +261,50 @@ class PlayerWorld(Result):
 
 
 class EventsPage(Result):
-    """``nova events --json``: ``{"total", "offset", "limit", "events"}``; each event is as the
-    game file holds it (docs/game-file.md) plus its ``index`` in the whole log."""
+    """``nova events --json``: ``{"total", "offset", "limit", "events", "logLength"}``; each event is
+    as the game file holds it (docs/game-file.md) plus its ``index`` in the whole log and its
+    ``text``, the line `nova events` prints for it."""
 
     total: int  # events matching the filters
     offset: int  # index, among the matches, of the first one shown
     limit: int
-    events: tuple[dict[str, Any], ...]
+    events: tuple[dict[str, Any], ...]  # each with its ``index`` and its ``text`` (what happened, in words)
+    log_length: int = 0  # events in the whole log, matching or not
+
+
+class PlayerHistory(Result):
+    id: str
+    scores: tuple[Points, ...]  # one per listed round
+
+
+class LeadChange(Result):
+    """A round where the lead changed hands: who leads from then on (several on a tie, none while
+    nobody has a point) and everyone's score then, in the order of the players."""
+
+    round: int
+    leaders: tuple[str, ...]
+    scores: tuple[Points, ...]
+
+
+class ScoreHistory(Result):
+    """``nova status --history --json``: ``{"rounds", "players": [{"id", "scores"}], "leadChanges"}``,
+    each player's score after setup (round 0) and after every round, in join order."""
+
+    rounds: tuple[int, ...]
+    players: tuple[PlayerHistory, ...]
+    lead_changes: tuple[LeadChange, ...]
+
+    def sampled(self, every: int) -> "ScoreHistory":
+        """Every ``every``-th round (the last one always kept), for a view that must stay small;
+        the lead changes are kept whole."""
+        picked = list(range(0, len(self.rounds), every))
+        if self.rounds and picked[-1] != len(self.rounds) - 1:
+            picked.append(len(self.rounds) - 1)
+        return ScoreHistory(
+            rounds=tuple(self.rounds[i] for i in picked),
+            players=tuple(PlayerHistory(id=p.id, scores=tuple(p.scores[i] for i in picked)) for p in self.players),
+            lead_changes=self.lead_changes,
+        )
 
 
 class FrameScore(Result):
@@ -287,7 +326,7 @@ class Frame(Result):
     androids: tuple[AndroidState, ...]  # wrecks included
     buildings: tuple[BuildingState, ...]
     players: tuple[FrameScore, ...]
-    events: tuple[dict[str, Any], ...]
+    events: tuple[dict[str, Any], ...]  # since the previous frame, each with its ``text``
 
 
 class GameSummary(Result):

@@ -7,6 +7,7 @@ traceback; `--json` output is the stable contract of DESIGN section 6.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..errors import NovaError
@@ -28,6 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Pydantic looks for plugins in every installed package's entry points the first time a model
+    # is built (tens of milliseconds); nova uses none.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -9,12 +9,21 @@ import sys
 from pathlib import Path
 
 from .. import api
-from ..rules import RulesError, load
 from .output import ProgressBar, emit_json, fmt_points, score_table
 
 
 def _game_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--file", "-f", required=True, type=Path, metavar="GAME", help="the game file")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
+    return value
 
 
 def _json_arg(p: argparse.ArgumentParser) -> None:
@@ -67,13 +76,21 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    status = api.status(args.file)
+    if args.history:
+        history = api.score_history(args.file)
+        if args.json:
+            emit_json(history.to_json())
+        else:
+            print("\n".join(api.wording.score_history_lines(history, args.every)))
+        return 0
+    # the current standings come from api.statuscache: quick when `nova run` has just scored this file
+    status = api.statuscache.status_json(args.file) if args.round is None else api.status_at(args.file, args.round).to_json()
     if args.json:
-        emit_json(status.to_json())
+        emit_json(status)
     else:
         print(score_table(status))
-        if status.match:
-            print(match_line(status.match))
+        if status.get("match"):
+            print(match_line(status["match"]))
     return 0
 
 
@@ -112,30 +129,21 @@ def cmd_events(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(page.to_json())
         return 0
+    if not page.events:
+        filters = {"failed": args.failed, "round": args.round, "android": args.android, "offset": args.offset}
+        print(api.wording.nothing_matches(filters, page.log_length, page.total))
+        return 0
     for event in page.events:
-        print(describe_event(event))
+        print(event["text"])
     shown = len(page.events)
     if page.total > page.offset + shown:
         print(f"... {page.total - page.offset - shown} more (use --offset {page.offset + shown})")
     return 0
 
 
-def describe_event(event: dict) -> str:
-    kind = event["type"]
-    if kind == "turn":
-        action = event.get("action", {}).get("type", "-")
-        if not api.failed_turn(event):
-            return f"r{event['round']} {event['android']}: {action}"
-        return f"r{event['round']} {event['android']}: FAILED {action} [{event['code']}] {event['reason']}"
-    if kind == "round.ended":
-        lost = f", destroyed {', '.join(event['destroyed'])}" if event["destroyed"] else ""
-        return f"r{event['round']} round ended{lost}"
-    if kind == "round.started":
-        return f"r{event['round']} round started"
-    return " ".join(f"{k}={v}" for k, v in event.items() if k != "index")
-
-
 def cmd_rules_validate(args: argparse.Namespace) -> int:
+    from ..rules import RulesError, load
+
     try:
         load(args.rules)
     except RulesError as error:
@@ -151,7 +159,12 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
         rules = api.game_rules(args.file)
     else:
         rules = api.resolve_rules(args.rules)
-    emit_json(rules.to_json())
+    if args.table:
+        import shutil
+
+        print(api.rules_table(rules, shutil.get_terminal_size().columns if sys.stdout.isatty() else None))
+    else:
+        emit_json(rules.to_json())
     return 0
 
 
@@ -219,8 +232,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     _json_arg(p)
     p.set_defaults(handler=cmd_run)
 
-    p = sub.add_parser("status", help="scores with each player's contributors")
+    p = sub.add_parser("status", help="scores with each player's contributors (now, at a round, or round by round)")
     _game_arg(p)
+    when = p.add_mutually_exclusive_group()
+    when.add_argument("--round", type=int, metavar="N", help="the standings as they were at the end of round N (0: after setup)")
+    when.add_argument("--history", action="store_true", help="each player's score round by round, and where the lead changed")
+    p.add_argument("--every", type=_positive, metavar="N", help="with --history: list every Nth round (default: about 20 rows)")
     _json_arg(p)
     p.set_defaults(handler=cmd_status)
 
@@ -245,10 +262,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = rules_sub.add_parser("validate", help="exit 0 if a rules file is valid, 1 with the problems otherwise")
     p.add_argument("rules", type=Path, metavar="RULES")
     p.set_defaults(handler=cmd_rules_validate)
-    p = rules_sub.add_parser("show", help="the resolved rules as JSON")
+    p = rules_sub.add_parser("show", help="the resolved rules as JSON (or, with --table, as a readable table)")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--file", "-f", type=Path, metavar="GAME", help="the rules a game was created with")
     group.add_argument("--rules", type=Path, metavar="RULES", help="a rules file merged over the defaults")
+    p.add_argument("--table", action="store_true", help="a rule a line with its value and meaning, * where it differs from the default (docs/rules.md has them all)")
     p.set_defaults(handler=cmd_rules_show)
 
     p = sub.add_parser("dry-run", help="one turn of a script, judged by the engine, changing nothing (exit 2 if refused)")

@@ -82,7 +82,7 @@ def _finish(args: argparse.Namespace, run) -> int:
     else:
         print(f"{'Verified' if result.verified else 'NOT verified'}: {result.sentence}.")
         print(f"Kept in {result.file} ({'a game file' if result.terms.disclosure == 'full' else 'a match record: scores and your androids’ recordings'}).\n")
-        print(score_table(api.Status.model_validate(result.status)))
+        print(score_table(result.status))
     if not result.verified:
         print(f"nova {args.command}: {result.sentence}", file=sys.stderr)
     return EXIT_CODES[result.state.value]

@@ -5,10 +5,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from ..api import Status
 
 
 def emit_json(data: object) -> None:
@@ -28,30 +24,31 @@ def table(rows: list[list[str]], header: list[str], right: set[int] = frozenset(
     return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])
 
 
-def score_table(status: Status) -> str:
-    """The readable form of `nova status`: scores, contributors, androids."""
+def score_table(status: dict) -> str:
+    """The readable form of `nova status`, from its documented JSON (``Status.to_json()``):
+    scores, contributors, androids."""
     out = []
-    final = status.final_turn
-    head = f"Round {status.round}"
+    final, played = status.get("finalTurn"), status["round"]
+    head = f"Round {played}"
     if final is not None:
-        left = final - status.round
+        left = final - played
         head += f" of {final} (humans land in {left} round{'s' if left != 1 else ''})" if left > 0 else f" (the humans landed on round {final})"
     out.append(head)
-    if not status.players:
+    if not status["players"]:
         out.append("No players yet: `nova upload` a script to join.")
         return "\n".join(out)
-    ranked = sorted(status.players, key=lambda p: -p.score)
-    rows = [[str(i + 1), p.id, fmt_points(p.score), str(p.active_androids), str(p.wrecks)] for i, p in enumerate(ranked)]
+    ranked = sorted(status["players"], key=lambda p: -p["score"])
+    rows = [[str(i + 1), p["id"], fmt_points(p["score"]), str(p["activeAndroids"]), str(p["wrecks"])] for i, p in enumerate(ranked)]
     out.append(table(rows, ["#", "player", "score", "androids", "wrecks"], right={0, 2, 3, 4}))
     for p in ranked:
-        if p.breakdown:
-            out.append(f"  {p.id}: {breakdown_text(p.breakdown)}")
+        if p["breakdown"]:
+            out.append(f"  {p['id']}: {breakdown_text(p['breakdown'])}")
     return "\n".join(out)
 
 
-def breakdown_text(lines) -> str:
+def breakdown_text(lines: list[dict]) -> str:
     """'buildings.charger 4, materials.ore 24': where a score comes from."""
-    return ", ".join(f"{line.source} {fmt_points(line.points)}" for line in lines)
+    return ", ".join(f"{line['source']} {fmt_points(line['points'])}" for line in lines)
 
 
 class ProgressBar:

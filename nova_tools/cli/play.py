@@ -1,42 +1,80 @@
-"""`nova play`: step through a recorded game in the terminal, round by round."""
+"""`nova play`: step through a recorded game in the terminal, round by round.
+
+On a terminal the board is drawn in colour (rich) and the keys step through the rounds; in a pipe
+the frames are printed as plain text. Everything shown comes from ``api.replay_frames``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 
-from .. import api
-from .board import draw, legend
-from .commands import describe_event
-from .output import fmt_points
-
-WIDTH = 80
+WIDTH = 80  # the narrowest terminal drawn for (a 12x12 board fits beside its panel)
+HEIGHT = 40
+FIXED_LINES = 20  # title, column header, window note, legend (6), events (10) and prompt: the rest is for rows
+EVENT_LINES = 8
 
 
-def _clip(line: str, width: int) -> str:
-    return line if len(line) <= width else line[: width - 1] + "…"
+def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, window=None, event_lines: int = EVENT_LINES) -> list:
+    """The lines of one screen: title, board with its panel, legend, the round's events."""
+    from rich.text import Text
 
+    from .board import CELL, LABEL, board_lines, legend_lines, panel_lines, side_by_side
 
-def render(frame: api.Frame, game_legend: list[str], position: str, width: int = WIDTH, event_lines: int = 8) -> str:
-    scores = "  ".join(f"{p.id} {fmt_points(p.score)}" for p in frame.players)
-    out = [f"Round {frame.round}  {position}   score: {scores}"]
-    out += draw(frame)
-    out += game_legend
-    interesting = [e for e in frame.events if e["type"] not in ("round.started",)]
-    failed = [e for e in interesting if api.failed_turn(e)]
-    out.append(f"events ({len(interesting)}, {len(failed)} failed turns):")
+    if window is None:
+        window = fitted_window(frame, width, height, None)
+    scores = "  ".join(f"{p.id} {p.score:g}" for p in sorted(frame.players, key=lambda p: p.seat)) or "no players yet"
+    out = [Text.assemble((f"Round {frame.round}", "bold"), f"  {position}   score: {scores}")]
+    board = board_lines(frame, window)
+    out += side_by_side(board, [Text("")] + panel_lines(frame), LABEL + window.columns * CELL + 1, width)
+    if not window.whole(frame):
+        last_x, last_y = window.x0 + window.columns - 1, window.y0 + window.rows - 1
+        out.append(
+            Text(
+                f"showing columns {window.x0}-{last_x}, rows {window.y0}-{last_y} of {frame.width}x{frame.height} "
+                "(arrow keys or --at X,Y move it)",
+                style="bright_black",
+            )
+        )
+    out += legend_lines(frame)
+    interesting = [e for e in frame.events if e["type"] != "round.started"]
+    failed = sum(1 for e in interesting if e["type"] == "turn" and e.get("outcome") != "accepted")
+    out.append(Text(f"events ({len(interesting)}, {failed} failed turns):"))
     shown = interesting[:event_lines]
-    out += ["  " + describe_event(e) for e in shown]
+    out += [Text("  " + e["text"], style="red" if e["type"] == "turn" and e.get("outcome") != "accepted" else "") for e in shown]
     if len(interesting) > len(shown):
-        out.append(f"  ... {len(interesting) - len(shown)} more (nova events --round {frame.round})")
-    return "\n".join(_clip(line, width) for line in out)
+        out.append(Text(f"  ... {len(interesting) - len(shown)} more (nova events --round {frame.round})", style="bright_black"))
+    for line in out:
+        line.truncate(width, overflow="ellipsis")
+    return out
+
+
+def fitted_window(frame, width: int, height: int, centre: tuple[int, int] | None):
+    """The biggest window of the board that fits beside the panel and above the legend."""
+    from .board import CELL, LABEL, PANEL, Window
+
+    columns = max(4, (width - PANEL - LABEL - 1) // CELL)
+    rows = max(4, height - FIXED_LINES)
+    return Window.around(frame, centre, columns, rows)
+
+
+def _position(text: str) -> tuple[int, int]:
+    try:
+        x, y = (int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a position X,Y (e.g. 12,7)") from None
+    return x, y
+
+
+KEYS = {"\x1b[A": (0, -1), "\x1b[B": (0, 1), "\x1b[C": (1, 0), "\x1b[D": (-1, 0), "w": (0, -1), "s": (0, 1), "d": (1, 0), "a": (-1, 0)}
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from .. import api
+
     all_frames = list(api.replay_frames(args.file))
-    game_legend = legend(all_frames[-1])
-    width = min(shutil.get_terminal_size((WIDTH, 24)).columns, 200)
     index = 0
     if args.round is not None:
         matches = [i for i, f in enumerate(all_frames) if f.round == args.round]
@@ -46,34 +84,66 @@ def cmd_play(args: argparse.Namespace) -> int:
         index = matches[-1]
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.no_input
     if not interactive:
+        size = shutil.get_terminal_size((WIDTH, HEIGHT))
+        width = max(WIDTH, min(size.columns, 200)) if sys.stdout.isatty() else WIDTH
         chosen = [all_frames[index]] if args.round is not None else all_frames
         for frame in chosen:
-            print(render(frame, game_legend, f"({frame.round}/{all_frames[-1].round})", width))
+            window = fitted_window(frame, width, 10_000, args.at)
+            lines = render(frame, f"({frame.round}/{all_frames[-1].round})", width, 10_000, window)
+            print("\n".join(line.plain.rstrip() for line in lines))
             print()
         return 0
+    return _step_through(all_frames, index, args.at)
+
+
+def _terminal_size() -> tuple[int, int]:
+    """The terminal's size now (it may be resized between screens). Asked of the terminal itself:
+    the LINES and COLUMNS variables that shutil prefers are set once by readline, at the size the
+    terminal had when the first prompt was read."""
+    try:
+        size = os.get_terminal_size(sys.stdout.fileno())
+    except (OSError, ValueError):
+        return WIDTH, HEIGHT
+    return min(size.columns or WIDTH, 200), size.lines or HEIGHT
+
+
+def _step_through(frames: list, index: int, centre: tuple[int, int] | None) -> int:
+    from rich.console import Console
+
+    console = Console(highlight=False, soft_wrap=False)
     while True:
-        frame = all_frames[index]
-        sys.stdout.write("\x1b[2J\x1b[H")
-        print(render(frame, game_legend, f"({index + 1}/{len(all_frames)})", width))
+        frame = frames[index]
+        width, height = _terminal_size()
+        window = fitted_window(frame, width, height, centre)
+        console.clear()
+        for line in render(frame, f"({index + 1}/{len(frames)})", width, height, window):
+            console.print(line, overflow="ellipsis", no_wrap=True, crop=True)
+        pan = "  [arrows/wasd] move" if not window.whole(frame) else ""
         try:
-            answer = input("[Enter] next  [p] previous  [NUMBER] go to round  [q] quit > ").strip().lower()
+            answer = input(f"[Enter] next  [p] previous  [NUMBER] round  [q] quit{pan} > ").strip()
         except EOFError:
             return 0
-        if answer in ("q", "quit", "exit"):
+        lowered = answer.lower()
+        if lowered in ("q", "quit", "exit"):
             return 0
-        if answer in ("p", "prev", "b"):
+        if answer in KEYS and not window.whole(frame):
+            dx, dy = KEYS[answer]
+            moved = window.moved(frame, dx * max(1, window.columns // 2), dy * max(1, window.rows // 2))
+            centre = (moved.x0 + moved.columns // 2, moved.y0 + moved.rows // 2)
+        elif lowered in ("p", "prev", "b"):
             index = max(0, index - 1)
-        elif answer.isdigit():
-            target = int(answer)
-            matches = [i for i, f in enumerate(all_frames) if f.round == target]
+        elif lowered.isdigit():
+            target = int(lowered)
+            matches = [i for i, f in enumerate(frames) if f.round == target]
             index = matches[-1] if matches else index
         else:
-            index = min(len(all_frames) - 1, index + 1)
+            index = min(len(frames) - 1, index + 1)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="step through a recorded game in the terminal, round by round")
     p.add_argument("--file", "-f", required=True, metavar="GAME")
     p.add_argument("--round", type=int, help="start at (or, in a pipe, show only) this round")
+    p.add_argument("--at", type=_position, metavar="X,Y", help="on a board bigger than the terminal, centre the view on this tile")
     p.add_argument("--no-input", action="store_true", help="print the frames instead of stepping through them")
     p.set_defaults(handler=cmd_play)

@@ -24,7 +24,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     result = played.result
     destroyed = sum(len(e["destroyed"]) for e in result.events if e["type"] == "round.ended")
     print(f"Played {args.rounds} rounds: {result.turns} turns, {result.failed_turns} failed, {destroyed} androids destroyed.\n")
-    print(score_table(api.status(game)))
+    print(score_table(api.status(game).to_json()))
     print(f"\nLook closer: nova play --file {game}    nova android --file {game} android-1")
     return 0
 

@@ -133,7 +133,7 @@ def deposit(state: GameState, android: Android, action: wire.DepositAction) -> d
         raise Refusal("not-in-cargo", f"the cargo holds {mat.describe(android.cargo)}, not {mat.describe(wanted)}")
     mat.take(android.cargo, wanted)
     mat.add(building.storage, wanted)
-    return {"deposited": mat.ordered(wanted), "building": building.id}
+    return {"deposited": mat.ordered(wanted), "building": building.id, "buildingType": building.type}
 
 
 def withdraw(state: GameState, android: Android, action: wire.WithdrawAction) -> dict:
@@ -150,7 +150,7 @@ def withdraw(state: GameState, android: Android, action: wire.WithdrawAction) ->
         raise Refusal("cargo-full", f"{mat.describe(wanted)} does not fit: the cargo has room for {room}")
     mat.take(building.storage, wanted)
     mat.add(android.cargo, wanted)
-    return {"withdrawn": mat.ordered(wanted), "building": building.id}
+    return {"withdrawn": mat.ordered(wanted), "building": building.id, "buildingType": building.type}
 
 
 def _payment(state: GameState, android: Android, offered: mat.Bag, still_owed: mat.Bag, what: str) -> tuple[mat.Bag, mat.Bag]:
@@ -191,6 +191,13 @@ def _finish_if_built(state: GameState, building: Building) -> bool:
     return False
 
 
+def _progress(state: GameState, site: Building) -> dict:
+    """What a construction site still needs after this turn: material and then ticks."""
+    if site.complete:
+        return {}
+    return {"owed": mat.ordered(owed(state, site)), "remainingTicks": site.remaining_ticks}
+
+
 def start_construction(state: GameState, android: Android, action: wire.StartConstructionAction) -> dict:
     here = state.building_on(android.x, android.y)
     if here is not None:
@@ -213,7 +220,7 @@ def start_construction(state: GameState, android: Android, action: wire.StartCon
     state.buildings[building.id] = building
     state.building_at[(building.x, building.y)] = building.id
     completed = _finish_if_built(state, building)
-    return {"building": building.id, "paid": mat.ordered(offered), "completed": completed}
+    return {"building": building.id, "paid": mat.ordered(offered), "completed": completed, **_progress(state, building)}
 
 
 def continue_construction(state: GameState, android: Android, action: wire.ContinueConstructionAction) -> dict:
@@ -233,7 +240,14 @@ def continue_construction(state: GameState, android: Android, action: wire.Conti
         site.remaining_ticks -= 1
         built_tick = True
     completed = _finish_if_built(state, site)
-    return {"building": site.id, "paid": mat.ordered(offered), "ticked": built_tick, "completed": completed}
+    return {
+        "building": site.id,
+        "buildingType": site.type,
+        "paid": mat.ordered(offered),
+        "ticked": built_tick,
+        "completed": completed,
+        **_progress(state, site),
+    }
 
 
 def salvage(state: GameState, android: Android, action: wire.SalvageAction) -> dict:
@@ -248,7 +262,13 @@ def salvage(state: GameState, android: Android, action: wire.SalvageAction) -> d
     salvage_rules = state.rules.salvage
     damage = salvage_rules.own_damage if own else salvage_rules.hostile_damage
     building.health = _settle(building.health - damage)
-    result: dict = {"building": building.id, "damage": damage, "health": max(building.health, 0.0)}
+    result: dict = {
+        "building": building.id,
+        "buildingType": building.type,
+        "owner": building.owner,
+        "damage": damage,
+        "health": max(building.health, 0.0),
+    }
     if building.health <= 0:
         rate = salvage_rules.own_return_rate if own else salvage_rules.hostile_return_rate
         returned = {m: floor(u * rate + 1e-9) for m, u in building.invested.items()}
@@ -256,7 +276,9 @@ def salvage(state: GameState, android: Android, action: wire.SalvageAction) -> d
         scattered = state.tile(building.x, building.y).scattered
         mat.add(scattered, returned)
         mat.add(scattered, building.storage)
-        result.update(destroyed=True, returned=mat.ordered(returned), spilled=mat.ordered(building.storage))
+        result.update(
+            destroyed=True, returned=mat.ordered(returned), spilled=mat.ordered(building.storage), tile={"x": building.x, "y": building.y}
+        )
         del state.buildings[building.id]
         del state.building_at[(building.x, building.y)]
     return result
@@ -271,8 +293,15 @@ def repair(state: GameState, android: Android, action: wire.RepairAction) -> dic
     if not mat.covers(android.cargo, cost):
         raise Refusal("not-in-cargo", f"a repair costs {mat.describe(cost)} from cargo")
     mat.take(android.cargo, cost)
+    before = building.health
     building.health = _settle(min(full, building.health + state.rules.salvage.repair_amount))
-    return {"building": building.id, "health": building.health}
+    return {
+        "building": building.id,
+        "buildingType": building.type,
+        "repaired": _settle(building.health - before),
+        "health": building.health,
+        "paid": mat.ordered(cost),
+    }
 
 
 def broadcast(state: GameState, android: Android, action: wire.BroadcastAction) -> dict:
@@ -312,7 +341,7 @@ def clean_acid(state: GameState, android: Android, action: wire.CleanAcidAction)
     if amount:
         mat.add(plant.storage, {"acidCanister": amount})
     android.battery = _settle(android.battery - cost)
-    return {"tile": {"x": x, "y": y}, "cleaned": amount, "building": plant.id}
+    return {"tile": {"x": x, "y": y}, "cleaned": amount, "acidLeft": tile.composition.get("acid", 0), "building": plant.id}
 
 
 def _on_own_charger(state: GameState, android: Android, purpose: str) -> Building:

@@ -6,7 +6,7 @@ from .prng import SplitMix64, derive
 from .refusals import Refusal, UnknownPlayer
 from .state import Android, Building, GameState, Player, Script
 from .symmetry import group_size, images
-from .text import quoted
+from .text import is_plain_text, quoted
 from .visibility import recompute
 
 
@@ -144,9 +144,16 @@ def require_player(state: GameState, player: str) -> None:
         raise UnknownPlayer(player)
 
 
+MAX_SCRIPT_NAME = 200
+
+
 def add_script(state: GameState, player: str, name: str) -> dict:
     """Register an uploaded script for a player (its compiled source lives in the game file)."""
     require_player(state, player)
+    if not isinstance(name, str) or not 0 < len(name) <= MAX_SCRIPT_NAME or not is_plain_text(name):
+        # a name is shown on one line and stored in a UTF-8 file: no control characters, and no
+        # half of a UTF-16 pair (what a file name that is not UTF-8 decodes to)
+        raise Refusal("bad-script-name", f"{quoted(name)} is not a usable script name (use 1-{MAX_SCRIPT_NAME} characters of text)")
     script = Script(state.new_id("script"), player, name)
     state.scripts[script.id] = script
     return {"type": "script.uploaded", "player": player, "script": script.id, "name": name}

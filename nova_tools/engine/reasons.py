@@ -92,6 +92,7 @@ class Reason(StrEnum):
     PLAYER_EXISTS = "player-exists", "command", "the player has already joined"
     NO_ROOM = "no-room", "command", "there is no free, hazard-free tile left for another initial charger"
     NOT_A_CHARGER = "not-a-charger", "command", "a launch named something that is not a completed charger of the player"
+    BAD_SCRIPT_NAME = "bad-script-name", "command", "a script name is 1-200 characters of text, without control characters"
 
 
 class Outcome(StrEnum):

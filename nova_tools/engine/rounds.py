@@ -71,9 +71,12 @@ def turn_seed(state: GameState, android_id: str) -> int:
     return derive(state.seed, "turn", android_id, state.round)
 
 
-def begin_round(state: GameState) -> dict:
+def begin_round(state: GameState, *, sight: bool = True) -> dict:
+    """The round counter advances and visibility is recomputed (``sight=False``: by the caller,
+    later; a replay that reads nothing in between recomputes once at the end)."""
     state.round += 1
-    recompute(state)
+    if sight:
+        recompute(state)
     return {"type": "round.started", "round": state.round}
 
 
@@ -157,25 +160,41 @@ def apply_turn(state: GameState, android_id: str, decision: Decision, *, logged_
 
 
 def _round_end_buildings(state: GameState) -> list[dict]:
+    """Extraction, then each building's conversions; returns what each building made of it (only
+    buildings where something happened)."""
     produced = []
     rules = state.rules
     for building in state.buildings.values():
         if not building.complete:
             continue
         building_rules = rules.building(building.type)
+        if not (building_rules.extraction or building_rules.conversion):
+            continue
+        extracted: mat.Bag = {}
         if building_rules.extraction:
             ground = state.tile(building.x, building.y).composition
             for entry in building_rules.extraction:
                 units = min(entry.amount, ground.get(entry.source, 0))
                 if units > 0:
-                    mat.add(building.storage, {entry.material: units})
+                    mat.add(extracted, {entry.material: units})
+            mat.add(building.storage, extracted)
+        used: mat.Bag = {}
+        made: mat.Bag = {}
         for recipe in building_rules.conversion:
             needs = mat.bag(recipe.inputs)
             if needs and mat.covers(building.storage, needs):
+                outputs = mat.bag(recipe.outputs)
                 mat.take(building.storage, needs)
-                mat.add(building.storage, mat.bag(recipe.outputs))
-        if building_rules.extraction or building_rules.conversion:
-            produced.append(building.id)
+                mat.add(building.storage, outputs)
+                mat.add(used, needs)
+                mat.add(made, outputs)
+        if extracted or made:
+            entry = {"building": building.id, "buildingType": building.type, "owner": building.owner}
+            if extracted:
+                entry["extracted"] = mat.ordered(extracted)
+            if made:
+                entry.update(used=mat.ordered(used), made=mat.ordered(made))
+            produced.append(entry)
     return produced
 
 
@@ -188,24 +207,43 @@ def end_round(state: GameState) -> dict:
 def resolve_round_end(state: GameState) -> dict:
     """The round end without the visibility recompute (which :func:`end_round` adds): extraction,
     conversions, decay, hazard damage, destruction. Replay uses it directly, recomputing
-    visibility only when something could observe it."""
+    visibility only when something could observe it.
+
+    The event says what happened: ``destroyed`` (the ids), and when there is anything to say,
+    ``production`` (what each building extracted, used and made), ``hazards`` (the acid and
+    radiation damage each android took beyond ordinary decay) and ``causes`` (why each destroyed
+    android was: ``health`` or ``battery``)."""
     rules = state.rules.android
-    _round_end_buildings(state)
+    production = _round_end_buildings(state)
     destroyed = []
+    hazards = []
+    causes = {}
     for android in state.androids.values():
         if not android.active:
             continue
         ground = state.tile(android.x, android.y).composition
-        damage = (
-            rules.decay_per_round
-            + ground.get("radiation", 0) * rules.radiation_damage_per_point
-            + ground.get("acid", 0) * rules.acid_damage_per_point
-        )
-        android.health = _settle(android.health - damage)
+        acid = ground.get("acid", 0) * rules.acid_damage_per_point
+        radiation = ground.get("radiation", 0) * rules.radiation_damage_per_point
+        android.health = _settle(android.health - (rules.decay_per_round + radiation + acid))
+        if acid or radiation:
+            hazard = {"android": android.id}
+            if acid:
+                hazard["acid"] = _settle(acid)
+            if radiation:
+                hazard["radiation"] = _settle(radiation)
+            hazards.append(hazard)
         if android.health <= 0 or android.battery <= 0:
             android.active = False
             destroyed.append(android.id)
-    return {"type": "round.ended", "round": state.round, "destroyed": destroyed}
+            causes[android.id] = "health" if android.health <= 0 else "battery"
+    event: dict = {"type": "round.ended", "round": state.round, "destroyed": destroyed}
+    if production:
+        event["production"] = production
+    if hazards:
+        event["hazards"] = hazards
+    if causes:
+        event["causes"] = causes
+    return event
 
 
 def play_round(state: GameState, decide: Callable[[GameState, Android], Decision]) -> list[dict]:

@@ -44,3 +44,13 @@ def a(noun: str) -> str:
     ('an extractor', 'a charger', 'an acidProcessingPlant')
     """
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def is_plain_text(text: str) -> bool:
+    """Whether ``text`` can be stored and shown on one line: valid Unicode (no lone surrogate)
+    and no control characters.
+
+    >>> is_plain_text("starter v2 🚀"), is_plain_text("a\\udcffb"), is_plain_text("two\\nlines")
+    (True, False, False)
+    """
+    return not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) <= 0xDFFF for c in text)

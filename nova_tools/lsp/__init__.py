@@ -34,4 +34,37 @@ def serve() -> None:
     logging.basicConfig(level=getattr(logging, level, logging.WARNING), handlers=[handler])
     server = create_server()
     atexit.register(server.ts.kill)  # no orphan tsc, whatever way the loop ends
-    server.start_io()
+    server.start_io(stdin=BoundedInput(sys.stdin.buffer))
+
+
+# The largest message read whole: a didOpen of the largest script an upload takes (4 MiB of
+# source, JSON-escaped) fits many times over.
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+MAX_HEADER_LINE = 64 * 1024
+_CHUNK = 1024 * 1024
+
+
+class BoundedInput:
+    """stdin as pygls's reader sees it, with limits: pygls reads a frame's body in one piece of
+    the size its Content-Length claims, so a header claiming a terabyte was a MemoryError that
+    ended the server. A body beyond ``MAX_MESSAGE_BYTES`` is read in chunks and thrown away
+    (the frames after it stay in step); what is handed on instead is not JSON, which pygls logs
+    and skips. A header line is read at most ``MAX_HEADER_LINE`` bytes at a time."""
+
+    def __init__(self, raw) -> None:
+        self.raw = raw
+
+    def readline(self) -> bytes:
+        return self.raw.readline(MAX_HEADER_LINE)
+
+    def read(self, n: int) -> bytes:
+        if n <= MAX_MESSAGE_BYTES:
+            return self.raw.read(n)
+        logging.getLogger(__name__).warning("a message of %d bytes was skipped (at most %d are read)", n, MAX_MESSAGE_BYTES)
+        remaining = n
+        while remaining > 0:
+            chunk = self.raw.read(min(remaining, _CHUNK))
+            if not chunk:
+                return b""  # the client went away mid-message: the server stops, as at any end of input
+            remaining -= len(chunk)
+        return b" "

@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from lsprotocol.types import ResponseError
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.workspace import TextDocument
@@ -61,7 +63,23 @@ FEATURES: tuple[type[Feature], ...] = (TypeScriptFeature, HoverFeature, ChecksFe
 
 class NovaProtocol(LanguageServerProtocol):
     """Positions are always UTF-16: the tsc child speaks nothing else, and every client must
-    accept UTF-16 (the LSP default). So the client's other offers are not taken up."""
+    accept UTF-16 (the LSP default). So the client's other offers are not taken up.
+
+    A request whose parameters do not fit the protocol (a position at line -1, say) gets an
+    error reply (InvalidParams) with its id: pygls alone logs it and answers nothing, and the
+    client waits for ever."""
+
+    def structure_message(self, data: dict):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            msg_id = data.get("id") if isinstance(data, dict) else None
+            if "method" in data and isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
+                reason = "its parameters do not fit the protocol" if isinstance(error, JsonRpcInvalidParams) else "it could not be read"
+                self._send_response(
+                    msg_id, error=ResponseError(code=error.code, message=f"{str(data.get('method'))[:80]} was refused: {reason}")
+                )
+            raise
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):

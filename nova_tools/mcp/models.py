@@ -266,6 +266,7 @@ class EventOut(BaseModel):
     code: str | None = None
     reason: str | None = None
     action: dict[str, Any] | None = None
+    text: str | None = Field(None, description="What happened, in the words `nova events` prints.")
 
 
 class EventsPage(_Out):
@@ -300,11 +301,18 @@ class PlayerScores(_Out):
     scores: list[int | float] = Field(description="The player's score after each listed round, in the order of rounds.")
 
 
+class LeadChange(_Out):
+    round: int = Field(description="The round after which the lead changed hands.")
+    leaders: list[str] = Field(description="Who leads from then on: one player, several on a tie, none while nobody has a point.")
+    scores: list[int | float] = Field(description="Every player's score then, in the order of players.")
+
+
 class ScoreHistory(_Out):
     game: str
     rounds: list[int] = Field(description="The rounds listed (0: after setup); the last round played is always included.")
     every: int = Field(description="The step between listed rounds (1: every round).")
     players: list[PlayerScores] = Field(description="Each player's scores, in join order.")
+    lead_changes: list[LeadChange] = Field(description="Every round where the lead changed, over the whole game (not only the listed rounds).")
 
 
 # --- compare_scripts ---------------------------------------------------------------------------

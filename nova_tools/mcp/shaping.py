@@ -3,12 +3,11 @@ summaries every tool returns beside its structured content. No game logic: only 
 
 from __future__ import annotations
 
-import json
-
 from .. import api
 from .models import AndroidBrief, BuildingOut, EventOut, OwnAndroid, Position, WorldView
 
 EVENT_TEXT_CHARS = 120  # memory/recording shown inside an event; the rest is cut with a note
+EVENT_LINE_CHARS = 300  # one event's line in a tool's text (a script error's reason can be long)
 NOTES = ("memory", "recording")  # the action fields that carry an android's notes (api events give them whole)
 
 
@@ -55,23 +54,8 @@ def shorten_event(event: dict, limit: int = EVENT_TEXT_CHARS) -> dict:
 
 
 def event_line(event: EventOut) -> str:
-    data = event.model_dump(exclude_none=True)
-    kind = event.type
-    if kind == "turn":
-        action = (event.action or {}).get("type", "no action")
-        extra = {k: v for k, v in (event.action or {}).items() if k != "type" and k not in NOTES}
-        detail = f" {json.dumps(extra, separators=(',', ':'))}" if extra else ""
-        line = f"#{event.index} r{event.round} {event.android} {action}{detail}: {event.outcome}"
-        if api.failed_turn(data):
-            line += f" [{event.code}] {cut_text(event.reason or '', 160)}"
-        return line
-    if kind == "round.ended":
-        destroyed = data.get("destroyed") or []
-        return f"#{event.index} r{event.round} round ended" + (f", destroyed {', '.join(destroyed)}" if destroyed else "")
-    if kind == "round.started":
-        return f"#{event.index} r{event.round} round started"
-    rest = {k: v for k, v in data.items() if k not in ("index", "type")}
-    return f"#{event.index} {kind} {json.dumps(rest, separators=(',', ':'))}"
+    """``#12 r3 android-1 collected 5 metal``: the event's index and its words (api.wording)."""
+    return f"#{event.index} {cut_text(event.text or event.type, EVENT_LINE_CHARS)}"
 
 
 def world_text(world: WorldView) -> str:

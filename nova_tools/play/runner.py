@@ -1,17 +1,21 @@
 """Running android turns: the glue between the engine's ``decide`` callback and the sandbox.
 
 One :class:`ScriptRunner` per game (it holds the game's bundles and its rules, handed to the
-sandbox once per game);
-one sandbox per process (:func:`sandbox`), shared by every game the process plays, so a bundle's
-bytecode is compiled once however many games run it.
+sandbox once per game). Sandboxes come from a pool (:func:`sandbox_lease`): a Sandbox runs one
+turn at a time, so a thread playing a turn leases one, and threads playing at the same time (the
+MCP server's workers, one slow game beside another) each get their own instead of queueing behind
+one lock. Every sandbox of the process shares the compiled QuickJS, its snapshot, the bytecode
+cache and the per-game images, so a bundle is still compiled once however many games run it, and
+a turn comes out the same whichever sandbox plays it.
 """
 
 from __future__ import annotations
 
 import atexit
 import json
-from collections.abc import Mapping
-from functools import lru_cache
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from .. import engine
@@ -21,20 +25,64 @@ from ..rules import Rules
 from .positions import Located, SourceMaps, locate
 
 if TYPE_CHECKING:
-    from ..sandbox import TurnGlobals
+    from ..sandbox import Sandbox, TurnGlobals
 
 
-@lru_cache(maxsize=1)
-def sandbox():
-    """One sandbox per process: compiling QuickJS takes most of a second; its one instance is restored
-    from a memory image before every turn.
-    (Imported on first use, so loading the game loop does not load wasmtime.)"""
-    from ..sandbox import Sandbox
+class _Pool:
+    """Sandboxes not in use, and every one made (at most as many as turns ever ran at once)."""
 
-    # let go of the wasmtime objects while the interpreter is whole: at its teardown their
-    # finalisers would find wasmtime's own module half gone (and print a TypeError)
-    atexit.register(sandbox.cache_clear)
-    return Sandbox()
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.free: list[Sandbox] = []
+        self.made: list[Sandbox] = []
+
+    def take(self) -> "Sandbox":
+        with self.lock:
+            if self.free:
+                return self.free.pop()
+        from ..sandbox import Sandbox  # imported on first use: loading the game loop does not load wasmtime
+
+        made = Sandbox()  # outside the lock: the first one compiles or loads QuickJS (~1 s)
+        with self.lock:
+            if not self.made:
+                # let go of the wasmtime objects while the interpreter is whole: at its teardown
+                # their finalisers would find wasmtime's own module half gone (and print a TypeError)
+                atexit.register(self.clear)
+            self.made.append(made)
+        return made
+
+    def give_back(self, sandbox: "Sandbox") -> None:
+        with self.lock:
+            self.free.append(sandbox)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.free.clear()
+            self.made.clear()
+
+
+_POOL = _Pool()
+
+
+@contextmanager
+def sandbox_lease() -> Iterator["Sandbox"]:
+    """A sandbox for this thread's turn; given back afterwards for the next turn of any thread."""
+    leased = _POOL.take()
+    try:
+        yield leased
+    finally:
+        _POOL.give_back(leased)
+
+
+def sandbox() -> "Sandbox":
+    """A sandbox of the pool, for a caller that plays turns one at a time (benchmarks)."""
+    with sandbox_lease() as leased:
+        return leased
+
+
+def sandboxes_made() -> int:
+    """How many sandboxes the process has made: the most turns that ever ran at once."""
+    return len(_POOL.made)
 
 
 def sandbox_build() -> dict[str, str]:
@@ -94,7 +142,8 @@ class ScriptRunner:
         bundle = self.bundles.get(android.script)
         if bundle is None:
             return engine.Decision(error=f"its script {android.script} is not stored in this game")
-        result = sandbox().run_turn(bundle, self.globals(state, android), self.budgets, engine.turn_seed(state, android.id))
+        with sandbox_lease() as leased:
+            result = leased.run_turn(bundle, self.globals(state, android), self.budgets, engine.turn_seed(state, android.id))
         self.last_logs = result.logs  # console.log output: shown by dry-runs, not kept in games
         self.last_place = located = locate(result, self.source_maps.get(android.script)) if result.error else None
         error = located.error if located is not None else result.error

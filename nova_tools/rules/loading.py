@@ -93,6 +93,12 @@ def _leaf_at(path: JsonPath) -> type[Leaf] | None:
     return None
 
 
+def _shown(value: object) -> str:
+    """A rule's value as a message quotes it: a 400-digit number or a megabyte of text is clipped."""
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
 def _problems(error: ValidationError) -> list[RuleProblem]:
     problems = []
     for item in error.errors(include_url=False):
@@ -111,7 +117,7 @@ def _problems(error: ValidationError) -> list[RuleProblem]:
             problems.append(RuleProblem(loc, item["msg"].replace("Input should be", "expected")))
         else:
             message = item["msg"].replace("Input should be", "expected").replace("Value error, ", "")
-            problems.append(RuleProblem(loc, f"{message} (got {item.get('input')!r})" if "input" in item and not isinstance(item.get("input"), (dict, list)) else message))
+            problems.append(RuleProblem(loc, f"{message} (got {_shown(item.get('input'))})" if "input" in item and not isinstance(item.get("input"), (dict, list)) else message))
     return problems
 
 

@@ -59,7 +59,6 @@ class _Model(BaseModel):
         frozen=True,
         alias_generator=to_camel,
         populate_by_name=True,
-        use_attribute_docstrings=True,
         strict=True,
         # 1e400 parses as infinity: a rule is a finite number (JSON has no Infinity or NaN)
         allow_inf_nan=False,

@@ -49,6 +49,11 @@ ESBUILD_FLAGS = (
 
 #: The most source text (in UTF-8 bytes, all files together) accepted from memory.
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
+#: Limits on an in-memory file's name, well inside what any file system takes (a name longer than
+#: 255 bytes, or a path of thousands of folders, fails to be written, or to be bundled).
+MAX_NAME_CHARS = 1024
+MAX_NAME_DEPTH = 32
+MAX_PART_CHARS = 100
 
 TIMEOUT_S = 60
 
@@ -82,7 +87,14 @@ def normalize_source_name(name: str) -> str:
     confuse a tool's output (each part: letters, digits, ``_ . - @ +``)."""
     if not isinstance(name, str) or not name.strip():
         raise CompileError.single(f"file name {name!r} is empty: give each file a relative path such as 'main.ts'")
+    if len(name) > MAX_NAME_CHARS:
+        raise CompileError.single(f"file name {name[:40]!r}... is {len(name)} characters long; a file name here is at most {MAX_NAME_CHARS}")
     parts = [p for p in name.split("/") if p not in ("", ".")]
+    if len(parts) > MAX_NAME_DEPTH or any(len(p) > MAX_PART_CHARS for p in parts):
+        raise CompileError.single(
+            f"file name {name[:40]!r}... is too deep or has too long a part: at most {MAX_NAME_DEPTH} folders deep, "
+            f"each name at most {MAX_PART_CHARS} characters"
+        )
     if (
         name.startswith("/")
         or not parts

@@ -62,6 +62,11 @@ def compile_android(entry: Path | str) -> CompiledScript:
     typings with :data:`~nova_tools.toolchain.typecheck.COMPILER_OPTIONS`.
     """
     entry = Path(entry).resolve()
+    if any(0xDC80 <= ord(c) <= 0xDCFF for c in str(entry)):
+        # bytes that are not UTF-8, as the file system handed them over (surrogate escapes): the
+        # bundler, the checker and the game file would all choke on the name
+        shown = str(entry).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        raise CompileError.single(f"{shown} has a name that is not valid UTF-8; rename the file (or its folder)")
     if not entry.is_file():
         raise CompileError.single(f"{entry} does not exist or is not a file")
     bundle = run_esbuild(entry.parent, entry.name, confine=False)

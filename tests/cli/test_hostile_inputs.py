@@ -6,6 +6,7 @@ the same bytes."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -250,3 +251,19 @@ def test_an_upload_that_bundles_beyond_the_sandbox_limit_is_one_sentence(tmp_pat
     assert result.code == 1
     assert "a script may be at most 1,048,576 bytes once bundled" in result.err and "Traceback" not in result.err
     assert sha(game) == before
+
+
+def test_upload_with_a_file_name_or_script_name_that_is_not_utf8_is_one_sentence(tmp_path):
+    game = tmp_path / "game.json"
+    assert nova("create-game", "--file", game).code == 0
+    before = sha(game)
+    odd = tmp_path / os.fsdecode(b"bot\xff.ts")  # a name as a Latin-1 file system would hand it over
+    odd.write_text(wanderer(tmp_path).read_text())
+    result = nova("upload", "--file", game, "--player", "p", odd)
+    assert result.code == 1
+    assert "has a name that is not valid UTF-8; rename the file" in _one_sentence(result.err)
+    named = nova("upload", "--file", game, "--player", "p", wanderer(tmp_path), "--name", os.fsdecode(b"n\xffame"))
+    assert named.code == 1
+    assert "is not a usable script name" in _one_sentence(named.err)
+    assert sha(game) == before
+    assert nova("status", "--file", game).code == 0

@@ -160,8 +160,8 @@ def test_play_steps_through_rounds_in_an_80_column_terminal(game):
         for line in _strip_ansi(screen).replace("\r", "").split("\n"):
             assert len(line) <= 80, repr(line)
     board = _strip_ansi(screens[3])
-    assert "C1" in board and "C2" in board  # both initial chargers, with their owner's seat number
-    assert "players: 1=alice  2=bob" in board
+    assert "Ca" in board and "Cb" in board  # both initial chargers, with their owner's mark
+    assert "players: a alice  b bob" in board
     assert "events (" in board
 
 

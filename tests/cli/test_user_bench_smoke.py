@@ -16,8 +16,9 @@ def test_the_user_benchmark_loads_a_recorded_game_and_times_the_commands():
 
     assert load["rounds"] == 4 and load["events"] > 4 * 4  # round ends and four androids' turns
     assert load["load_s"] > 0 and load["engine_replay_s"] > 0 and load["parse_s"] > 0
-    assert list(commands)[0] == "python -c pass" and len(commands) == 5
-    assert all(seconds > 0 for seconds in commands.values())
+    assert list(commands)[0] == "python -c pass" and len(commands) == 6
+    assert all(figures["wall_s"] > 0 and figures["cpu_s"] > 0 for figures in commands.values())
     text = user_bench.report(load, commands, 1)
-    for label in ("store.load", "engine replay alone", "json.loads", "nova upload", "nova run --rounds 1", "x python -c pass"):
+    for label in ("store.load", "engine replay alone", "json.loads", "nova upload", "nova run --rounds 1", "x python -c pass",
+                  "nova status, 4 rounds, after nova run", "nova status, 4 rounds, first read"):
         assert label in text

@@ -49,6 +49,9 @@ async def test_an_agent_plays_the_whole_loop_with_the_starter_android(tmp_path):
         kinds = [e["type"] for e in events.data["events"]]
         assert kinds[0] == "round.started" and kinds[-1] == "round.ended" and "turn" in kinds
         assert all(e["round"] == 50 for e in events.data["events"])
+        # each event says what happened, in the words nova events prints (api.wording)
+        assert all(f"#{e['index']} {e['text']}" in events.text for e in events.data["events"])
+        assert events.data["events"][-1]["text"].startswith("r50 round ended")
 
         world = await ok(client, "get_world", game="duel", player="alice")
         assert world.data["round"] == 50 and world.data["visibleTiles"] > 0
@@ -98,6 +101,8 @@ async def test_failed_turns_are_easy_to_find(tmp_path):
         for event in failed.data["events"]:
             assert event["android"] == android and event["outcome"] == "refused" and event["code"] == "off-map"
         assert "[off-map]" in failed.text
+        none = await ok(client, "get_events", game="g", player="alice", failed_only=True, round=1, android_id="android-9")
+        assert none.data["events"] == [] and "No failed turns in round 1 of android-9 (the log holds" in none.text
         first = await ok(client, "get_events", game="g", player="alice", failed_only=True, offset=0, limit=1)
         assert first.data["offset"] == 0 and len(first.data["events"]) == 1
         android_view = await ok(client, "get_android", game="g", player="alice", android_id=android)

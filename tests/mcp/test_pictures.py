@@ -95,6 +95,10 @@ async def test_the_score_history_lists_each_players_scores_compactly(starter_gam
     assert sampled.data["every"] == 2 and sampled.data["rounds"][-1] == 100 and len(sampled.data["rounds"]) == 51
     assert sampled.size < 3000
     assert [p["id"] for p in sampled.data["players"]] == ["alice", "bob"]
+    # where the lead changed, over the whole game, as nova status --history shows it
+    history = api.score_history(starter_game.root / "duel.json")
+    assert every_round.data["leadChanges"] == sampled.data["leadChanges"] == [c.to_json() for c in history.lead_changes]
+    assert "Where the lead changed:" in sampled.text and sampled.text.splitlines()[1].startswith("Scores after each round")
     assert bad.error and "every" in bad.text
 
 

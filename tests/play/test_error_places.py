@@ -2,7 +2,7 @@
 android throws on line 4 of its imported ``lib/nav.ts``; ``nova events --failed``, ``nova
 dry-run`` (text and JSON) and the MCP tools ``get_events`` and ``dry_run_turn`` all say
 ``lib/nav.ts:4``, with the caller ``main.ts:4``. (The language server's dry-run:
-tests/lsp/test_dry_run_places.py.)"""
+tests/lsp/test_server_e2e.py.)"""
 
 from __future__ import annotations
 

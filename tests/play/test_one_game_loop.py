@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from nova_testing import nova, sha
 from nova_tools import api, engine, store
-from nova_tools.play import GameSession, GameSpec, Seat, SpecError, play_game
+from nova_tools.play import GameSession, GameSpec, Seat, SpecError, play_game, sandbox_lease, sandboxes_made
 from nova_tools.rules import Rules
 
 SEED, ROUNDS = 5, 40
@@ -131,3 +132,26 @@ def test_status_json_of_the_demo_file_keeps_its_shape(demo_file: Path) -> None:
     status = json.loads(nova("status", "--file", demo_file, "--json").out)
     assert set(status) == {"round", "finalTurn", "players"}
     assert [p["id"] for p in status["players"]] == ["alice", "bob"]
+
+
+def test_games_played_at_once_in_threads_each_get_a_sandbox_and_come_out_as_alone(starter) -> None:
+    """Sandboxes are leased per turn (play.runner): threads playing at the same time do not queue
+    behind one sandbox, and sharing the compiled module, bytecode and images changes no outcome."""
+    alone = {seed: play_game(api.demo_spec(seed, 8, starter)).state_hash for seed in (2, 3)}
+    start = threading.Barrier(3)
+    hashes: dict[tuple[int, int], str] = {}
+
+    def play(seed: int, copy: int) -> None:
+        start.wait()
+        hashes[(seed, copy)] = play_game(api.demo_spec(seed, 8, starter)).state_hash
+
+    threads = [threading.Thread(target=play, args=(seed, copy)) for seed, copy in ((2, 0), (3, 0), (2, 1))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert hashes == {(2, 0): alone[2], (3, 0): alone[3], (2, 1): alone[2]}
+    # a game played while a sandbox is in use plays on another one, not behind it
+    with sandbox_lease():
+        assert play_game(api.demo_spec(2, 8, starter)).state_hash == alone[2]
+    assert sandboxes_made() >= 2

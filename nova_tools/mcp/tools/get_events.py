@@ -45,6 +45,9 @@ def get_events(
     )
     events = [EventOut(**shorten_event(e)) for e in page.events]
     out = EventsPage(game=game, player=player, total=page.total, offset=page.offset, limit=page.limit, events=events)
-    shown = f"events {out.offset}-{out.offset + len(events) - 1} of {out.total}" if events else f"no events (of {out.total} matching)"
-    lines = [f"{game} as {player}: {shown}"] + [event_line(e) for e in events]
+    if events:
+        lines = [f"{game} as {player}: events {out.offset}-{out.offset + len(events) - 1} of {out.total}"] + [event_line(e) for e in events]
+    else:
+        filters = {"failed": failed_only, "round": round, "android": android_id, "mine": mine_only, "offset": offset}
+        lines = [f"{game} as {player}: {api.wording.nothing_matches(filters, page.log_length, page.total)}"]
     return reply(out, "\n".join(lines))

@@ -1,5 +1,6 @@
 """The MCP tool get_score_history: each player's score round by round, small enough to keep in
-context. The scores come from :func:`nova_tools.api.replay_frames` (the recorded game, replayed);
+context. The scores and the lead changes come from :func:`nova_tools.api.score_history` (the
+recorded game, replayed), the text from ``api.wording`` (the table `nova status --history` prints);
 this module only picks which rounds to list."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pydantic import Field
 
 from ... import api
 from ...api import GameFolder
-from ..models import PlayerScores, ScoreHistory
+from ..models import LeadChange, PlayerScores, ScoreHistory
 from .common import GameArg
 from .registry import tool
 
@@ -25,27 +26,18 @@ def get_score_history(
     every: Annotated[int | None, Field(description=f"List every Nth round (the last round is always listed). Default: as few as keep the list within {MAX_HISTORY_POINTS} rounds.", ge=1)] = None,
 ) -> Annotated[CallToolResult, ScoreHistory]:
     """Each player's score after each round (0: after setup), replayed from the game's log: who leads, and since when. Long games are sampled (`every`) so the answer stays small."""
-    final: dict[int, dict[str, float]] = {}
-    for frame in api.replay_frames(folder.existing(game)):
-        final[frame.round] = {p.id: p.score for p in frame.players}  # the last frame of each round wins
-    rounds = sorted(final)
-    step = every or max(1, -(-len(rounds) // MAX_HISTORY_POINTS))
-    picked = rounds[::step]
-    if rounds and picked[-1] != rounds[-1]:
-        picked.append(rounds[-1])
-    players = list(dict.fromkeys(p for r in rounds for p in final[r]))
+    whole = api.score_history(folder.existing(game))
+    step = every or max(1, -(-len(whole.rounds) // MAX_HISTORY_POINTS))
+    shown = whole.sampled(step)
     history = ScoreHistory(
         game=game,
-        rounds=picked,
+        rounds=list(shown.rounds),
         every=step,
-        players=[PlayerScores(id=p, scores=[final[r].get(p, 0) for r in picked]) for p in players],
+        players=[PlayerScores(id=p.id, scores=list(p.scores)) for p in shown.players],
+        lead_changes=[LeadChange(round=c.round, leaders=list(c.leaders), scores=list(c.scores)) for c in whole.lead_changes],
     )
-    if not picked or not players:
+    if not shown.players:
         text = f"{game}: no scores yet (no player has joined)."
     else:
-        last = picked[-1]
-        standings = sorted(players, key=lambda p: -final[last].get(p, 0))
-        text = f"{game}, scores after rounds {picked[0]}-{last}" + (f" (every {step} rounds)" if step > 1 else "") + ":\n" + "\n".join(
-            f"{p}: " + " ".join(f"{final[r].get(p, 0):g}" for r in picked) for p in standings
-        )
+        text = f"{game}:\n" + "\n".join(api.wording.score_history_lines(whole))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=history.wire())

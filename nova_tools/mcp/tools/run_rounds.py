@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import threading
+import time
 from typing import Annotated
 
 import anyio.from_thread
@@ -30,23 +32,37 @@ async def run_rounds(
     ctx: Context,
 ) -> Annotated[CallToolResult, RoundsPlayed]:
     """Play rounds: every active android runs its script once a round. Reports progress while
-    it runs. Ends with the scores."""
+    it runs (cancelling the call stops it after the round in progress; the rounds played are
+    kept). Ends with the scores."""
     path = folder.existing(game)
     check_range("rounds", rounds, 1, MAX_ROUNDS, "call run_rounds again to play more" if rounds > MAX_ROUNDS else "")
     step = max(1, rounds // 20)
     reporting = True
+    last_report = time.monotonic()
+    cancelled = threading.Event()
 
     def progress(done: int, asked: int) -> None:
         # Best effort: a client that stops listening must not stop the run (or lose its rounds).
-        nonlocal reporting
-        if reporting and (done == asked or done % step == 0):
+        # Every 5% of the rounds, and at least every second when rounds are slow.
+        nonlocal reporting, last_report
+        if reporting and not cancelled.is_set() and (done == asked or done % step == 0 or time.monotonic() - last_report >= 1):
+            last_report = time.monotonic()
             try:
                 anyio.from_thread.run(functools.partial(ctx.report_progress, done, asked, f"round {done} of {asked}"))
             except Exception:
                 log.warning("could not report progress of run_rounds on %s; the run goes on", game, exc_info=True)
                 reporting = False
 
-    summary = await anyio.to_thread.run_sync(functools.partial(api.run_rounds, path, rounds, progress=progress))
+    try:
+        # abandon_on_cancel: a cancelled call returns at once, and the run, told to stop, ends
+        # after the round in progress and saves every round it played (api.run_rounds' stop)
+        summary = await anyio.to_thread.run_sync(
+            functools.partial(api.run_rounds, path, rounds, progress=progress, stop=cancelled.is_set), abandon_on_cancel=True
+        )
+    except anyio.get_cancelled_exc_class():
+        cancelled.set()
+        log.info("run_rounds on %s cancelled: it stops after the round in progress", game)
+        raise
     status = await anyio.to_thread.run_sync(api.status, path)
     scores = [PlayerScore(player=p.id, score=p.score) for p in status.players]
     destroyed = f", destroyed: {', '.join(summary.destroyed)}" if summary.destroyed else ""

@@ -16,6 +16,12 @@ function fairGame(c: Context, b: Building | undefined): b is Building {
   return c.m.hostile.indexOf(c.m.rivals.indexOf(b.ownerId)) >= 0;
 }
 
+/**
+ * The roamers answer a raid at once, before picking up anything: a raider's extractors hold
+ * the most while nobody has touched them. The keeper stays with the base (see retaliate).
+ */
+export const strikeBack: Duty = (c) => (c.keeper ? undefined : retaliate(c));
+
 /** Salvage the nearest building of a rival that salvaged mine. */
 export const retaliate: Duty = (c) => {
   if (c.m.hostile.length === 0) return undefined;
@@ -23,19 +29,18 @@ export const retaliate: Duty = (c) => {
   if (fairGame(c, here)) {
     return { action: { type: 'android.salvage' }, intent: 'salvage the ' + here.type + ' of ' + here.ownerId + ', who raided me' };
   }
-  let target: number | undefined;
+  let target: [number, number] | undefined;
   let targetSteps = 0;
-  for (const [tile, who] of c.m.prey) {
-    if (c.m.hostile.indexOf(who) < 0 || !c.nav.reachable(tile)) continue;
-    const steps = c.nav.steps(tile);
+  for (const prey of c.m.prey) {
+    if (c.m.hostile.indexOf(prey[1]) < 0 || !c.nav.reachable(prey[0])) continue;
+    const steps = c.nav.steps(prey[0]);
     if (target === undefined || steps < targetSteps) {
-      target = tile;
+      target = prey;
       targetSteps = steps;
     }
   }
   if (target !== undefined) {
-    const who = c.m.rivals[(c.m.prey.find((p) => p[0] === target) || [0, 0])[1]];
-    return walk(c, target, 'go salvage the building of ' + who + ' at ' + at(target));
+    return walk(c, target[0], 'go salvage the building of ' + c.m.rivals[target[1]] + ' at ' + at(target[0]));
   }
   // None known: look around the raider's home, where its buildings most likely are; once its
   // home is in sight with nothing to salvage around it, leave it be for a while.

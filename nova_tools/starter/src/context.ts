@@ -13,6 +13,8 @@ export interface Context {
   seen: SeenMap;
   /** How many 2 x 2 blocks of the board still hold a tile never seen (0: all explored). */
   unexplored: number;
+  /** The hazards remembered: tile -> health lost ending a round there, in tenths. */
+  harm: Map<number, number>;
   /**
    * Whether this android keeps the base: the oldest of my active androids does (hauling,
    * guarding), while the others roam (exploring, gathering, answering raids).

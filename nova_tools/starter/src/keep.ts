@@ -77,6 +77,8 @@ export const defend: Duty = (c) => {
   for (const k of c.m.buildings) {
     if (!k.complete || (!damaged(k) && !threatened(k))) continue;
     const steps = c.nav.steps(k.tile);
+    // A rival passing by is the keeper's to watch; a damaged building calls everyone.
+    if (!damaged(k) && !c.keeper && steps > NEAR) continue;
     if (!target || steps < targetSteps) {
       target = k;
       targetSteps = steps;

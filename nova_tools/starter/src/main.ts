@@ -6,10 +6,10 @@
 // health and throws away the turn's memory and recording.
 
 import { refusal } from './check';
-import { retaliate } from './conflict';
+import { retaliate, strikeBack } from './conflict';
 import { Context, Decision, Duty } from './context';
 import { defend, guard, haul, keepCharged, launchSibling } from './keep';
-import { load, Memory, remember, save } from './memory';
+import { load, Memory, mild, remember, save } from './memory';
 import { Navigator } from './nav';
 import { harvester } from './plan';
 import { logLine, note } from './log';
@@ -21,13 +21,14 @@ const DUTIES: Duty[] = [
   keepCharged, //       charge when a full charge fits; head back before the battery runs out
   defend, //            repair a damaged building of mine; stand by one a rival is at
   bankBeforeTheEnd, //  with an arrival date (finalTurn): bank the cargo while there is time
+  strikeBack, //        a roamer: salvage the buildings of a rival that salvaged mine (never first)
   collectHere, //       collect loose material on this tile
   pickUpNearby, //      ...and what lies a step or two away
   finishSite, //        finish a construction site of mine
   build, //             start the next building of the plan with its whole cost in hand
   bank, //              bank the cargo in the nearest depot known, when full or idle
   haul, //              the keeper: move what my extractors harvested into a depot, where nobody can take it
-  retaliate, //         salvage the buildings of a rival that salvaged mine (never first)
+  retaliate, //         ...the keeper too, once the base needs nothing
   gather, //            walk to the nearest loose material remembered
   explore, //           walk toward the nearest tile never seen
   guard, //             stand by the building a raider would most like to take
@@ -44,11 +45,12 @@ const turnFunction: AndroidTurn = () => {
   giveUpWhenPacing(m, v.here);
   // Routes go around the hazards it has seen; a healthy android crosses the mild ones.
   const blocked = new Uint8Array(rules.world.width * rules.world.height);
-  for (const i of m.hazards) blocked[i] = 1;
-  if (v.me.health > rules.android.maxHealth / 2) for (const i of m.mild) blocked[i] = 0;
+  const healthy = v.me.health > rules.android.maxHealth / 2;
+  const harm = new Map<number, number>(m.hazards);
+  for (const [i, tenths] of m.hazards) blocked[i] = healthy && mild(tenths) ? 0 : 1;
   const unexplored = seen.unseenBlocks();
   const keeper = v.siblingOlder.indexOf(true) < 0;
-  const c: Context = { v, m, nav: new Navigator(v.here, blocked, v.me.battery), seen, unexplored, keeper };
+  const c: Context = { v, m, nav: new Navigator(v.here, blocked, v.me.battery), seen, unexplored, harm, keeper };
 
   let d: Decision = { action: { type: 'android.wait' }, intent: 'wait: nothing useful to do' };
   for (const duty of DUTIES) {

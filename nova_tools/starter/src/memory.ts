@@ -40,10 +40,11 @@ export interface Memory {
   seen: string;
   /** Loose material last seen: [tile, units, electronics]. */
   loot: [number, number, number][];
-  /** Tiles seen holding acid or radiation. */
-  hazards: number[];
-  /** Those of them that hurt little, so a route may cross them (see `mildHazard`). */
-  mild: number[];
+  /**
+   * Tiles seen holding acid or radiation: [tile, health an android ending a round there loses,
+   * in tenths]. Mild ones a route may cross (see `MILD`).
+   */
+  hazards: [number, number][];
   /**
    * The best free, hazard-free tiles seen near home for an extractor: [tile, points a round it
    * would harvest, in hundredths], best first.
@@ -85,7 +86,7 @@ export function load(text: string, v: View): Memory {
   // Home is the initial charger in sight (a new android is launched on one), else where it stands.
   const initial = v.own.find((b) => b.initial);
   return {
-    v: VERSION, home: initial ? indexOf(initial.position) : v.here, seen: '', loot: [], hazards: [], mild: [], spots: [],
+    v: VERSION, home: initial ? indexOf(initial.position) : v.here, seen: '', loot: [], hazards: [], spots: [],
     buildings: [], rivals: [], hostile: [], prey: [], dens: [], intent: '', trail: [], banned: [],
   };
 }
@@ -99,8 +100,7 @@ export function remember(m: Memory, v: View, harvester: BuildingType | undefined
   const seen = new SeenMap(m.seen);
   const loot = new Map<number, [number, number, number]>();
   for (const l of m.loot) loot.set(l[0], l);
-  const hazards = new Set<number>(m.hazards);
-  const mild = new Set<number>(m.mild);
+  const hazards = new Map<number, number>(m.hazards);
   const spots = new Map<number, number>(m.spots);
   const prey = new Map<number, number>(m.prey);
   const W = rules.world.width;
@@ -119,14 +119,8 @@ export function remember(m: Memory, v: View, harvester: BuildingType | undefined
     else if (loot.has(i)) loot.delete(i);
     const ground = t.composition;
     const hazard = (ground.acid || 0) > 0 || (ground.radiation || 0) > 0;
-    if (hazard) {
-      hazards.add(i);
-      if (mildHazard(t)) mild.add(i);
-      else mild.delete(i);
-    } else if (hazards.has(i)) {
-      hazards.delete(i);
-      mild.delete(i);
-    }
+    if (hazard) hazards.set(i, Math.round(10 * harm(t)));
+    else if (hazards.has(i)) hazards.delete(i);
     const b = v.buildingAt.get(i);
     if (harvester && !hazard && !b && Math.abs(x - homeX) + Math.abs(y - homeY) <= HARVEST_RANGE) {
       const points = Math.round(100 * harvestWorth(harvester, ground));
@@ -148,8 +142,7 @@ export function remember(m: Memory, v: View, harvester: BuildingType | undefined
   }
   m.seen = seen.text();
   m.loot = Array.from(loot.values());
-  m.hazards = Array.from(hazards);
-  m.mild = Array.from(mild);
+  m.hazards = Array.from(hazards.entries());
   m.prey = Array.from(prey.entries());
   // Best first; between equals, the one nearer home.
   m.spots = Array.from(spots.entries())
@@ -205,16 +198,18 @@ function rememberBuildings(m: Memory, v: View): void {
   m.buildings = kept;
 }
 
-/**
- * A hazard an android may cross on its way: ending a round on it costs at most a quarter of a
- * failed turn's health (rules.android.failedTurnHealthPenalty), e.g. one point of acid. A wall of
- * hazards is often a few such tiles, and walking around it can take ten rounds.
- */
-export function mildHazard(t: Tile): boolean {
-  const damage = (t.composition.acid || 0) * rules.android.acidDamagePerPoint +
+/** Health an android ending a round on this tile loses to its acid and radiation. */
+export function harm(t: Tile): number {
+  return (t.composition.acid || 0) * rules.android.acidDamagePerPoint +
     (t.composition.radiation || 0) * rules.android.radiationDamagePerPoint;
-  return damage <= rules.android.failedTurnHealthPenalty / 4;
 }
+
+/**
+ * Whether a hazard is mild enough for a route to cross: ending a round on it costs at most a
+ * quarter of a failed turn's health (rules.android.failedTurnHealthPenalty), e.g. one point of
+ * acid. A wall of hazards is often a few such tiles, and walking around it can take ten rounds.
+ */
+export const mild = (tenths: number): boolean => tenths <= (10 * rules.android.failedTurnHealthPenalty) / 4;
 
 /** Units a building of `type` harvests from a tile each round end. */
 function harvestUnits(type: BuildingType, t: Tile | undefined): number {
@@ -236,10 +231,7 @@ export function save(m: Memory): string {
   while (text.length > limit && (m.loot.length > 0 || m.spots.length > 0 || m.hazards.length > 0 || m.trail.length > 0)) {
     if (m.loot.length > 0) m.loot = m.loot.slice(0, m.loot.length >> 1);
     else if (m.spots.length > 0) m.spots = m.spots.slice(0, m.spots.length >> 1);
-    else if (m.hazards.length > 0) {
-      m.hazards = m.hazards.slice(0, m.hazards.length >> 1);
-      m.mild = m.mild.filter((i) => m.hazards.indexOf(i) >= 0);
-    }
+    else if (m.hazards.length > 0) m.hazards = m.hazards.slice(0, m.hazards.length >> 1);
     else m.trail = m.banned = [];
     text = JSON.stringify(m);
   }

@@ -61,6 +61,7 @@ export class Paths {
     const start = (yOf(origin) - this.y0) * w + (xOf(origin) - this.x0);
     const x0 = this.x0;
     const y0 = this.y0;
+    const pass = ignoreHazards ? new Uint8Array(W * H) : blocked; // 0: a route may go on from there
     dist[start] = 0;
     queue[0] = start;
     let head = 0;
@@ -78,22 +79,22 @@ export class Paths {
       if (cell >= w && dist[(next = cell - w)] < 0) {
         dist[next] = d1;
         parent[next] = cell;
-        if (ignoreHazards || !blocked[g - W]) queue[tail++] = next;
+        if (!pass[g - W]) queue[tail++] = next;
       }
       if (cx + 1 < w && dist[(next = cell + 1)] < 0) {
         dist[next] = d1;
         parent[next] = cell;
-        if (ignoreHazards || !blocked[g + 1]) queue[tail++] = next;
+        if (!pass[g + 1]) queue[tail++] = next;
       }
       if (cell + w < n && dist[(next = cell + w)] < 0) {
         dist[next] = d1;
         parent[next] = cell;
-        if (ignoreHazards || !blocked[g + W]) queue[tail++] = next;
+        if (!pass[g + W]) queue[tail++] = next;
       }
       if (cx > 0 && dist[(next = cell - 1)] < 0) {
         dist[next] = d1;
         parent[next] = cell;
-        if (ignoreHazards || !blocked[g - 1]) queue[tail++] = next;
+        if (!pass[g - 1]) queue[tail++] = next;
       }
     }
     this.count = tail;

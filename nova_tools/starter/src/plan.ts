@@ -6,6 +6,7 @@ import { costOf, covers, extracts, harvestWorth, minus, room, stores, total, wor
 import { HARVEST_RANGE } from './memory';
 import { distance, isHazard, xOf, yOf } from './sense';
 import { onMap } from './nav';
+import { worthFetching } from './loot';
 
 /**
  * What the android builds, in order. The extractor is where the points come from: once complete
@@ -67,11 +68,12 @@ export function nextBuilding(c: Context): Plan | undefined {
   return undefined;
 }
 
-/** Whether the loose material remembered adds up to `need` (pods hold metal and electronics). */
+/** Whether the loose material remembered, that is worth fetching, adds up to `need` (pods hold metal and electronics). */
 function lootCovers(c: Context, need: MaterialAmounts): boolean {
   let units = 0;
   let electronics = 0;
-  for (const [, n, e] of c.m.loot) {
+  for (const [tile, n, e] of c.m.loot) {
+    if (!worthFetching(c, tile, n, e)) continue;
     units += n;
     electronics += e;
   }
@@ -129,17 +131,24 @@ function chooseTile(c: Context, type: BuildingType): number | undefined {
 /** Known free: seen, no hazard, no building of mine remembered there, none in sight. */
 function free(c: Context, tile: number): boolean {
   if (c.v.buildingAt.has(tile) || tile === c.m.home || c.m.buildings.some((k) => k.tile === tile)) return false;
-  if (c.m.hazards.indexOf(tile) >= 0 || !c.seen.has(tile)) return false;
+  if (c.harm.has(tile) || !c.seen.has(tile)) return false;
   return !isHazard(c.v.tiles.get(tile));
 }
 
 /** The remembered spot where a harvester would yield the most over the rounds left, counting the
  * trips a farther one costs; undefined when none is known and reachable. */
 function bestSpot(c: Context, type: BuildingType): number | undefined {
+  // Keep the base compact: a building no android of mine can see is raided unseen (buildings do
+  // not see), so later ones go where the keeper, by the depot, sees them (rules.android.sight),
+  // if there is good ground there.
+  const depot = c.m.buildings.find((k) => stores(k.type));
+  const sight = rules.android.sight ? rules.android.sight.range : 0;
+  const watched = (tile: number): boolean => !depot || distance(tile, depot.tile) <= sight;
+  const near = c.m.spots.some(([tile]) => watched(tile) && free(c, tile));
   let best: number | undefined;
   let bestValue = 0;
   for (const [tile, points] of c.m.spots) {
-    if (!free(c, tile) || !c.nav.reachable(tile)) continue;
+    if (!free(c, tile) || !c.nav.reachable(tile) || (near && !watched(tile))) continue;
     const d = distance(tile, c.m.home);
     // Not on a rival's doorstep: their androids pass by all the time.
     if (c.m.dens.some((den) => distance(tile, den[0]) < d)) continue;

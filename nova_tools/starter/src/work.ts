@@ -5,13 +5,12 @@ import { nearest, nearestStore, storeHolding } from './base';
 import { Context, Duty, roundsLeft, walk } from './context';
 import { article, costOf, covers, describe, extracts, isEmpty, minus, payable, plus, room, total } from './economy';
 import { fetch } from './keep';
+import { nearestLoot } from './loot';
 import { nextBuilding } from './plan';
 import { at, distance, indexOf, serial, siblingCloser } from './sense';
 
 /** Loose material this many moves away is picked up on the way (a choice, not a rule). */
 const DETOUR = 2;
-/** Electronics are scarce: loot holding some counts as this many moves nearer. */
-const ELECTRONICS_DETOUR = 4;
 
 /** Collect the loose material on this tile. */
 export const collectHere: Duty = (c) => {
@@ -140,34 +139,6 @@ export const gather: Duty = (c) => {
   const loot = room(c.v.me) > 0 ? nearestLoot(c) : undefined;
   return loot === undefined ? undefined : walk(c, loot, 'gather at ' + at(loot), loot);
 };
-
-/** The loose material to fetch next: the nearest that no sibling is nearer to, counting electronics as nearer. */
-function nearestLoot(c: Context): number | undefined {
-  let best: number | undefined;
-  let bestSteps = 0;
-  for (const [tile, n, electronics] of c.m.loot) {
-    if (n <= 0 || (tile !== c.v.here && c.nav.blocked[tile] && !worthTheDamage(c, tile))) continue;
-    if (c.m.banned.some((b) => b[0] === tile)) continue;
-    const steps = c.nav.steps(tile) - (electronics > 0 ? ELECTRONICS_DETOUR : 0);
-    if (best !== undefined && (steps > bestSteps || (steps === bestSteps && tile > best))) continue;
-    if (c.v.siblings.length && siblingCloser(c.v, tile)) continue;
-    best = tile;
-    bestSteps = steps;
-  }
-  return best;
-}
-
-/**
- * Loose material on a hazardous tile is worth a quick visit (a round to step on, a round to
- * collect) when that costs no more health than one failed turn, and the android is healthy.
- */
-function worthTheDamage(c: Context, tile: number): boolean {
-  const t = c.v.tiles.get(tile);
-  if (!t) return false;
-  const perRound = (t.composition.acid || 0) * rules.android.acidDamagePerPoint +
-    (t.composition.radiation || 0) * rules.android.radiationDamagePerPoint;
-  return 2 * perRound <= rules.android.failedTurnHealthPenalty && c.v.me.health > rules.android.maxHealth / 2;
-}
 
 /**
  * Walk toward the nearest tile never seen, until the whole map has been seen: loose material

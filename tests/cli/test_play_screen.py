@@ -1,0 +1,147 @@
+"""`nova play` drawn for reading, in a real 80x40 pseudo-terminal: separated cells, the players'
+marks and colours, a legend, storage and battery beside the board under the ids every other
+command uses, and a window over a board bigger than the terminal. In a pipe: the same, plain."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import select
+import struct
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from nova_testing import nova, wanderer
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def make_game(folder: Path, size: int) -> Path:
+    """alice: an extractor on 2 ore and a depot holding 5 metal and 1 electronics; bob: nothing
+    but his charger; a wandering android each, 3 rounds played."""
+    from nova_tools import store
+    from nova_tools.engine import Scenario
+    from nova_tools.rules import Rules, resolve
+    from nova_tools.sandbox.build import SANDBOX_BUILD
+
+    rules = resolve({"world": {"width": size, "height": size}}) if size != 12 else Rules()
+    world = Scenario(rules)
+    world.player("alice", charger_at=(1, 1))
+    world.player("bob", charger_at=(size - 2, size - 2))
+    world.tile(2, 1, ore=2)
+    world.building("extractor", "alice", (2, 1))
+    world.building("depot", "alice", (1, 2), storage={"metal": 5, "electronics": 1})
+    path = folder / f"game{size}.json"
+    store.save(store.new_game(path, rules, 0, SANDBOX_BUILD, initial=world.build()))
+    for player in ("alice", "bob"):
+        uploaded = nova("upload", "--file", path, "--player", player, wanderer(folder, player), "--json")
+        assert uploaded.code == 0, uploaded.err
+        assert nova("launch", "--file", path, "--player", player, "--script", json.loads(uploaded.out)["scriptId"]).code == 0
+    assert nova("run", "--file", path, "--rounds", 3).code == 0
+    return path
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory) -> dict[int, Path]:
+    folder = tmp_path_factory.mktemp("play")
+    return {12: make_game(folder, 12), 24: make_game(folder, 24)}
+
+
+def screens_of(game: Path, keys: list[str], rows: int = 40, columns: int = 80) -> list[str]:
+    """What `nova play` drew in a real pseudo-terminal of ``columns`` x ``rows``: the first screen,
+    then one per line of input (raw, escape codes and all)."""
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-m", "nova_tools.cli", "play", "--file", str(game)])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+    def read_until(marker: str, timeout: float = 30) -> str:
+        data = b""
+        end = time.monotonic() + timeout
+        while marker.encode() not in data and time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if ready:
+                try:
+                    data += os.read(fd, 65536)
+                except OSError:
+                    break
+        return data.decode("utf-8", "replace")
+
+    screens = []
+    try:
+        screens.append(read_until("> "))
+        for key in keys:
+            os.write(fd, (key + "\n").encode())
+            screens.append(read_until("> "))
+        os.write(fd, b"q\n")
+        read_until("\x00", timeout=5)
+    finally:
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    return screens
+
+
+def plain_lines(screen: str) -> list[str]:
+    return ANSI.sub("", screen).replace("\r", "").split("\n")
+
+
+def test_an_80x40_terminal_shows_the_board_with_its_legend_storage_and_batteries(games):
+    screens = screens_of(games[12], ["3"])
+
+    raw = screens[-1]
+    lines = plain_lines(raw)
+    assert any(line.startswith("Round 3") for line in lines)
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert len([line for line in lines if line.strip()]) <= 40
+    text = "\n".join(lines)
+    # the legend
+    assert "players: a alice  b bob" in text
+    assert "buildings: C charger D depot X extractor" in text
+    assert "loose: $m metal $e electronics" in text
+    # storage and batteries beside the board, by the ids nova status and nova android use
+    assert "X building-3: 6o" in text  # 2 ore a round for 3 rounds
+    assert "D building-4: 5m 1e" in text
+    assert re.search(r"android-1 \d+,\d+ bat 97 hp \d+", text)
+    assert re.search(r"android-2 \d+,\d+ bat 97 hp \d+", text)
+    # separated cells: alice's buildings in row 1 and 2, a space between every cell
+    row1 = next(line for line in lines if line.startswith(" 1 "))
+    assert row1[3:].startswith(".   Ca") and " Xa" in row1
+    # colours on a terminal (each player has one)
+    assert "\x1b[" in raw and re.search(r"\x1b\[[0-9;]*9[1-7]m", raw)
+    assert "showing columns" not in text  # a 12x12 board fits whole
+
+
+def test_a_bigger_board_shows_a_window_that_the_arrow_keys_move(games):
+    screens = screens_of(games[24], ["d", "s"])
+
+    first, right, down = ("\n".join(plain_lines(s)) for s in screens)
+    assert "showing columns 6-17, rows 2-21 of 24x24" in first
+    assert "showing columns 12-23, rows 2-21 of 24x24" in right
+    assert "showing columns 12-23, rows 4-23 of 24x24" in down
+    for screen in screens:
+        lines = plain_lines(screen)
+        assert all(len(line) <= 80 for line in lines)
+        assert len(lines[lines.index(next(x for x in lines if x.startswith("Round"))):]) <= 40  # the screen from its title down
+
+
+def test_in_a_pipe_the_frame_is_plain_text_with_the_same_legend_and_panel(games):
+    result = nova("play", "--file", games[12], "--round", 3)
+
+    assert result.code == 0, result.err
+    assert "\x1b[" not in result.out
+    assert "players: a alice  b bob" in result.out
+    assert "D building-4: 5m 1e" in result.out
+    assert all(len(line) <= 80 for line in result.out.splitlines())
+
+    wide = nova("play", "--file", games[24], "--round", 3, "--at", "2,2")
+    assert wide.code == 0, wide.err
+    assert "showing columns 0-11, rows " in wide.out and "Ca" in wide.out
+    assert nova("play", "--file", games[24], "--at", "two").code == 2
