@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .errors import USER_ERRORS, ApiError, NovaError
     from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
     from .frames import replay_frames
+    from .library import LibraryEntry, LibraryScript, ScriptLibrary, add_to_library
     from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
     from .played import PlayedGame, demo_spec, play_to_file, starter_entry
     from .reference import action_docs
@@ -95,6 +96,10 @@ _WHERE = {
     "game_summary": (".folder", "game_summary"),
     "replay_frames": (".frames", "replay_frames"),
     "PlayerScript": (".games", "PlayerScript"),
+    "LibraryEntry": (".library", "LibraryEntry"),
+    "LibraryScript": (".library", "LibraryScript"),
+    "ScriptLibrary": (".library", "ScriptLibrary"),
+    "add_to_library": (".library", "add_to_library"),
     "compile_upload": (".games", "compile_upload"),
     "create_game": (".games", "create_game"),
     "launch_android": (".games", "launch_android"),
@@ -217,6 +222,10 @@ __all__ = [
     "android_report",
     "check_name",
     "PlayerScript",
+    "LibraryEntry",
+    "LibraryScript",
+    "ScriptLibrary",
+    "add_to_library",
     "compile_upload",
     "player_script",
     "create_game",

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..errors import NovaError
 from .access import open_game
 from .errors import ApiError
+from .library import ScriptLibrary
 from .results import GameEntry, GameSummary
 
 NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -74,6 +75,11 @@ class GameFolder:
                 raise BadName(f"{planted.name} in the game folder is a link to a file outside it; "
                               "nova serves only the files inside its folder (remove the link, or copy the game in)")
         return path
+
+    @property
+    def library(self) -> ScriptLibrary:
+        """The scripts kept beside these games (``library/``), to upload to any of them."""
+        return ScriptLibrary.of(self.root)
 
     def existing(self, name: str) -> Path:
         """The file of an existing game, or an error naming the games that do exist."""

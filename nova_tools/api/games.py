@@ -67,7 +67,7 @@ def create_game(
     return Created(path=path, seed=seed, width=resolved.world.width, height=resolved.world.height, final_turn=resolved.match.final_round)
 
 
-def _script_name(entry: str) -> str:
+def script_name(entry: str) -> str:
     """A name for an upload: the entry file's name, or for a generic one (main.ts, index.ts) the
     project folder's (my-bot/src/main.ts -> my-bot)."""
     path = Path(entry)
@@ -129,12 +129,16 @@ def upload_script(
     files: Mapping[str, str] | None = None,
     entry_name: str | None = None,
     name: str | None = None,
+    compiled: CompiledScript | None = None,
 ) -> Uploaded:
     """Compile (type-check + bundle) a TypeScript android and store it as the player's script.
+    With ``compiled`` (a script compiled before, e.g. from the script library), store that as it
+    is: the game then holds the very bundle and source map it was compiled to.
 
     The player joins the game on their first upload, with their initial charger."""
-    compiled = compile_upload(entry, files, entry_name)  # slow part first, outside the lock
-    name = name or _script_name(str(entry if entry is not None else entry_name or "main.ts"))
+    if compiled is None:
+        compiled = compile_upload(entry, files, entry_name)  # slow part first, outside the lock
+    name = name or script_name(str(entry if entry is not None else entry_name or "main.ts"))
     with store.editing(path) as game:
         _refuse_finished_match(game)
         joined = player not in game.state.players

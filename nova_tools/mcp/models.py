@@ -87,6 +87,25 @@ class UploadedScript(_Out):
     name: str = Field(description="The name the script is stored under.")
     sha256: str = Field(description="Digest of the compiled bundle.")
     joined: bool = Field(description="True when this upload added the player to the game (with their initial charger).")
+    library_id: str = Field(description="The script in your library: upload it to any other game with upload_script(library_id=...), no source needed.")
+
+
+class LibraryScriptOut(_Out):
+    id: str = Field(description="The library id ('lib-' + 16 hex digits of the bundle's SHA-256): the same code always gets the same id.")
+    name: str
+    sha256: str = Field(description="Digest of the compiled bundle: every game it is uploaded to holds these bytes.")
+    bytes: int = Field(description="The bundle's size.")
+    files: list[str] = Field(description="The files it was compiled from, entry first.")
+
+
+class LibraryAdded(LibraryScriptOut):
+    player: str
+    added: bool = Field(description="False when the library already held this very code (then nothing was compiled twice).")
+
+
+class LibraryList(_Out):
+    player: str
+    scripts: list[LibraryScriptOut] = Field(description="The player's scripts in the library, by name.")
 
 
 class LaunchedAndroid(_Out):

@@ -9,6 +9,7 @@ a new module here and one line in ``TOOLS``.
 
 from __future__ import annotations
 
+from .add_script import add_script
 from .compare_scripts import compare_scripts
 from .create_game import create_game
 from .dry_run_turn import dry_run_turn
@@ -20,6 +21,7 @@ from .get_status import get_status
 from .get_world import get_world
 from .launch_android import launch_android
 from .list_games import list_games
+from .list_scripts import list_scripts
 from .registry import register, tool
 from .run_rounds import MAX_ROUNDS, run_rounds
 from .upload_script import upload_script
@@ -29,6 +31,8 @@ TOOLS = (
     list_games,
     create_game,
     validate_rules,
+    add_script,
+    list_scripts,
     upload_script,
     launch_android,
     run_rounds,
