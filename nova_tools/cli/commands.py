@@ -125,7 +125,19 @@ def cmd_android(args: argparse.Namespace) -> int:
 
 
 def cmd_events(args: argparse.Namespace) -> int:
-    page = api.events_page(args.file, round=args.round, android=args.android, failed_only=args.failed, offset=args.offset, limit=args.limit)
+    page = api.events_page(
+        args.file,
+        round=args.round,
+        from_round=args.from_round,
+        to_round=args.to_round,
+        android=args.android,
+        action=args.action,
+        outcome=args.outcome,
+        failed_only=args.failed,
+        offset=args.offset,
+        limit=args.limit,
+        notes="whole" if args.notes else "none",
+    )
     if args.json:
         emit_json(page.to_json())
         return 0
@@ -135,6 +147,10 @@ def cmd_events(args: argparse.Namespace) -> int:
         return 0
     for event in page.events:
         print(event["text"])
+        if args.notes:
+            for note in ("memory", "recording"):
+                if isinstance(value := (event.get("action") or {}).get(note), str):
+                    print(f"  {note}: " + value.replace("\n", "\n  " + " " * len(note) + "  "))
     shown = len(page.events)
     if page.total > page.offset + shown:
         print(f"... {page.total - page.offset - shown} more (use --offset {page.offset + shown})")
@@ -249,9 +265,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("events", help="the event log, filtered")
     _game_arg(p)
-    p.add_argument("--round", type=int)
-    p.add_argument("--android")
+    p.add_argument("--round", type=int, help="only this round")
+    p.add_argument("--from-round", type=int, metavar="N", help="only rounds from N on")
+    p.add_argument("--to-round", type=int, metavar="N", help="only rounds up to N")
+    p.add_argument("--android", help="only this android's events")
+    p.add_argument("--action", metavar="TYPE", help="only turns choosing this action (android.move, or move)")
+    p.add_argument("--outcome", choices=("accepted", "refused", "invalid", "error"), help="only turns with this outcome")
     p.add_argument("--failed", action="store_true", help="only failed turns")
+    p.add_argument("--notes", action="store_true", help="with each turn, the memory and recording it left (whole); left out otherwise")
     p.add_argument("--offset", type=int, default=0)
     p.add_argument("--limit", type=int, default=50)
     _json_arg(p)

@@ -225,6 +225,7 @@ class WorldView(_Out):
     round: int
     width: int
     height: int
+    whole_map: bool = Field(description="True: the complete world (a replay's view), not the player's sight; 'visible' below means every tile.")
     visible_tiles: int = Field(description="How many tiles the player sees now.")
     tile_count: int = Field(description="Visible tiles with something in the ground or on the surface.")
     tile_offset: int
@@ -294,7 +295,8 @@ class EventsPage(_Out):
     total: int = Field(description="Events matching the filters.")
     offset: int = Field(description="Index (among the matches) of the first event shown.")
     limit: int
-    events: list[EventOut]
+    events: list[EventOut] | None = Field(None, description="The events in full (with compact=false).")
+    lines: list[str] | None = Field(None, description="The events, one line each, '#index rROUND what happened' (the compact form, the default).")
 
 
 # --- pictures and histories ------------------------------------------------------------------------

@@ -34,7 +34,7 @@ async def test_a_script_added_once_plays_in_three_games_and_a_comparison_with_th
             assert uploaded.data["libraryId"] == script and uploaded.data["sha256"] == added.data["sha256"]
             await agent.ok("launch_android", game=game, player="alice", script_id=uploaded.data["scriptId"])
         await agent.ok("run_rounds", game="one", rounds=2)
-        events = await agent.ok("get_events", game="one", player="alice", failed_only=True)
+        events = await agent.ok("get_events", game="one", player="alice", failed_only=True, compact=False)
         compared = await agent.ok("compare_scripts", a={"library_id": script, "player": "alice"}, b={"starter": True}, seeds="1", rounds=5)
 
     # the code was sent once, in add_script

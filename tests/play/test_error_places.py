@@ -46,7 +46,7 @@ async def test_mcp_get_events_and_dry_run_turn_name_the_imported_file_and_line(t
         uploaded = await client.call_tool("upload_script", {"game": "g", "player": "p", "files": THROWER_FILES})
         await client.call_tool("launch_android", {"game": "g", "player": "p", "script_id": uploaded.structured_content["scriptId"]})
         await client.call_tool("run_rounds", {"game": "g", "rounds": 2})
-        events = await client.call_tool("get_events", {"game": "g", "player": "p", "failed_only": True})
+        events = await client.call_tool("get_events", {"game": "g", "player": "p", "failed_only": True, "compact": False})
         dry = await client.call_tool("dry_run_turn", {"files": THROWER_FILES})
 
     assert not events.is_error and not dry.is_error
