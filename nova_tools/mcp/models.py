@@ -53,7 +53,15 @@ class GameEntry(_Out):
 
 class GameList(_Out):
     games: list[GameEntry] = Field(description="Games in the server's folder, by name.")
-    more: int = Field(0, description="How many more games there are beyond this list.")
+    more: int = Field(0, description="How many more games there are beyond this list (list_games with offset shows them).")
+    offset: int = Field(0, description="How many games, by name, come before this list.")
+    total: int = Field(0, description="Games in the folder.")
+
+
+class DeletedGame(_Out):
+    game: str
+    round: int | None = Field(None, description="The round it had reached (left out if its file could not be read).")
+    players: list[str] = Field(default_factory=list)
 
 
 class CreatedGame(_Out):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .add_script import add_script
 from .compare_scripts import compare_scripts
 from .create_game import create_game
+from .delete_game import delete_game
 from .dry_run_turn import dry_run_turn
 from .get_android import get_android
 from .get_board_image import get_board_image
@@ -44,6 +45,7 @@ TOOLS = (
     get_board_image,
     get_score_history,
     compare_scripts,
+    delete_game,
 )
 
 __all__ = ["MAX_ROUNDS", "TOOLS", "register", "tool"]
