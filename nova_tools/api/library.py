@@ -74,7 +74,14 @@ class ScriptLibrary:
         return cls(Path(root) / FOLDER)
 
     def _path(self, script_id: str) -> Path:
-        return self.folder / f"{check_script_id(script_id)}.json"
+        """Where script ``script_id`` is kept. Never through a link: one planted in the library
+        (or the library folder itself a link) could make an add write, or a read reveal, a file
+        outside the games folder."""
+        path = self.folder / f"{check_script_id(script_id)}.json"
+        for planted in (self.folder, path):
+            if planted.is_symlink():
+                raise ApiError(f"the script library's {planted.name} is a symbolic link; nova keeps plain files there (remove the link)")
+        return path
 
     def add(self, player: str, compiled: CompiledScript, name: str, files: tuple[str, ...]) -> LibraryEntry:
         """Keep ``compiled`` for ``player`` (and whoever added the same bundle before): its entry."""
@@ -119,9 +126,11 @@ class ScriptLibrary:
         if not self.folder.is_dir():
             return []
         found = []
+        if self.folder.is_symlink():
+            return []
         for path in sorted(self.folder.glob("lib-*.json")):
             script_id = path.stem
-            if not ID.fullmatch(script_id):
+            if not ID.fullmatch(script_id) or path.is_symlink():
                 continue
             try:
                 data = self._read(path, script_id)

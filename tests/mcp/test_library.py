@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import anyio
+
 from mcp import Client
 from nova_mcp_testing import call, connect, ok, thrower
 from nova_testing import THROWER_FILES
@@ -97,3 +99,43 @@ async def test_a_library_script_is_its_players_only_and_bad_ids_are_one_sentence
     assert mixed.error and "library_id and player together, and nothing else" in mixed.text
     assert damaged.error and "is damaged" in damaged.text
     assert game["scripts"] == {} and "Traceback" not in bobs.text + damaged.text
+
+
+async def test_two_players_adding_the_same_code_at_once_share_one_entry(tmp_path):
+    async with connect(tmp_path) as client:
+        added: dict[str, dict] = {}
+
+        async def add(player: str) -> None:
+            added[player] = (await ok(client, "add_script", player=player, source=thrower("same"))).data
+
+        async with anyio.create_task_group() as tasks:
+            for player in ("alice", "bob", "carol"):
+                tasks.start_soon(add, player)
+        listed = {p: (await ok(client, "list_scripts", player=p)).data["scripts"] for p in added}
+
+    [script] = {a["id"] for a in added.values()}
+    kept = json.loads((tmp_path / "library" / f"{script}.json").read_text(encoding="utf-8"))
+    assert sorted(kept["players"]) == ["alice", "bob", "carol"]
+    assert [a["added"] for a in added.values()].count(True) == 1
+    assert all([s["id"] for s in found] == [script] for found in listed.values())
+
+
+async def test_a_link_planted_in_the_library_is_never_followed(tmp_path):
+    games, outside = tmp_path / "games", tmp_path / "outside"
+    games.mkdir()
+    outside.mkdir()
+    async with connect(games) as client:
+        script = (await ok(client, "add_script", player="alice", source=thrower("mine"))).data["id"]
+        kept = games / "library" / f"{script}.json"
+        target = outside / "target.json"
+        target.write_bytes(kept.read_bytes())
+        kept.unlink()
+        kept.symlink_to(target)
+        await ok(client, "create_game", name="g")
+        used = await call(client, "upload_script", game="g", player="alice", library_id=script)
+        again = await call(client, "add_script", player="bob", source=thrower("mine"))
+        listed = await ok(client, "list_scripts", player="alice")
+
+    assert used.error and "is a symbolic link" in used.text
+    assert again.error and "is a symbolic link" in again.text
+    assert listed.data["scripts"] == [] and json.loads(target.read_text())["players"] == ["alice"]
