@@ -55,3 +55,18 @@ async def test_mcp_get_events_and_dry_run_turn_name_the_imported_file_and_line(t
     reasons = [e["reason"] for e in events.structured_content["events"]]
     assert len(reasons) == 2 and all(THROWN.fullmatch(r) for r in reasons), reasons
     assert THROWN.fullmatch(dry.structured_content["reason"]), dry.structured_content
+
+
+def test_an_imported_file_that_throws_while_loading_is_named_with_its_line(tmp_path):
+    files = {
+        "main.ts": "import { x } from './lib/bad';\nconst t: AndroidTurn = () => ({ type: 'android.wait', recording: String(x) });\nexport default t;\n",
+        "lib/bad.ts": "// loads, then breaks\nexport const x = 1;\nthrow new Error('broken at load');\n",
+    }
+    project = write_files(tmp_path / "bot", files)
+
+    dry = nova("dry-run", project / "main.ts", "--json")
+
+    data = json.loads(dry.out)
+    assert dry.code == 2 and data["code"] == "script-error", dry.out + dry.err
+    assert data["reason"] == "threw Error: broken at load at lib/bad.ts:3:1"
+    assert [(f["file"], f["line"]) for f in data["stack"]][:1] == [("lib/bad.ts", 3)]
