@@ -96,8 +96,8 @@ class ScriptLibrary:
                     "format": FORMAT,
                     "version": VERSION,
                     "id": script_id,
-                    "name": name,
                     "players": [],
+                    "names": {},  # player -> the name they gave it: another's name is theirs alone
                     "files": list(files),
                     "sha256": compiled.sha256,
                     "bundle": compiled.bundle,
@@ -106,9 +106,10 @@ class ScriptLibrary:
                     data["sourceMap"] = compiled.source_map
             if player not in data["players"]:
                 data["players"].append(player)
+                data["names"][player] = name
                 text = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
                 store.write_atomic(path, text.encode("utf-8"))
-        return self._entry(data, added=added)
+        return self._entry(data, player, added=added)
 
     def get(self, player: str, script_id: str) -> LibraryScript:
         """``player``'s script ``script_id``, compiled as it was added."""
@@ -119,7 +120,7 @@ class ScriptLibrary:
                 f"{script_id!r} is not in {player}'s script library (add_script or upload_script returns the ids; list_scripts lists yours)"
             )
         script = CompiledScript(data["bundle"], f"{FOLDER}/{script_id}", data["sha256"], source_map=data.get("sourceMap"))
-        return LibraryScript(self._entry(data), script)
+        return LibraryScript(self._entry(data, player), script)
 
     def listing(self, player: str) -> list[LibraryEntry]:
         """``player``'s scripts, by name then id (a damaged file is left out, not fatal)."""
@@ -137,14 +138,14 @@ class ScriptLibrary:
             except ApiError:
                 continue
             if player in data["players"]:
-                found.append(self._entry(data))
+                found.append(self._entry(data, player))
         return sorted(found, key=lambda e: (e.name, e.id))
 
     @staticmethod
-    def _entry(data: dict, added: bool = False) -> LibraryEntry:
+    def _entry(data: dict, player: str, added: bool = False) -> LibraryEntry:
         return LibraryEntry(
             id=data["id"],
-            name=data["name"],
+            name=data["names"].get(player) or data["id"],
             sha256=data["sha256"],
             bytes=len(data["bundle"].encode("utf-8", "surrogatepass")),
             files=tuple(data["files"]),
@@ -162,7 +163,8 @@ class ScriptLibrary:
                 and data.get("id") == script_id
                 and isinstance(data.get("bundle"), str)
                 and isinstance(data.get("players"), list)
-                and isinstance(data.get("name"), str)
+                and isinstance(data.get("names"), dict)
+                and all(isinstance(n, str) for n in data["names"].values())
                 and isinstance(data.get("files"), list)
                 and hashlib.sha256(data["bundle"].encode("utf-8", "surrogatepass")).hexdigest() == data.get("sha256")
                 and script_id_of(data["sha256"]) == script_id

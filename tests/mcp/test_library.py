@@ -106,7 +106,7 @@ async def test_two_players_adding_the_same_code_at_once_share_one_entry(tmp_path
         added: dict[str, dict] = {}
 
         async def add(player: str) -> None:
-            added[player] = (await ok(client, "add_script", player=player, source=thrower("same"))).data
+            added[player] = (await ok(client, "add_script", player=player, source=thrower("same"), name=f"{player}-bot")).data
 
         async with anyio.create_task_group() as tasks:
             for player in ("alice", "bob", "carol"):
@@ -118,6 +118,9 @@ async def test_two_players_adding_the_same_code_at_once_share_one_entry(tmp_path
     assert sorted(kept["players"]) == ["alice", "bob", "carol"]
     assert [a["added"] for a in added.values()].count(True) == 1
     assert all([s["id"] for s in found] == [script] for found in listed.values())
+    # each sees the name they gave it, never another's
+    assert {p: [s["name"] for s in found] for p, found in listed.items()} == {p: [f"{p}-bot"] for p in added}
+    assert {p: a["name"] for p, a in added.items()} == {p: f"{p}-bot" for p in added}
 
 
 async def test_a_link_planted_in_the_library_is_never_followed(tmp_path):
