@@ -89,7 +89,10 @@ class ScriptLibrary:
         path = self._path(script_id)
         self.folder.mkdir(parents=True, exist_ok=True)
         with store.locked(path):
-            data = self._read(path, script_id) if path.is_file() else None
+            try:
+                data = self._read(path, script_id) if path.is_file() else None
+            except ApiError:  # damaged: adding the script again is the repair its refusal asks for
+                data = None
             added = data is None
             if data is None:
                 data = {

@@ -90,6 +90,8 @@ async def test_a_library_script_is_its_players_only_and_bad_ids_are_one_sentence
         path.write_text(json.dumps({**data, "bundle": data["bundle"].replace("hers", "HERS")}), encoding="utf-8")
         damaged = await call(client, "upload_script", game="g", player="alice", library_id=script)
         game = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+        repaired = await ok(client, "add_script", player="alice", source=thrower("hers"))
+        after = await ok(client, "upload_script", game="g", player="alice", library_id=script)
 
     assert bobs.error and f"{script!r} is not in bob's script library" in bobs.text
     assert bob_compares.error and "is not in bob's script library" in bob_compares.text
@@ -99,6 +101,8 @@ async def test_a_library_script_is_its_players_only_and_bad_ids_are_one_sentence
     assert mixed.error and "library_id and player together, and nothing else" in mixed.text
     assert damaged.error and "is damaged" in damaged.text
     assert game["scripts"] == {} and "Traceback" not in bobs.text + damaged.text
+    # adding it again, as the refusal says, repairs it
+    assert repaired.data["id"] == script and after.data["sha256"] == repaired.data["sha256"]
 
 
 async def test_two_players_adding_the_same_code_at_once_share_one_entry(tmp_path):
