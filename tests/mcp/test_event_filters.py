@@ -1,16 +1,13 @@
 """get_events as an agent reads a long game: filtered by round range, android, action type and
 outcome, notes left out unless asked, and one line per event by default, so a page of 100 events
 costs at most a third of what it did (the full form with notes, still there with compact=false,
-notes=true)."""
+notes=true). `nova events` filters the same way: tests/cli/test_history_and_events.py."""
 
 from __future__ import annotations
 
-import json
 import re
 
 from nova_mcp_testing import call, connect, ok
-
-from nova_testing import nova
 
 
 async def _everything(client, **filters) -> list[dict]:
@@ -105,20 +102,3 @@ async def test_notes_come_only_when_asked_and_bad_filters_are_one_sentence(start
     assert wrong["empty"].error and "the round range 9-3 is empty" in wrong["empty"].text
     assert wrong["notes"].error and "pass compact=false with notes=true" in wrong["notes"].text
 
-
-def test_nova_events_filters_the_same_way_and_shows_notes_when_asked(starter_game):
-    game = starter_game.root / "duel.json"
-    android = starter_game.androids["alice"][0]
-
-    ranged = nova("events", "--file", game, "--from-round", 40, "--to-round", 41, "--action", "move", "--limit", 500, "--json")
-    moves = json.loads(ranged.out)["events"]
-    plain = nova("events", "--file", game, "--android", android, "--outcome", "accepted", "--limit", 3)
-    noted = nova("events", "--file", game, "--android", android, "--outcome", "accepted", "--limit", 3, "--notes")
-    wrong = nova("events", "--file", game, "--action", "fly")
-
-    assert ranged.code == plain.code == noted.code == 0, ranged.err + plain.err + noted.err
-    assert moves and all(e["action"]["type"] == "android.move" and 40 <= e["round"] <= 41 for e in moves)
-    assert not [e for e in moves if {"memory", "recording"} & set(e["action"])]
-    assert len(plain.out.splitlines()) == 3 + 1  # three events and where the rest are
-    assert "  memory: " in noted.out and "  recording: " in noted.out and "memory" not in plain.out
-    assert wrong.code != 0 and "'fly' is not an action type" in wrong.err and "Traceback" not in wrong.err
