@@ -113,6 +113,7 @@ FILES = {
     "mcp/test_subprocess.py": "subprocess",
     "match/test_protocol.py": "inprocess",
     "play/test_one_game_loop.py": "subprocess",  # nova demo, and a second process for determinism
+    "play/test_error_places.py": "subprocess",  # nova events and nova dry-run, as a user runs them
     "api/test_reads.py": "subprocess",  # compares with the CLI's --json
     "test_layers.py": "subprocess",  # lint-imports
     "test_doctests.py": "unit",
