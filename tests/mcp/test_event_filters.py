@@ -66,7 +66,9 @@ async def test_each_filter_keeps_exactly_the_events_it_names(starter_game):
         "range": expect(lambda e: 40 <= e.get("round", -1) <= 42),
         "from": expect(lambda e: e.get("round", -1) >= 98),
         "to": expect(lambda e: "round" in e and e["round"] <= 1),  # joins, uploads, launches have no round
-        "android": expect(lambda e: e.get("android") == android),
+        # its turns and launch, and the round ends that hurt or destroyed it
+        "android": expect(lambda e: e.get("android") == android or (e["type"] == "round.ended" and (
+            android in e.get("destroyed", ()) or any(h.get("android") == android for h in e.get("hazards", ()))))),
         "moves": expect(lambda e: turn(e, "android.move")),
         "moves-long": expect(lambda e: turn(e, "android.move")),
         "accepted deposits of one android in a range": expect(

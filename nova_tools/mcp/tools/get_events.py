@@ -24,7 +24,7 @@ def get_events(
     round: Annotated[int | None, Field(description="Only events of this round.")] = None,
     from_round: Annotated[int | None, Field(description="Only events from this round on (with to_round: a range, both included).")] = None,
     to_round: Annotated[int | None, Field(description="Only events up to this round.")] = None,
-    android_id: Annotated[str | None, Field(description="Only this android's turns.")] = None,
+    android_id: Annotated[str | None, Field(description="Only this android's turns, its launch, and the round ends that damaged or destroyed it.")] = None,
     action_type: Annotated[str | None, Field(description="Only turns that chose this action, e.g. 'android.move' or 'move'.")] = None,
     outcome: Annotated[str | None, Field(description="Only turns with this outcome: accepted, refused, invalid or error.")] = None,
     failed_only: Annotated[bool, Field(description="Only failed turns (refused, invalid, script errors).")] = False,
