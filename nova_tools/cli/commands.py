@@ -151,7 +151,8 @@ def cmd_events(args: argparse.Namespace) -> int:
         emit_json(page.to_json())
         return 0
     if not page.events:
-        filters = {"failed": args.failed, "round": args.round, "android": args.android, "offset": args.offset}
+        filters = {"failed": args.failed, "round": args.round, "from_round": args.from_round, "to_round": args.to_round,
+                   "android": args.android, "action": args.action, "outcome": args.outcome, "offset": args.offset}
         print(api.wording.nothing_matches(filters, page.log_length, page.total))
         return 0
     for event in page.events:

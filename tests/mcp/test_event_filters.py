@@ -96,6 +96,7 @@ async def test_notes_come_only_when_asked_and_bad_filters_are_one_sentence(start
             "empty": await call(client, "get_events", game="duel", player="alice", from_round=9, to_round=3),
             "notes": await call(client, "get_events", game="duel", player="alice", notes=True),
         }
+        nothing = await ok(client, "get_events", game="duel", player="alice", action_type="salvage", outcome="refused", from_round=200)
     assert not [e for e in plain.data["events"] if {"memory", "recording"} & set(e.get("action", {}))]
     assert all({"memory", "recording"} <= set(e["action"]) for e in noted.data["events"])
     assert wrong["action"].error and "'fly' is not an action type; the types are android.wait, android.move" in wrong["action"].text
@@ -103,4 +104,5 @@ async def test_notes_come_only_when_asked_and_bad_filters_are_one_sentence(start
     assert wrong["both"].error and "either round or a range" in wrong["both"].text
     assert wrong["empty"].error and "the round range 9-3 is empty" in wrong["empty"].text
     assert wrong["notes"].error and "pass compact=false with notes=true" in wrong["notes"].text
+    assert nothing.data["lines"] == [] and "No refused salvage turns from round 200 on (the log holds" in nothing.text
 

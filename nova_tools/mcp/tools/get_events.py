@@ -70,6 +70,7 @@ def get_events(
     if events:
         header = f"{game} as {player}: events {out.offset}-{out.offset + len(events) - 1} of {out.total}"
     else:
-        filters = {"failed": failed_only, "round": round, "android": android_id, "mine": mine_only, "offset": offset}
+        filters = {"failed": failed_only, "round": round, "from_round": from_round, "to_round": to_round, "android": android_id,
+                   "action": action_type, "outcome": outcome, "mine": mine_only, "offset": offset}
         header = f"{game} as {player}: {api.wording.nothing_matches(filters, page.log_length, page.total)}"
     return reply(out, "\n".join([header, *lines]))
