@@ -180,3 +180,27 @@ def test_a_position_at_line_minus_one_gets_an_error_reply_and_the_server_answers
     assert err.count("textDocument/hover was refused: its parameters do not fit the protocol") == 4, err
     assert "Traceback" not in err, err  # one line each in the log, not pygls's traceback
     assert code == 0, err
+
+
+def test_buffers_holding_a_lone_surrogate_are_served_like_any_other(tmp_path):
+    """An editor may hand over text no file can hold: a lone UTF-16 surrogate ("\\ud800" in the
+    protocol's JSON). Positions, completion and the dry-run treat it as the U+FFFD it becomes
+    everywhere else (same length): completion failed with UnicodeEncodeError, and the dry-run
+    answered "failed unexpectedly"."""
+    client = RawClient(tmp_path)
+    try:
+        client.start(tmp_path)
+        rules = (tmp_path / "rules.json").resolve().as_uri()
+        script = (tmp_path / "main.ts").resolve().as_uri()
+        source = "const s = '\ud800';\nconst t: AndroidTurn = () => ({ type: 'android.wait', memory: s });\nexport default t;\n"
+        for uri, language, text in ((rules, "json", '{"\ud800": 1, "sc'), (script, "typescript", source)):
+            client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+                         "params": {"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}})
+        completion = client.request(2, "textDocument/completion", {"textDocument": {"uri": rules}, "position": {"line": 0, "character": 15}})
+        assert "script" in json.dumps(completion["result"]), completion
+        dry = client.request(3, "workspace/executeCommand", {"command": "nova.dryRun", "arguments": [script]})
+        assert dry["result"]["ok"] is True and dry["result"]["action"]["memory"] == "\ufffd", dry
+    finally:
+        code = client.close()
+    err = client.stderr()
+    assert "Traceback" not in err and code == 0, err
