@@ -112,7 +112,8 @@ _NO_ACTION = {
 
 def no_action_message(got: str, type_name: str | None = None) -> str:
     if got == "not-function":
-        return f"exports a {type_name} as default instead of a turn function"
+        article = "an" if (type_name or "?")[:1].lower() in "aeiou" else "a"
+        return f"exports {article} {type_name} as default instead of a turn function"
     return _NO_ACTION.get(got, f"returned {got} instead of an action")
 
 
