@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup editor-tools emacs demo test bench mutation planted-bugs schemas clean
+.PHONY: setup editor-tools emacs browser demo test bench mutation planted-bugs schemas clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -41,10 +41,17 @@ emacs:
 demo: setup
 	$(BIN)/nova demo
 
-test: setup editor-tools
+# The lab's browser tests (tests/lab) drive Debian's chromium with Playwright; installed when missing.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the lab's browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+	  || echo "Could not install chromium (not root?): the browser tests skip on a local run and fail under CI"; }
+
+test: setup editor-tools browser
 	$(BIN)/python -m pytest -q
 
-bench: setup
+bench: setup browser
 	$(BIN)/python -m bench
 
 # Mutation testing of the critical modules ([tool.mutmut] in pyproject.toml; docs/testing.md).

@@ -205,6 +205,34 @@ def time_log_parse(text: str) -> float:
     return clock() - start
 
 
+def hash_costs(repeats: int, sizes: tuple[int, ...] = (24, 128)) -> dict[int, tuple[float, float]]:
+    """Per board size: the median CPU ms of ``state_hash`` (what a peer match computes every round
+    and a comparison every game) and of its definition, sha256 of ``canonical(to_json(state))``,
+    measured back to back on a generated board with two players after 20 rounds of waiting."""
+    import hashlib
+
+    from nova_tools.engine.state import canonical, to_json
+
+    out = {}
+    for size in sizes:
+        state = generate(resolve({"world": {"width": size, "height": size}}), 11)
+        for player in PLAYERS[:2]:
+            join(state, player)
+        for _ in range(20):
+            play_round(state, lambda s, a: Decision(value={"type": "android.wait"}))
+        fast, plain = [], []
+        for _ in range(repeats):
+            start = clock()
+            digest = state_hash(state)
+            fast.append(clock() - start)
+            start = clock()
+            again = hashlib.sha256(canonical(to_json(state))).hexdigest()
+            plain.append(clock() - start)
+            assert digest == again, "state_hash differs from its definition"
+        out[size] = (statistics.median(fast) * 1000, statistics.median(plain) * 1000)
+    return out
+
+
 def measure(repeats: int = 7, rounds: int = 150, seed: int = 2024, rules: Rules | None = None) -> dict:
     """Medians over ``repeats``; each ratio is the median of per-repeat ratios, the measurement
     and its baseline being taken back to back so that both see the same machine load."""
@@ -237,6 +265,7 @@ def measure(repeats: int = 7, rounds: int = 150, seed: int = 2024, rules: Rules 
         "parse_events_per_s": len(log) / med(parse_s),
         "replay_over_parse": med(r / p for r, p in zip(replay_s, parse_s)),
         "repeats": repeats,
+        "state_hash_ms": hash_costs(repeats),
     }
 
 
@@ -255,7 +284,11 @@ def report(m: dict) -> str:
         ("  (a synthetic bot's log; user_bench times store.load of a real starter game)", ""),
         ("baseline: json.loads(log)", f"{m['parse_events_per_s']:10,.0f} events/s"),
         ("ratio replay / baseline", f"{m['replay_over_parse']:8.2f} x"),
+        ("", ""),
     ]
+    for size, (fast, plain) in m["state_hash_ms"].items():
+        rows.append((f"state_hash, {size}x{size} board", f"{fast:8.2f} ms   baseline sha256(canonical(to_json)) {plain:.2f} ms "
+                                                         f"({plain / fast:.1f}x)"))
     width = max(len(a) for a, b in rows if b)
     lines = [f"engine bench (CPU time, medians of {m['repeats']} repeats)", ""]
     lines += [f"  {a.ljust(width)}  {b}" if b else f"  {a}" if a else "" for a, b in rows]

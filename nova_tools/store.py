@@ -57,6 +57,9 @@ class Game:
     # A peer match's account of itself (who played, how far it was verified); a game with one is
     # finished: a match cannot be continued once it has run (rulebook 1.1).
     match: dict | None = None
+    # A run played to its arrival round in the browser lab (``{"rounds": N}``): finished too, for
+    # the same reason (rulebook 1.1: the Run panel's round count is a real deadline).
+    run: dict | None = None
 
     def record(self, new_events: list[dict]) -> None:
         self.events.extend(new_events)
@@ -73,6 +76,8 @@ class Game:
         }
         if self.match is not None:
             data["match"] = self.match
+        if self.run is not None:
+            data["run"] = self.run
         data["events"] = self.events
         return data
 
@@ -151,6 +156,9 @@ def _game_from(path: Path, data: object) -> Game:
         match = data.get("match")
         if match is not None and not isinstance(match, dict):
             raise TypeError("'match' is not an object")
+        run = data.get("run")
+        if run is not None and not isinstance(run, dict):
+            raise TypeError("'run' is not an object")
         state = engine.from_json(initial, rules)
         engine.replay(state, events)
     except RulesError as error:
@@ -159,7 +167,7 @@ def _game_from(path: Path, data: object) -> Game:
         raise GameFileError(f"{where} has an event log that does not replay: {error}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise GameFileError(f"{where} is damaged: a required part is missing or malformed ({error.__class__.__name__}: {error})") from None
-    return Game(path, rules, seed, dict(data.get("sandbox", {})), initial, scripts, events, state, match)
+    return Game(path, rules, seed, dict(data.get("sandbox", {})), initial, scripts, events, state, match, run)
 
 
 def load(path: str | Path) -> Game:

@@ -98,6 +98,7 @@ FOLDERS = {
     "arena": "subprocess",
     "starter": "inprocess",
     "editors": "realpart",
+    "lab": "subprocess",  # the real `nova lab` process (its browser tests are marked realpart)
 }
 
 FILES = {
@@ -116,6 +117,7 @@ FILES = {
     "match/test_protocol.py": "inprocess",
     "play/test_one_game_loop.py": "subprocess",  # nova demo, and a second process for determinism
     "api/test_reads.py": "subprocess",  # compares with the CLI's --json
+    "api/test_timeline.py": "subprocess",  # compares with `nova status --round` and `nova android`
     "test_layers.py": "subprocess",  # lint-imports
     "test_doctests.py": "unit",
     "test_suite_rules.py": "subprocess",  # runs pytest on a suite of its own

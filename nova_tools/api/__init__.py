@@ -6,8 +6,9 @@ JSON shapes); mistakes raise a :class:`~nova_tools.errors.NovaError`, whose mess
 the user can act on.
 
 Split by what it reads or changes: ``games`` (create, upload, launch, run), ``played`` (whole games
-played in memory), ``dryrun``, ``reports`` (status, an android, the log, replays), ``history`` (scores round by round, standings at a round), ``wording`` (what events and scores say, in words), ``world`` (a
-player's world), ``frames`` (a recorded game moment by moment), ``folder`` (a folder of games).
+played in memory), ``runs`` (a run of scripts to an arrival round, the lab's Run panel), ``dryrun``, ``reports`` (status, an android, the log, replays), ``history`` (scores round by round, standings at a round), ``wording`` (what events and scores say, in words), ``world`` (a
+player's world), ``frames`` (a recorded game moment by moment), ``timeline`` (the same for a viewer: frames as
+changes, one android at one moment), ``folder`` (a folder of games).
 
 Importing the package is cheap: each name is loaded from its module on first use (PEP 562), so a
 command that prints help or reads a score never pays for the parts it does not touch (the sandbox,
@@ -17,9 +18,8 @@ the toolchain, the models of every other result).
 from __future__ import annotations
 
 import importlib
-import importlib.util
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a few ms of every command's start)
 if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from ..engine.reasons import Outcome, Reason, failed_turn
     from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
@@ -29,16 +29,19 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .errors import USER_ERRORS, ApiError, NovaError
     from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
     from .frames import replay_frames
+    from .timeline import android_at, replay_timeline
+    from .runs import play_run
     from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
     from .played import PlayedGame, demo_spec, play_to_file, starter_entry
     from .reference import action_docs
     from .rules_reference import rules_table
     from .reference import write_docs as write_generated_docs
     from .history import score_history, status_at
-    from .reports import android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
+    from .reports import android_fall, android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
     from .results import (
         ActionDoc,
         ActionField,
+        AndroidMoment,
         AndroidReport,
         AndroidState,
         BuildingState,
@@ -46,6 +49,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
         EventsPage,
         Frame,
         GameEntry,
+        FrameChange,
         FrameScore,
         GameSummary,
         Holdings,
@@ -58,12 +62,15 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
         Position,
         RecordedAndroid,
         Result,
+        RunGame,
         RunSummary,
         ScoreHistory,
         ScoreLine,
         ScriptRef,
         Standing,
         Status,
+        Timeline,
+        TurnSummary,
         Uploaded,
         VisibleTile,
     )
@@ -93,6 +100,9 @@ _WHERE = {
     "check_name": (".folder", "check_name"),
     "game_summary": (".folder", "game_summary"),
     "replay_frames": (".frames", "replay_frames"),
+    "android_at": (".timeline", "android_at"),
+    "replay_timeline": (".timeline", "replay_timeline"),
+    "play_run": (".runs", "play_run"),
     "PlayerScript": (".games", "PlayerScript"),
     "compile_upload": (".games", "compile_upload"),
     "create_game": (".games", "create_game"),
@@ -111,6 +121,7 @@ _WHERE = {
     "score_history": (".history", "score_history"),
     "status_at": (".history", "status_at"),
     "android_report": (".reports", "android_report"),
+    "android_fall": (".reports", "android_fall"),
     "events_page": (".reports", "events_page"),
     "redact_event": (".reports", "redact_event"),
     "replay_export": (".reports", "replay_export"),
@@ -145,6 +156,11 @@ _WHERE = {
     "Standing": (".results", "Standing"),
     "Status": (".results", "Status"),
     "Uploaded": (".results", "Uploaded"),
+    "AndroidMoment": (".results", "AndroidMoment"),
+    "FrameChange": (".results", "FrameChange"),
+    "RunGame": (".results", "RunGame"),
+    "Timeline": (".results", "Timeline"),
+    "TurnSummary": (".results", "TurnSummary"),
     "VisibleTile": (".results", "VisibleTile"),
     "player_world": (".world", "player_world"),
     "describe_event": (".wording", "describe_event"),
@@ -155,12 +171,18 @@ def __getattr__(name: str) -> object:
     if name in _WHERE:
         module, attribute = _WHERE[name]
         value = getattr(importlib.import_module(module, __name__), attribute)
-    elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+    elif not name.startswith("_") and _is_module(name):
         value = importlib.import_module(f"{__name__}.{name}")  # a module of the api (api.wording)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # found once: later reads skip this function
     return value
+
+
+def _is_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(f"{__name__}.{name}") is not None
 
 
 def __dir__() -> list[str]:
@@ -171,8 +193,7 @@ __all__ = [
     "Action",
     "ActionDoc",
     "ActionField",
-    "NAME_RULE",
-    "USER_ERRORS",
+    "AndroidMoment",
     "AndroidReport",
     "AndroidState",
     "ApiError",
@@ -182,6 +203,7 @@ __all__ = [
     "DryRun",
     "EventsPage",
     "Frame",
+    "FrameChange",
     "FrameScore",
     "GameEntry",
     "GameFolder",
@@ -190,32 +212,38 @@ __all__ = [
     "Launched",
     "LeadChange",
     "Message",
+    "NAME_RULE",
     "NovaError",
     "Outcome",
     "OwnAndroid",
-    "PlayerHistory",
     "PlayedGame",
+    "PlayerHistory",
+    "PlayerScript",
     "PlayerWorld",
     "Position",
     "Reason",
     "RecordedAndroid",
     "Refusal",
     "Result",
+    "RunGame",
     "RunSummary",
     "ScoreHistory",
     "ScoreLine",
     "ScriptRef",
     "Standing",
     "Status",
+    "Timeline",
+    "TurnSummary",
+    "USER_ERRORS",
     "UnknownPlayer",
     "Uploaded",
     "VisibleTile",
     "action_docs",
+    "android_at",
     "android_report",
+    "android_fall",
     "check_name",
-    "PlayerScript",
     "compile_upload",
-    "player_script",
     "create_game",
     "demo_spec",
     "describe_event",
@@ -226,13 +254,16 @@ __all__ = [
     "game_summary",
     "launch_android",
     "open_game",
+    "play_run",
     "play_to_file",
+    "player_script",
     "player_world",
     "read_game",
     "redact_event",
     "replay_export",
     "replay_frames",
     "replay_json",
+    "replay_timeline",
     "require_player",
     "resolve_rules",
     "rules_table",

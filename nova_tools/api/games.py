@@ -80,6 +80,11 @@ def _script_name(entry: str) -> str:
 
 
 def _refuse_finished_match(game: store.Game) -> None:
+    if game.run is not None:
+        raise ApiError(
+            f"{game.path} is a run played to its arrival round in the browser lab; a run cannot be continued once it has run "
+            "(start a new game with `nova create-game`, or play a new run)"
+        )
     if game.match is not None:
         raise ApiError(
             f"{game.path} is a peer match played to its arrival round; a match cannot be continued once it has run "

@@ -16,7 +16,7 @@ from .convert import android_report as report_of
 from .convert import standings
 from .errors import ApiError
 from .results import AndroidReport, EventsPage, RecordedAndroid, Status
-from .wording import describe_event
+from .wording import CAUSES, describe_event
 
 Notes = Literal["logged", "whole"]
 
@@ -45,6 +45,29 @@ def android_report(path: str | Path | store.Game | store.MatchRecord, android_id
     if player is not None and android.owner != player:
         raise ApiError(f"{android_id} belongs to another player; you can only read your own androids")
     return report_of(android)
+
+
+def android_fall(path: str | Path | store.Game, android_id: str) -> str | None:
+    """How a wreck came to be, in words (``destroyed at the end of round 45: health ran out``), from
+    the last event about it; None for an active android or one that left no such event (a
+    sibling dismantled it: its events are that sibling's)."""
+    game = open_game(path)
+    last = events_page(game, android=android_id, offset=None, limit=1).events
+    if not last:
+        return None
+    event = last[0]
+    if event["type"] == "round.ended" and android_id in event.get("destroyed", ()):
+        cause = CAUSES.get((event.get("causes") or {}).get(android_id, ""))
+        return f"destroyed at the end of round {event['round']}" + (f": {cause}" if cause else "")
+    action = event.get("action") if event["type"] == "turn" else None
+    if (
+        isinstance(action, dict)
+        and action.get("type") == "android.dismantle"
+        and action.get("targetAndroidId", android_id) == android_id
+        and event.get("outcome") == "accepted"
+    ):
+        return f"dismantled itself in round {event['round']}"
+    return None
 
 
 def _recorded_android(record: store.MatchRecord, android_id: str, player: str | None) -> RecordedAndroid:
@@ -86,7 +109,7 @@ def events_page(
     for index, event in enumerate(game.events):
         if round is not None and event.get("round") != round:
             continue
-        if android is not None and event.get("android") != android:
+        if android is not None and not _involves(event, android):
             continue
         is_turn = event["type"] == "turn"
         if failed_only and not failed_turn(event):
@@ -99,6 +122,16 @@ def events_page(
     shown = _with_whole_notes(game, page) if notes == "whole" else {i: game.events[i] for i in page}
     items = tuple(_with_text(i, redact_event(shown[i], owners, player) if player is not None else shown[i]) for i in page)
     return EventsPage(total=len(selected), offset=start, limit=limit, events=items, log_length=len(game.events))
+
+
+def _involves(event: dict, android: str) -> bool:
+    """Whether ``event`` is about ``android``: its turn or launch, or a round end that hurt or
+    destroyed it (so the events of one android end with why it fell)."""
+    if event.get("android") == android:
+        return True
+    if event["type"] != "round.ended":
+        return False
+    return android in event.get("destroyed", ()) or any(hurt.get("android") == android for hurt in event.get("hazards", ()))
 
 
 def _with_text(index: int, event: dict) -> dict:

@@ -335,6 +335,75 @@ class GameEntry(Result):
     problem: str | None = None
 
 
+# --- a recorded game for a viewer (the lab) -------------------------------------------------------
+
+
+class FrameChange(Result):
+    """One frame of a :class:`Timeline`, as what changed since the frame before it (the first
+    frame: since an empty board). Applying the changes in order gives every frame whole."""
+
+    round: int
+    turn: int | None  # per-turn timelines: how many turns of the round have been played; else None
+    tiles: tuple[VisibleTile, ...] = ()  # tiles that appeared or changed
+    tiles_gone: tuple[Position, ...] = ()  # tiles that left the frame (emptied, or out of sight)
+    androids: tuple[AndroidState, ...] = ()  # androids that appeared or changed (wrecks included)
+    androids_gone: tuple[str, ...] = ()  # out of sight (a fogged timeline); a wreck stays
+    buildings: tuple[BuildingState, ...] = ()
+    buildings_gone: tuple[str, ...] = ()  # salvaged, or out of sight
+    players: tuple[FrameScore, ...] | None = None  # every player's score, when any changed; else None
+    events: int  # how many events of the log led here from the previous frame
+
+
+class Timeline(Result):
+    """A recorded game frame by frame, compactly: the board after setup, after every round (and
+    with ``per_turn`` after every turn), each frame given as its changes. With ``player``, the
+    board as that player saw it: the tiles they saw, what stood on them, and their own things
+    wherever they were."""
+
+    player: str | None
+    width: int
+    height: int
+    final_turn: int | None  # rules.match.finalRound
+    last_round: int  # the last round the game has played
+    per_turn: bool
+    frames: tuple[FrameChange, ...]
+
+
+class TurnSummary(Result):
+    """One android's turn as the log keeps it: the action (without its memory and recording, which
+    the android itself shows), and how the engine judged it."""
+
+    round: int
+    action: dict[str, Any] | None  # what the turn function returned (None on a script error)
+    outcome: str  # accepted | refused | invalid | error
+    code: str | None  # the reason code of a failed turn
+    reason: str | None
+    ticks: int
+
+
+class AndroidMoment(AndroidReport):
+    """An android at one moment of a recorded game, with its last turn up to then."""
+
+    round: int
+    turn: int | None
+    last_turn: TurnSummary | None  # None before its first turn
+
+
+class RunGame(Result):
+    """A run played to its arrival round and kept as a game file (the lab's Run panel)."""
+
+    path: Path = Field(alias="file")
+    seed: int
+    width: int
+    height: int
+    final_turn: int | None  # rules.match.finalRound: the run's round count
+    rounds: int  # rounds played
+    turns: int
+    failed_turns: int
+    seconds: float
+    players: tuple[Standing, ...]  # the scores after the last round
+
+
 # --- the game's reference -----------------------------------------------------------------------
 
 

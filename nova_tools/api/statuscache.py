@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -68,6 +67,8 @@ def remember(raw: bytes, status: dict) -> None:
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        import tempfile  # the miss path only: a hit imports nothing it does not use
+
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(status, out, ensure_ascii=False, separators=(",", ":"))

@@ -157,9 +157,9 @@ def panel_lines(frame: Frame) -> list[Text]:
         for a in frame.androids:
             if a.owner_id != player.id or not a.active:
                 continue
-            out.append(Text(f" {a.id} {a.position.x},{a.position.y} bat {points(round(a.battery))} hp {points(round(a.health))}"))
-            if a.cargo:
-                out.append(Text(f"   cargo {_short(a.cargo)}"))
+            # two lines, so that a full battery and health beside a two-digit position still fit PANEL
+            out.append(Text(f" {a.id} ({a.position.x},{a.position.y}) hp {points(round(a.health))}"))
+            out.append(Text(f"   bat {points(round(a.battery))}" + (f", cargo {_short(a.cargo)}" if a.cargo else "")))
         wrecks = sum(1 for a in frame.androids if a.owner_id == player.id and not a.active)
         if wrecks:
             out.append(Text(f" {wrecks} wreck{'s' if wrecks != 1 else ''}", style="bright_black"))
@@ -169,7 +169,8 @@ def panel_lines(frame: Frame) -> list[Text]:
     return out
 
 
-def legend_lines(frame: Frame) -> list[Text]:
+def legend_lines(frame: Frame, compact: bool = False) -> list[Text]:
+    """What the marks mean; ``compact`` (a short terminal) leaves out the note on amounts."""
     mark, colour = marks(frame), colours(frame)
     players = Text("players: ")
     for player in sorted(frame.players, key=lambda p: p.seat):
@@ -183,7 +184,7 @@ def legend_lines(frame: Frame) -> list[Text]:
         Text("buildings: C charger D depot X extractor P processor A acid plant S scanner"),
         Text("  R radar T relay M module; lower case: a site; then the owner's mark"),
         Text("loose: $m metal $e electronics $p polymer $o ore $w water $c canister $+ mixed"),
-        Text("  (beside the board, amounts use the same letters: 12m = 12 metal)"),
+        *([] if compact else [Text("  (beside the board, amounts use the same letters: 12m = 12 metal)")]),
         Text("ground: ~ acid ! radiation o ore w water, with the amount; 3rd char: android"),
     ]
 

@@ -68,10 +68,16 @@ def cmd_run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         rate = summary.rounds / summary.seconds if summary.seconds else 0
+        fallen = len(summary.destroyed)
+        named = f": {', '.join(summary.destroyed[:5])}{' ...' if fallen > 5 else ''}" if fallen else ""
         print(
             f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, "
-            f"{summary.failed_turns} failed, {len(summary.destroyed)} android(s) destroyed ({rate:.1f} rounds/s)."
+            f"{summary.failed_turns} failed, {fallen} android{'s' if fallen != 1 else ''} destroyed{named} ({rate:.1f} rounds/s)."
         )
+        if summary.failed_turns or fallen:  # where a player looks next
+            hints = [f"nova events --file {args.file} --failed"] if summary.failed_turns else []
+            hints += [f"nova android --file {args.file} {summary.destroyed[0]}"] if fallen else []
+            print("See why: " + "    ".join(hints))
     return 0
 
 
@@ -115,6 +121,9 @@ def cmd_android(args: argparse.Namespace) -> int:
         return 0
     cargo = ", ".join(f"{u} {m}" for m, u in report.cargo.items()) or "empty"
     print(f"{report.id} of {report.owner_id} ({state}), script {report.script_id}")
+    if not report.active:
+        fall = api.android_fall(args.file, args.android_id)
+        print(f"  {fall or 'a wreck'} (its events: nova events --file {args.file} --android {report.id})")
     print(f"  at ({report.position.x}, {report.position.y})  battery {fmt_points(report.battery)}  health {fmt_points(report.health)}")
     print(f"  cargo: {cargo}")
     print(f"  memory ({len(report.memory)} chars):")
@@ -247,13 +256,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     _json_arg(p)
     p.set_defaults(handler=cmd_android)
 
-    p = sub.add_parser("events", help="the event log, filtered")
+    p = sub.add_parser("events", help="the event log in words (what each android did, what each round end produced, hurt and destroyed), filtered")
     _game_arg(p)
-    p.add_argument("--round", type=int)
-    p.add_argument("--android")
+    p.add_argument("--round", type=int, metavar="N", help="only round N")
+    p.add_argument("--android", metavar="ID", help="only this android: its turns, its launch, and the round ends that damaged or destroyed it")
     p.add_argument("--failed", action="store_true", help="only failed turns")
-    p.add_argument("--offset", type=int, default=0)
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--offset", type=int, default=0, metavar="N", help="skip the first N matching events")
+    p.add_argument("--limit", type=int, default=50, metavar="N", help="show at most N events (default 50, at most 500)")
     _json_arg(p)
     p.set_defaults(handler=cmd_events)
 

@@ -8,13 +8,21 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 
 WIDTH = 80  # the narrowest terminal drawn for (a 12x12 board fits beside its panel)
 HEIGHT = 40
 FIXED_LINES = 20  # title, column header, window note, legend (6), events (10) and prompt: the rest is for rows
 EVENT_LINES = 8
+# A short terminal (80x24 is a common default) gets the compact layout: the legend without its
+# note on amounts, and two events, so that a 12x12 board still shows whole
+COMPACT_FIXED_LINES = 12  # title, column header, legend (5), events heading, 2 events, "more" and prompt
+ROWS_WORTH_KEEPING = 12
+
+
+def compact(frame, height: int) -> bool:
+    """Whether the screen is too short for the full layout to show the board's rows (or 12)."""
+    return height - FIXED_LINES < min(frame.height, ROWS_WORTH_KEEPING)
 
 
 def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, window=None, event_lines: int = EVENT_LINES) -> list:
@@ -38,11 +46,13 @@ def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, windo
                 style="bright_black",
             )
         )
-    out += legend_lines(frame)
+    out += legend_lines(frame, compact=compact(frame, height))
     interesting = [e for e in frame.events if e["type"] != "round.started"]
     failed = sum(1 for e in interesting if e["type"] == "turn" and e.get("outcome") != "accepted")
     out.append(Text(f"events ({len(interesting)}, {failed} failed turns):"))
-    shown = interesting[:event_lines]
+    # the events get what the board, its panel and the legend leave of the screen (the heading,
+    # a "more" line and the prompt take 3), so a long panel never pushes the prompt off it
+    shown = interesting[: max(2, min(event_lines, height - len(out) - 3))]
     out += [Text("  " + e["text"], style="red" if e["type"] == "turn" and e.get("outcome") != "accepted" else "") for e in shown]
     if len(interesting) > len(shown):
         out.append(Text(f"  ... {len(interesting) - len(shown)} more (nova events --round {frame.round})", style="bright_black"))
@@ -56,7 +66,11 @@ def fitted_window(frame, width: int, height: int, centre: tuple[int, int] | None
     from .board import CELL, LABEL, PANEL, Window
 
     columns = max(4, (width - PANEL - LABEL - 1) // CELL)
-    rows = max(4, height - FIXED_LINES)
+    if compact(frame, height):
+        rows = height - COMPACT_FIXED_LINES
+        rows = max(4, rows if frame.height <= rows else rows - 1)  # a window's note takes a line
+    else:
+        rows = max(4, height - FIXED_LINES)
     return Window.around(frame, centre, columns, rows)
 
 
@@ -84,6 +98,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         index = matches[-1]
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.no_input
     if not interactive:
+        import shutil  # here, not at the top: `nova --help` and every other command skip it
+
         size = shutil.get_terminal_size((WIDTH, HEIGHT))
         width = max(WIDTH, min(size.columns, 200)) if sys.stdout.isatty() else WIDTH
         chosen = [all_frames[index]] if args.round is not None else all_frames

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import tempfile
 from pathlib import Path
 
 from .. import api
@@ -12,6 +11,8 @@ from .output import score_table
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """A demo game between two starter androids, ending with the score table."""
+    import tempfile  # here, not at the top: every other command skips it
+
     folder = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="nova-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     game = folder / "demo.json"
@@ -26,6 +27,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"Played {args.rounds} rounds: {result.turns} turns, {result.failed_turns} failed, {destroyed} androids destroyed.\n")
     print(score_table(api.status(game).to_json()))
     print(f"\nLook closer: nova play --file {game}    nova android --file {game} android-1")
+    print(f"In the browser: nova lab --root {folder}   (the replay viewer, the Run panel; docs/lab.md)")
     return 0
 
 

@@ -131,3 +131,39 @@ def test_a_game_file_written_before_the_details_reads_in_words(tmp_path):
     assert "r10 round ended" in lines
     assert all(line and "=" not in line for line in lines)  # every event in words, none as raw fields
     assert history.code == 0 and json.loads(history.out)["rounds"] == list(range(11))
+
+
+def test_the_events_of_one_android_end_with_why_it_fell(tmp_path):
+    """An android that walks into the west edge every turn from a charger on acid: its own events
+    are its failed turns, the acid it took at each round end, and the round end that destroyed it;
+    `nova android` says when and why the wreck fell."""
+    from nova_tools import store
+    from nova_tools.engine import Scenario
+    from nova_tools.rules import Rules
+    from nova_tools.sandbox.build import SANDBOX_BUILD
+
+    world = Scenario(Rules(), width=6, height=6)
+    world.player("alice", charger_at=(0, 0))
+    world.tile(0, 0, acid=2)
+    path = tmp_path / "game.json"
+    store.save(store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=world.build()))
+    script = tmp_path / "west.ts"
+    script.write_text("const west: AndroidTurn = () => ({ type: 'android.move', direction: 'west' });\nexport default west;\n")
+    assert nova("upload", "--file", path, "--player", "alice", script).code == 0
+    assert nova("launch", "--file", path, "--player", "alice", "--script", "script-1").code == 0
+    ran = nova("run", "--file", path, "--rounds", 12)
+    assert ran.code == 0, ran.err
+    summary, hint = ran.out.splitlines()
+    assert summary.startswith("Played rounds 1-12: 8 turns, 8 failed, 1 android destroyed: android-1 (")
+    assert hint == f"See why: nova events --file {path} --failed    nova android --file {path} android-1"
+
+    lines = nova("events", "--file", path, "--android", "android-1", "--limit", 100).out.splitlines()
+
+    assert lines[0] == "alice launched android-1 running script-1 on building-1"
+    assert lines[1].startswith("r1 android-1 FAILED android.move [off-map]")
+    assert lines[2] == "r1 round ended: android-1 took 3 acid damage"
+    assert lines[-1].startswith("r8 round ended: android-1 took 3 acid damage; android-1 destroyed (health ran out)")
+    assert not any(line.startswith("r9") for line in lines)
+    wreck = nova("android", "--file", path, "android-1").out.splitlines()
+    assert wreck[0] == "android-1 of alice (wreck), script script-1"
+    assert wreck[1] == f"  destroyed at the end of round 8: health ran out (its events: nova events --file {path} --android android-1)"

@@ -109,14 +109,62 @@ def test_an_80x40_terminal_shows_the_board_with_its_legend_storage_and_batteries
     # storage and batteries beside the board, by the ids nova status and nova android use
     assert "X building-3: 6o" in text  # 2 ore a round for 3 rounds
     assert "D building-4: 5m 1e" in text
-    assert re.search(r"android-1 \d+,\d+ bat 97 hp \d+", text)
-    assert re.search(r"android-2 \d+,\d+ bat 97 hp \d+", text)
+    for android in ("android-1", "android-2"):
+        at = next(i for i, line in enumerate(lines) if re.search(rf"{android} \(\d+,\d+\) hp \d+$", line))
+        assert re.search(r"   bat 97(, cargo .*)?$", lines[at + 1])
     # separated cells: alice's buildings in row 1 and 2, a space between every cell
     row1 = next(line for line in lines if line.startswith(" 1 "))
     assert row1[3:].startswith(".   Ca") and " Xa" in row1
     # colours on a terminal (each player has one)
     assert "\x1b[" in raw and re.search(r"\x1b\[[0-9;]*9[1-7]m", raw)
     assert "showing columns" not in text  # a 12x12 board fits whole
+
+
+def test_an_80x24_terminal_still_shows_the_whole_12x12_board_its_legend_and_the_prompt(games):
+    screen = screens_of(games[12], ["3"], rows=24)[-1]
+
+    lines = plain_lines(screen)
+    shown = lines[max(i for i, line in enumerate(lines) if line.startswith("Round 3")) :]
+    assert len(shown) <= 24 and shown[-1].startswith("[Enter] next"), shown
+    assert [line[:3] for line in shown[2:14]] == [f"{y:>2} " for y in range(12)]  # every row of the board
+    assert "showing columns" not in screen
+    text = "\n".join(shown)
+    assert "players: a alice  b bob" in text and "buildings: C charger D depot" in text and "ground: ~ acid" in text
+    assert "D building-4: 5m 1e" in text and "events (" in text
+
+
+def test_four_androids_a_side_still_leave_the_prompt_on_an_80x40_screen(tmp_path):
+    """Each player with a second charger (room for four), four wandering androids and three
+    depots holding material: the panel beside the board grows past the board, and the round's
+    events give way to it."""
+    from nova_tools import store
+    from nova_tools.engine import Scenario
+    from nova_tools.rules import Rules
+    from nova_tools.sandbox.build import SANDBOX_BUILD
+
+    world = Scenario(Rules())
+    world.player("alice", charger_at=(1, 1))
+    world.player("bob", charger_at=(10, 10))
+    world.building("charger", "alice", (2, 2))
+    world.building("charger", "bob", (9, 9))
+    for x in (4, 5, 6):  # three depots a side, each holding something: three more panel lines each
+        world.building("depot", "alice", (x, 0), storage={"metal": x})
+        world.building("depot", "bob", (x, 11), storage={"ore": x})
+    path = tmp_path / "crowd.json"
+    store.save(store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=world.build()))
+    for player in ("alice", "bob"):
+        uploaded = nova("upload", "--file", path, "--player", player, wanderer(tmp_path, player), "--json")
+        for _ in range(4):
+            assert nova("launch", "--file", path, "--player", player, "--script", json.loads(uploaded.out)["scriptId"]).code == 0
+    assert nova("run", "--file", path, "--rounds", 2).code == 0
+
+    screen = screens_of(path, ["2"])[-1]
+    lines = plain_lines(screen)
+    start = next(i for i, line in enumerate(lines) if line.startswith("Round 2"))
+    shown = lines[start:]
+    assert len(shown) <= 40 and shown[-1].startswith("[Enter] next"), shown
+    assert all(f"android-{n} (" in screen for n in range(1, 9))  # every android beside the board
+    assert "events (" in screen and "more (nova events --round 2)" in screen
 
 
 def test_a_bigger_board_shows_a_window_that_the_arrow_keys_move(games):
@@ -140,6 +188,11 @@ def test_in_a_pipe_the_frame_is_plain_text_with_the_same_legend_and_panel(games)
     assert "players: a alice  b bob" in result.out
     assert "D building-4: 5m 1e" in result.out
     assert all(len(line) <= 80 for line in result.out.splitlines())
+
+    # bob's android at launch: a two-digit position, full battery and health, none of it cut off
+    launched = nova("play", "--file", games[12], "--round", 0)
+    assert launched.code == 0, launched.err
+    assert re.search(r" android-2 \(10,10\) hp 100\n.* {3}bat 100\n", launched.out)
 
     wide = nova("play", "--file", games[24], "--round", 3, "--at", "2,2")
     assert wide.code == 0, wide.err

@@ -33,3 +33,13 @@ def test_a_bad_option_is_nova_compares_one_sentence():
     ran = run("--against", "raider", "--seeds", "nine")
     assert ran.returncode != 0
     assert "seed" in ran.stderr and "Traceback" not in ran.stderr
+
+
+def test_two_scripts_by_name_or_path_are_compared_as_the_starters_readme_shows():
+    raider = str(REPO / "bench" / "androids" / "raider" / "main.ts")
+    ran = run(raider, "starter", "--seeds", "3", "--rounds", "10", "-j", "1", "--json")
+    assert ran.returncode == 0, ran.stderr
+    (summary,) = json.loads(ran.stdout).values()
+    assert [s["name"] for s in summary["scripts"]] == ["raider", "starter"] and summary["games"] == 2
+    wrong = run("starter", "raider", "starter-v1")
+    assert wrong.returncode == 2 and "give two scripts" in wrong.stderr

@@ -61,8 +61,14 @@ def test_the_same_game_is_the_same_file_byte_for_byte(tmp_path: Path) -> None:
         (lambda raw: raw.replace(b'"version":1', b'"version":99'), "was written by a newer Nova (game format 99)"),
         (lambda raw: raw.replace(b'"seed":5,', b""), "is damaged: a required part is missing or malformed"),
         (lambda raw: raw.replace(b'{"round":2,"type":"round.started"}', b'{"round":7,"type":"round.started"}'), "has an event log that does not replay: event"),
+        # deeper than a game file goes, yet shallow enough for json to decode: the depth check decides
+        # (in the initial world, two levels down: 65 deep)
+        (lambda raw: raw.replace(b'"seed":5,', b'"note":' + b"[" * 63 + b"]" * 63 + b',"seed":5,', 1),
+         "is not a readable Nova game file (it is nested more than 64 levels deep)"),
+        (lambda raw: raw.replace(b'"seed":5,', b'"note":"\\ud83d x","seed":5,'), "holds a lone UTF-16 surrogate escape"),
     ],
-    ids=["truncated", "corrupt", "not-utf8", "not-a-game", "newer", "missing-part", "log-does-not-replay"],
+    ids=["truncated", "corrupt", "not-utf8", "not-a-game", "newer", "missing-part", "log-does-not-replay", "65-deep",
+         "lone-surrogate"],
 )
 def test_a_broken_file_is_one_sentence_and_is_left_alone(tmp_path: Path, damage, sentence: str) -> None:
     game = a_game(tmp_path / "g.json")
@@ -147,3 +153,12 @@ def test_the_file_is_the_documented_format(tmp_path: Path) -> None:
     assert list(data) == ["format", "initial", "rules", "sandbox", "scripts", "seed", "version", "events"]
     assert data["format"] == "nova-game" and data["version"] == store.VERSION and data["sandbox"] == SANDBOX
     assert data["rules"] == Rules().to_json()
+
+
+def test_a_value_64_levels_deep_still_loads(tmp_path: Path) -> None:
+    game = a_game(tmp_path / "g.json")
+    store.save(game)
+    # the note goes into the initial world, two levels down: 62 more bring the deepest point to 64
+    deep = b"[" * 62 + b"]" * 62
+    game.path.write_bytes(game.path.read_bytes().replace(b'"seed":5,', b'"note":' + deep + b',"seed":5,', 1))
+    assert store.load(game.path).state.round == game.state.round

@@ -22,7 +22,7 @@ def get_events(
     game: GameArg,
     player: PlayerArg,
     round: Annotated[int | None, Field(description="Only events of this round.")] = None,
-    android_id: Annotated[str | None, Field(description="Only this android's turns.")] = None,
+    android_id: Annotated[str | None, Field(description="Only this android's turns, its launch, and the round ends that damaged or destroyed it.")] = None,
     failed_only: Annotated[bool, Field(description="Only failed turns (refused, invalid, script errors).")] = False,
     mine_only: Annotated[bool, Field(description="Only turns of the player's own androids.")] = False,
     offset: Annotated[int | None, Field(description="Index of the first matching event to show (default: the newest page).")] = None,
