@@ -200,6 +200,15 @@ def test_buffers_holding_a_lone_surrogate_are_served_like_any_other(tmp_path):
         assert "script" in json.dumps(completion["result"]), completion
         dry = client.request(3, "workspace/executeCommand", {"command": "nova.dryRun", "arguments": [script]})
         assert dry["result"]["ok"] is True and dry["result"]["action"]["memory"] == "\ufffd", dry
+        # and a script whose output is hostile (issue 9, items 1 and 2), dry-run from the editor
+        hostile = (tmp_path / "deep.ts").resolve().as_uri()
+        deep = ("const t: AndroidTurn = () => { console.log('\\uD800 half'); let v: any = 1;\n"
+                "  for (let i = 0; i < 3000; i++) v = [v];\n  return v;\n};\nexport default t;\n")
+        client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+                     "params": {"textDocument": {"uri": hostile, "languageId": "typescript", "version": 1, "text": deep}}})
+        verdict = client.request(4, "workspace/executeCommand", {"command": "nova.dryRun", "arguments": [hostile]})["result"]
+        assert verdict["code"] == "not-an-action" and "nested more than 32 levels deep" in verdict["reason"], verdict
+        assert verdict["logs"][0] == "\ufffd half", verdict
     finally:
         code = client.close()
     err = client.stderr()
