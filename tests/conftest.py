@@ -112,6 +112,8 @@ FILES = {
     "arena/test_arena_plan_and_stats.py": "unit",
     "starter/test_starter_compare.py": "subprocess",  # nova compare
     "mcp/test_subprocess.py": "subprocess",
+    "mcp/test_hostile_requests.py": "subprocess",  # the real nova mcp over stdio
+    "mcp/test_hostile_clients.py": "subprocess",  # two clients of one nova mcp --http
     "match/test_protocol.py": "inprocess",
     "play/test_one_game_loop.py": "subprocess",  # nova demo, and a second process for determinism
     "play/test_error_places.py": "subprocess",  # nova events and nova dry-run, as a user runs them

@@ -86,7 +86,7 @@ SANDBOX_BUILD: dict[str, str] = {
 def _engine_config() -> wasmtime.Config:
     config = wasmtime.Config()
     config.consume_fuel = True  # the deterministic ceiling on built-in work
-    config.epoch_interruption = True  # the wall-clock watchdog (see watchdog.py)
+    config.epoch_interruption = True  # the CPU-time watchdog (see watchdog.py)
     config.max_wasm_stack = MAX_WASM_STACK
     # Canonical NaN bit patterns keep float results identical on x86 and ARM hosts.
     config.cranelift_nan_canonicalization = True

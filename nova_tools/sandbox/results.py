@@ -16,7 +16,7 @@ class Budgets:
 
     fuel: int = 200  # interpreter ticks (rules.script.fuel); the turn fails on tick fuel + 1
     memory: int = 16 * 1024 * 1024  # JS heap bytes (rules.script.memory), globals included
-    timeout_ms: int = 10_000  # host wall-clock watchdog (rules.script.timeoutMs), a last resort
+    timeout_ms: int = 10_000  # host watchdog, in the turn thread's CPU time (rules.script.timeoutMs), a last resort
 
     def __post_init__(self) -> None:
         for name in ("fuel", "memory", "timeout_ms"):
@@ -129,7 +129,8 @@ _NO_ACTION = {
 
 def no_action_message(got: str, type_name: str | None = None) -> str:
     if got == "not-function":
-        return f"exports a {type_name} as default instead of a turn function"
+        article = "an" if (type_name or "?")[:1].lower() in "aeiou" else "a"
+        return f"exports {article} {type_name} as default instead of a turn function"
     return _NO_ACTION.get(got, f"returned {got} instead of an action")
 
 

@@ -54,6 +54,10 @@ MAX_SOURCE_BYTES = 4 * 1024 * 1024
 MAX_NAME_CHARS = 1024
 MAX_NAME_DEPTH = 32
 MAX_PART_CHARS = 100
+#: The most files an in-memory project may have (the starter has a dozen; the editor's dry-run
+#: follows at most 200 imports). 100,000 one-line files kept an MCP upload busy for over ten
+#: minutes before this limit.
+MAX_FILES = 500
 
 TIMEOUT_S = 60
 
@@ -116,14 +120,18 @@ def materialize_sources(files: Mapping[str, str], entry: str) -> Iterator[tuple[
     """
     if not files:
         raise CompileError.single("no source files were given")
+    if len(files) > MAX_FILES:
+        raise CompileError.single(f"{len(files)} source files were given; a script may have at most {MAX_FILES}")
     names: dict[str, str] = {}
+    folded: set[str] = set()  # names as a case-insensitive file system sees them
     total = 0
     for name, text in files.items():
         clean = normalize_source_name(name)
         if not isinstance(text, str):
             raise CompileError.single(f"the contents of {clean!r} must be text, not {type(text).__name__}")
-        if clean.lower() in {n.lower() for n in names}:
+        if clean.lower() in folded:
             raise CompileError.single(f"file {clean!r} is given twice")
+        folded.add(clean.lower())
         total += len(text.encode("utf-8", "surrogatepass"))
         names[clean] = text
     if total > MAX_SOURCE_BYTES:

@@ -30,6 +30,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from ... import api
+from ...strictjson import well_formed
 from ...toolchain.compile import CompileError, bundle_sources, check_sources
 from ..context import Command, Document, DocumentKind, Feature
 from ..settings import resolve_path
@@ -68,8 +69,10 @@ def _resolve_import(importer: Path, spec: str) -> Path | None:
 
 def gather_files(entry: Path, text: str, read: Callable[[Path], str | None]) -> tuple[dict[str, str], str]:
     """The entry and every file it imports by relative path (transitively), named relative to
-    their common folder. ``read`` gives a file's text (an open buffer, else the disk)."""
-    texts: dict[Path, str] = {entry: text}
+    their common folder. ``read`` gives a file's text (an open buffer, else the disk). An editor's
+    buffer may hold a lone UTF-16 surrogate that no file could: it becomes U+FFFD (the same length,
+    so positions stay put), as a script's own output does."""
+    texts: dict[Path, str] = {entry: well_formed(text)}
     queue = [entry]
     while queue and len(texts) < MAX_FILES:
         current = queue.pop()
@@ -79,7 +82,7 @@ def gather_files(entry: Path, text: str, read: Callable[[Path], str | None]) -> 
                 continue
             content = read(target)
             if content is not None:
-                texts[target] = content
+                texts[target] = well_formed(content)
                 queue.append(target)
     root = Path(os.path.commonpath([str(p.parent) for p in texts]))
     return {p.relative_to(root).as_posix(): t for p, t in texts.items()}, entry.relative_to(root).as_posix()
