@@ -231,6 +231,8 @@ def decode(raw: str | bytes, expected: tuple[type[_Message], ...]) -> Message:
         data = json.loads(raw)
     except (json.JSONDecodeError, RecursionError):
         raise ProtocolViolation(f"the peer sent text that is not JSON ({raw[:40]!r}...)") from None
+    except ValueError:  # valid JSON Python refuses to read: an integer of more than 4300 digits
+        raise ProtocolViolation("the peer sent a number too long to read (more than 4300 digits)") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolViolation("the peer sent JSON that is not a nova-match message (no 'type')")
     kind = TYPES.get(data["type"])

@@ -29,6 +29,7 @@ PRE_MATCH = {
     "an oversized frame": ("x" * (9 * 1024 * 1024), "the peer sent a frame larger than 8 MiB"),
     "a message out of turn": (json.dumps({"type": "round", "round": 1, "hash": "0" * 64}), "the peer sent a 'round' message where an 'accept' or a 'refuse' was due"),
     "a malformed accept": (json.dumps({"type": "accept", "protocol": "nova-match", "version": 1}), "the peer's 'accept' message is malformed (player: Field required)"),
+    "a number too long to read": ('{"type": "accept", "version": 1%s}' % ("0" * 5000), "the peer sent a number too long to read (more than 4300 digits)"),
     "silence": (None, "the peer sent nothing for 2 s"),
 }
 
@@ -76,6 +77,7 @@ MID_MATCH = {
     "a message out of turn": (json.dumps({"type": "reveal", "nonce": "0" * 64}), "the peer sent a 'reveal' message where a 'round' was due"),
     "a round out of order": (json.dumps({"type": "round", "round": 3, "hash": "0" * 64}), "the peer sent the hash of round 3 where round 1 was due"),
     "an oversized frame": ("y" * (9 * 1024 * 1024), "the peer sent a frame larger than 8 MiB"),
+    "a number too long to read": ('{"type": "round", "round": 1%s}' % ("0" * 5000), "the peer sent a number too long to read (more than 4300 digits)"),
     "silence": (None, "the peer sent nothing for 2 s"),
 }
 
