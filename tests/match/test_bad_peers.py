@@ -103,6 +103,21 @@ def test_a_peer_that_breaks_the_protocol_mid_match_leaves_the_host_a_whole_unver
     no_temporary_files(tmp_path)
 
 
+def test_a_peer_closing_with_too_large_is_not_blamed_for_a_large_frame(tmp_path: Path) -> None:
+    """Code 1009 from the peer means it refused one of ours; the host echoes the code back, and
+    that echo is not this side refusing a frame of the peer's."""
+    host, url, _ = hosting(tmp_path)
+    peer = RawPeer(url)
+    peer.handshake()
+    peer.ws.close(code=1009, reason="too big for me")
+    hosted = host.finish()
+    no_traceback(hosted)
+    assert hosted.code == 4, hosted.err
+    assert one_sentence(hosted.err, "host") == (
+        "nova host: the peer refused a message as too large; the match was finished here alone, and the result is unverified from round 1 on"
+    )
+
+
 def test_a_joiner_speaking_another_protocol_version_is_refused_in_one_sentence(tmp_path: Path) -> None:
     host, url, _ = hosting(tmp_path)
     peer = RawPeer(url)
