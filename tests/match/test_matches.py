@@ -155,7 +155,9 @@ def test_a_peer_lying_about_one_rounds_hash_is_caught_at_that_round(tmp_path: Pa
         lying.finish()
     no_traceback(result)
     assert result.code == 3, result.err
-    assert one_sentence(result.err, command).startswith(f"nova {command}: desync at round 7: the state hash after that round was ")
+    sentence = one_sentence(result.err, command)
+    assert sentence.startswith(f"nova {command}: desync at round 7: the state hash after that round was ")
+    assert sentence.endswith(f"; {kept} keeps the match up to round 7, as played here")
     # the honest side keeps what it played, up to the round that differed, as evidence
     status = json.loads(nova("status", "--file", tmp_path / kept, "--json").out)
     assert status["round"] == 7
