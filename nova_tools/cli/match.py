@@ -89,12 +89,15 @@ def _finish(args: argparse.Namespace, run) -> int:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    def announce(url: str) -> None:
-        sys.stdout.write(f"nova join {url}\n")
-        sys.stdout.flush()
-
     def run(display: MatchDisplay):
         from .. import match
+
+        def announce(url: str) -> None:
+            sys.stdout.write(f"nova join {url}\n")
+            sys.stdout.flush()
+            # the first line is the address; the opponent also needs their own id, script and file
+            waiting = "waiting for a joiner (Ctrl-C to give up)" if args.wait is None else f"waiting up to {args.wait:g} s for a joiner"
+            display.notice(f"{waiting}; your opponent runs: nova join {url} --player THEIR_ID THEIR_SCRIPT.ts --file THEIR_FILE.json")
 
         return match.host(
             rounds=args.rounds, player=args.player, script=args.script, out=args.file, port=args.port, bind=args.bind,

@@ -46,6 +46,8 @@ def test_host_and_join_play_twenty_rounds_of_the_starter_and_agree(tmp_path: Pat
     no_traceback(hosted, joined)
     assert (hosted.code, joined.code) == (0, 0), (hosted.err, joined.err)
     assert "Verified: 20 rounds played against bob" in hosted.out
+    # stdout's first line is the address; stderr says what the opponent types
+    assert f"nova host: waiting up to 60 s for a joiner; your opponent runs: nova join {url} --player THEIR_ID THEIR_SCRIPT.ts --file THEIR_FILE.json\n" in hosted.err
     assert "\r" not in hosted.err + joined.err and "played 20/20" not in hosted.err  # no progress bar in a pipe
     assert "Verified: 20 rounds played against alice" in joined.out
 
