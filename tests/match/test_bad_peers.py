@@ -234,6 +234,11 @@ JOIN_CASES = {
         "nova join: cannot play with this host: it speaks nova-match protocol version 2 and this nova speaks version 1; both sides need the same nova-tools release",
     ),
     "silence": (None, "nova join: the host sent nothing for 2 s"),
+    # rules nested deeper than Python's recursion limit once crashed the joiner's rules merge
+    "rules nested 900 deep": (
+        '{"type": "offer", "protocol": "nova-match", "version": 1, "rules": %s}' % ('{"a": ' * 900 + "{}" + "}" * 900),
+        "nova join: the host sent JSON nested more than 32 levels deep",
+    ),
 }
 
 
