@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from .output import ProgressBar, emit_json, fmt_points, table
@@ -18,12 +22,37 @@ def _run(args: argparse.Namespace, play: str, show) -> int:
     rules, rounds = arena.arena_rules(args.rules, args.rounds)
     seeds = arena.parse_seeds(args.seeds)
     entrants = arena.entrants_from_files(args.scripts)
-    result = getattr(arena, play)(entrants, rules, seeds, rounds, backend, out=args.out, progress=ProgressBar(unit="games", eta=True))
+    with _terminate_as_interrupt() as terminated:
+        result = getattr(arena, play)(entrants, rules, seeds, rounds, backend, out=args.out, progress=ProgressBar(unit="games", eta=True))
     if args.json:
         emit_json(result.to_json())
     else:
         show(result)
-    return _interrupted(args.command, result.run) if result.run.interrupted else 0
+    if not result.run.interrupted:
+        return 0
+    return _interrupted(args.command, result.run, "terminated" if terminated else "interrupted")
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[list[int]]:
+    """SIGTERM (`timeout`, `kill`, a cancelled CI job) stops the games as Ctrl-C does: workers
+    stopped, a report of the games played, exit 143. Without this the process died at once, and
+    the pool's resource tracker (or Ray's C++ core) printed its own complaints instead. The
+    yielded list is non-empty once SIGTERM arrived."""
+    received: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield received
+        return
+
+    def stop(signum, frame) -> None:
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _failed(tally) -> str:
@@ -51,9 +80,9 @@ def _footer(run, stream=sys.stdout) -> None:
         print(f"Game files in {run.out} (open one with `nova play --file FILE`).", file=stream)
 
 
-def _interrupted(command: str, run) -> int:
-    print(f"nova {command}: interrupted after {len(run.played)} of {len(run.planned)} games; the report covers those", file=sys.stderr)
-    return 130
+def _interrupted(command: str, run, how: str) -> int:
+    print(f"nova {command}: {how} after {len(run.played)} of {len(run.planned)} games; the report covers those", file=sys.stderr)
+    return 143 if how == "terminated" else 130
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

@@ -128,7 +128,15 @@ def test_a_script_that_does_not_compile_or_exist_is_one_sentence(tmp_path) -> No
     assert run.code == 2 and "exactly two scripts" in run.err
 
 
-def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path) -> None:
+@pytest.mark.parametrize(
+    "how",
+    [
+        pytest.param("ctrl-c", id="ctrl-c"),
+        # what `timeout`, `kill` or a cancelled CI job sends, to the command alone
+        pytest.param("sigterm", id="sigterm"),
+    ],
+)
+def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path, how: str) -> None:
     out = tmp_path / "games"
     proc = subprocess.Popen(
         [sys.executable, "-m", "nova_tools.cli", "compare", str(STARTER), str(STARTER), "--seeds", "1-30", "--rounds", "40", "--jobs", "2", "--out", str(out), "--json"],
@@ -140,13 +148,17 @@ def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path) -> None:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not (out.exists() and any(p.suffix == ".json" for p in out.iterdir())):
         time.sleep(0.2)
-    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: SIGINT to the whole foreground group
+    if how == "ctrl-c":
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: SIGINT to the whole foreground group
+    else:
+        proc.terminate()
     stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
-    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
+    assert proc.returncode == (130 if how == "ctrl-c" else 143), stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr and "leaked" not in stderr
     report = json.loads(stdout)
     assert not report["complete"] and report["planned"] == 60 and 1 <= report["games"] < 60
-    assert f"interrupted after {report['games']} of 60 games" in stderr
+    said = "interrupted" if how == "ctrl-c" else "terminated"
+    assert stderr.strip() == f"nova compare: {said} after {report['games']} of 60 games; the report covers those"
     assert report["warnings"][0] == f"interrupted: {report['games']} of 60 games were played"
     # no worker is left behind
     def group_alive() -> bool:
