@@ -3,26 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import signal
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 from .output import ProgressBar, emit_json, fmt_points, table
+from .signals import terminate_as_interrupt
 
 
 def _run(args: argparse.Namespace, play: str, show) -> int:
     """Play the contest (``arena.compare`` or ``arena.tournament``) the arguments ask for, then
-    print its JSON or its report; exit 130 when interrupted (the report covers the games played)."""
+    print its JSON or its report; exit 130 when interrupted, 143 when terminated (the report covers the games played)."""
     from .. import arena
 
     backend = arena.choose_backend(args.jobs, args.ray)
     rules, rounds = arena.arena_rules(args.rules, args.rounds)
     seeds = arena.parse_seeds(args.seeds)
     entrants = arena.entrants_from_files(args.scripts)
-    with _terminate_as_interrupt() as terminated:
+    with terminate_as_interrupt() as terminated:
         result = getattr(arena, play)(entrants, rules, seeds, rounds, backend, out=args.out, progress=ProgressBar(unit="games", eta=True))
     if args.json:
         emit_json(result.to_json())
@@ -31,28 +28,6 @@ def _run(args: argparse.Namespace, play: str, show) -> int:
     if not result.run.interrupted:
         return 0
     return _interrupted(args.command, result.run, "terminated" if terminated else "interrupted")
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[list[int]]:
-    """SIGTERM (`timeout`, `kill`, a cancelled CI job) stops the games as Ctrl-C does: workers
-    stopped, a report of the games played, exit 143. Without this the process died at once, and
-    the pool's resource tracker (or Ray's C++ core) printed its own complaints instead. The
-    yielded list is non-empty once SIGTERM arrived."""
-    received: list[int] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield received
-        return
-
-    def stop(signum, frame) -> None:
-        received.append(signum)
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield received
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _failed(tally) -> str:

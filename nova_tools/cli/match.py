@@ -4,7 +4,7 @@
 commands exit 0 when the match was played and verified on both sides; otherwise one sentence on
 stderr and: 1 no match was played (refused, incompatible, unreachable), 3 desync, 4 the peer left
 or broke the protocol mid-match (the file holds the match finished here, partly unverified),
-130 interrupted.
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM; kept and told to the peer as Ctrl-C is).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import api
 from .output import emit_json, score_table
+from .signals import terminate_as_interrupt
 
 # `match` (websockets and the protocol models) is imported when a match command runs, not for
 # every `nova` command line.
@@ -67,11 +68,12 @@ def _finish(args: argparse.Namespace, run) -> int:
 
     display = MatchDisplay(args.command)
     try:
-        result = run(display)
+        with terminate_as_interrupt() as terminated:
+            result = run(display)
     except match.MatchInterrupted as stop:
         display.done()
-        print(f"nova {args.command}: {stop}", file=sys.stderr)
-        return 130
+        print(f"nova {args.command}: {'terminated' if terminated else 'interrupted'}{str(stop).removeprefix('interrupted')}", file=sys.stderr)
+        return 143 if terminated else 130
     except match.MatchError as error:
         display.done()
         print(f"nova {args.command}: {error}", file=sys.stderr)

@@ -7,6 +7,7 @@ import os
 import pty
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,31 @@ def test_a_terminal_shows_rounds_played_and_verified(tmp_path: Path) -> None:
     assert joiner.wait(timeout=60) == 0 and host.finish().code == 0
     screen = seen.decode("utf-8", "replace")
     assert "played 6/6, verified 6" in screen and "\r[" in screen
+
+
+@pytest.mark.parametrize(("how", "code", "said"), [("ctrl-c", 130, "interrupted"), ("sigterm", 143, "terminated")])
+def test_a_joiner_stopped_mid_match_keeps_its_rounds_and_tells_the_host(tmp_path: Path, how: str, code: int, said: str) -> None:
+    """Ctrl-C, or SIGTERM (`timeout`, `kill`), on `nova join` mid-match: the file keeps the rounds
+    played, the host hears why and finishes alone. SIGTERM used to end the joiner at once, with
+    no file and the host told only that the connection broke."""
+    bot = wanderer(tmp_path)
+    host, url = start_host(tmp_path, "--rounds", 3000, "--player", "alice", bot, "--file", "alice.json", "--timeout", 30, "--wait", 60)
+    joiner = start_join(tmp_path, url, "--player", "bob", bot, "--file", "bob.json", "--timeout", 30)
+    joiner.wait_for("playing 3000 rounds")
+    time.sleep(1.5)  # a few rounds in (a pipe shows no progress to wait for)
+    if how == "ctrl-c":
+        joiner.interrupt()
+    else:
+        joiner.proc.terminate()
+    joined = joiner.finish()
+    host.interrupt()  # the host finishes the 3000 rounds alone otherwise; enough is seen by now
+    hosted = host.finish()
+    no_traceback(joined, hosted)
+    assert joined.code == code, joined.err
+    sentence = one_sentence(joined.err, "join")
+    assert sentence.startswith(f"nova join: {said} at round ") and "; bob.json keeps the rounds played, unverified from round " in sentence
+    stopped_at = int(sentence.split(" at round ")[1].split(";")[0])
+    status = json.loads(nova("status", "--file", tmp_path / "bob.json", "--json").out)
+    assert status["round"] == stopped_at and status["match"]["outcome"] == "abandoned"
+    assert f"bob interrupted the match at round {stopped_at}" in hosted.err
+    no_temporary_files(tmp_path)
