@@ -27,6 +27,7 @@ places counts as ``subprocess`` and makes tests/test_tiers.py fail until it is g
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,15 @@ def _fail_in_ci(report: pytest.TestReport | pytest.CollectReport) -> None:
         f"skipped in CI: {_reason(report.longrepr)}\n"
         "CI (CI=true) runs every test: whatever this test needs must be installed by `make test`."
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A suite started in the background by a shell without job control (`make test &`, nohup in a
+    # script) inherits SIGINT ignored, and so would every `nova` child the tests start: the tests
+    # that press Ctrl-C (peer matches, nova compare) would then wait for nothing. A terminal's
+    # Ctrl-C always reaches nova, so the suite restores the default before starting children.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.hookimpl(wrapper=True)
