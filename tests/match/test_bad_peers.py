@@ -6,6 +6,7 @@ crashes (before a match it keeps waiting, during one it finishes the match alone
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 from pathlib import Path
@@ -180,6 +181,19 @@ def test_a_port_already_in_use_is_one_sentence(tmp_path: Path) -> None:
     no_traceback(result)
     assert result.code == 1 and result.err.strip() == f"nova host: cannot listen on 127.0.0.1:{port} (Address already in use)"
     assert result.out == ""
+
+
+@pytest.mark.parametrize("bind", ["nonsense.invalid", "192.0.2.1"])
+def test_an_address_that_cannot_be_listened_on_is_one_sentence(tmp_path: Path, bind: str) -> None:
+    """Said in the resolver's or the kernel's words: a name that does not resolve once read
+    'Unknown error -2' (the resolver's code taken for an errno). The resolver's wording varies
+    ('Name or service not known', 'Temporary failure in name resolution'), so only its shape is
+    checked."""
+    result = nova("host", "--rounds", 3, "--player", "alice", wanderer(tmp_path), "--file", tmp_path / "a.json", "--bind", bind)
+    no_traceback(result)
+    assert result.code == 1
+    assert re.fullmatch(rf"nova host: cannot listen on {re.escape(bind)}:0 \([A-Z][a-z][^()]+\)", result.err.strip()), result.err
+    assert "Unknown error" not in result.err and "while attempting" not in result.err
 
 
 def test_a_second_joiner_is_turned_away_while_the_match_goes_on(tmp_path: Path) -> None:
