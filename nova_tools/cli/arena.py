@@ -41,6 +41,13 @@ def _mean(value) -> str:
     return "-" if value is None else fmt_points(round(value, 2))
 
 
+def _games_words(run, how: str) -> str:
+    """'40 games (20 seeds x 2 seat orders, ...)', or '15 of 40 games (...)' after an interruption."""
+    seeds = len({t.seed for t in run.planned})
+    played = f"{len(run.played)} of {len(run.planned)}" if run.interrupted else str(len(run.played))
+    return f"{played} games ({how}{seeds} seed{'s' if seeds != 1 else ''} x 2 seat orders, {_map_words(run)})"
+
+
 def _map_words(run) -> str:
     world = run.contest.rules.world
     kind = "rotational" if world.symmetry == "rotational" else "random"
@@ -70,8 +77,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def print_comparison(result) -> None:
     run = result.run
     a, b = result.scripts
-    seeds = len({t.seed for t in run.planned})
-    print(f"{a.name} vs {b.name}: {result.games} games ({seeds} seeds x 2 seat orders, {_map_words(run)})")
+    print(f"{a.name} vs {b.name}: {_games_words(run, '')}")
     rows = [
         [s.name, str(s.wins), str(s.draws), str(s.losses), _mean(s.mean_score), _mean(s.seat_means[0]), _mean(s.seat_means[1]), _failed(s)]
         for s in result.scripts
@@ -103,9 +109,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def print_tournament(result) -> None:
     run = result.run
-    seeds = len({t.seed for t in run.planned})
-    pairs = len(result.pairs)
-    print(f"Round robin of {len(result.ranking)} scripts: {result.games} games ({pairs} pairs x {seeds} seeds x 2 seat orders, {_map_words(run)})")
+    pairs = f"{len(result.pairs)} pair{'s' if len(result.pairs) != 1 else ''} x "
+    print(f"Round robin of {len(result.ranking)} scripts: {_games_words(run, pairs)}")
     rows = [
         [str(i + 1), s.tally.name, f"{s.rating:.2f}", str(s.tally.wins), str(s.tally.draws), str(s.tally.losses), _mean(s.tally.mean_score), _failed(s.tally)]
         for i, s in enumerate(result.ranking)
