@@ -225,22 +225,24 @@ def test_a_joiner_stopped_mid_match_keeps_its_rounds_and_tells_the_host(tmp_path
     played, the host hears why and finishes alone. SIGTERM used to end the joiner at once, with
     no file and the host told only that the connection broke."""
     bot = wanderer(tmp_path)
-    host, url = start_host(tmp_path, "--rounds", 3000, "--player", "alice", bot, "--file", "alice.json", "--timeout", 30, "--wait", 60)
+    host, url = start_host(tmp_path, "--rounds", 30000, "--player", "alice", bot, "--file", "alice.json", "--timeout", 30, "--wait", 60)
     joiner = start_join(tmp_path, url, "--player", "bob", bot, "--file", "bob.json", "--timeout", 30)
-    joiner.wait_for("playing 3000 rounds")
-    time.sleep(1.5)  # a few rounds in (a pipe shows no progress to wait for)
+    joiner.wait_for("playing 30000 rounds")
+    time.sleep(1.5)  # some rounds in (a pipe shows no progress to wait for); far from the end
     if how == "ctrl-c":
         joiner.interrupt()
     else:
         joiner.proc.terminate()
     joined = joiner.finish()
-    host.interrupt()  # the host finishes the 3000 rounds alone otherwise; enough is seen by now
+    host.interrupt()  # the host would finish the 30000 rounds alone; what it heard is already said
     hosted = host.finish()
     no_traceback(joined, hosted)
     assert joined.code == code, joined.err
     sentence = one_sentence(joined.err, "join")
     assert sentence.startswith(f"nova join: {said} at round ") and "; bob.json keeps the rounds played, unverified from round " in sentence
     stopped_at = int(sentence.split(" at round ")[1].split(";")[0])
+    # the file holds exactly the rounds the message names (Ctrl-C can land between playing a
+    # round and recording it: the file once held one round more than it said)
     status = json.loads(nova("status", "--file", tmp_path / "bob.json", "--json").out)
     assert status["round"] == stopped_at and status["match"]["outcome"] == "abandoned"
     assert f"bob interrupted the match at round {stopped_at}" in hosted.err
