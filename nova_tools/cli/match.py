@@ -115,7 +115,8 @@ def cmd_join(args: argparse.Namespace) -> int:
         from .. import match
 
         return match.join(
-            args.url, player=args.player, script=args.script, out=args.file, size=args.size, timeout=args.timeout,
+            args.url, player=args.player, script=args.script, out=args.file, size=args.size, rounds=args.rounds,
+            disclosure=args.disclosure, timeout=args.timeout,
             force=args.force, progress=display.progress, notice=display.notice,
         )
 
@@ -150,4 +151,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("url", metavar="ws://HOST:PORT", help="the address the host's `nova host` printed on its first line")
     _common(p)
     p.add_argument("--size", metavar="WxH", help="the board size to pick among those offered (default: the first)")
+    p.add_argument("--rounds", "-n", type=int, help="refuse an offer of another number of rounds (default: take what the host offers)")
+    p.add_argument(
+        "--disclosure", choices=DISCLOSURES, help="refuse an offer in another disclosure mode (default: take what the host offers)"
+    )
     p.set_defaults(handler=cmd_join)

@@ -75,7 +75,7 @@ def test_host_and_join_play_twenty_rounds_of_the_starter_and_agree(tmp_path: Pat
 def test_the_joiner_picks_the_second_size_offered_and_both_play_on_it(tmp_path: Path) -> None:
     bot = wanderer(tmp_path)
     host, url = start_host(tmp_path, "--rounds", 3, "--player", "alice", bot, "--file", "a.json", "--sizes", "12x12,16x20", "--wait", 60)
-    joined = start_join(tmp_path, url, "--player", "bob", bot, "--file", "b.json", "--size", "16x20").finish()
+    joined = start_join(tmp_path, url, "--player", "bob", bot, "--file", "b.json", "--size", "16x20", "--rounds", 3, "--disclosure", "full").finish()
     hosted = host.finish()
     assert (hosted.code, joined.code) == (0, 0), (hosted.err, joined.err)
     for name in ("a.json", "b.json"):
@@ -98,6 +98,28 @@ def test_a_size_not_offered_is_refused_in_one_sentence_on_both_sides(tmp_path: P
     assert joined.code == 1 and hosted.code == 1
     assert one_sentence(joined.err, "join") == "nova join: you asked for a 16x16 board, which the host does not offer (it offers 12x12, 24x24)"
     assert one_sentence(hosted.err, "host") == "nova host: the joiner refused the offer: bob asked for a 16x16 board, which the host does not offer (it offers 12x12, 24x24)"
+    assert not (tmp_path / "a.json").exists() and not (tmp_path / "b.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("hosted_with", "joined_with", "sentence"),
+    [
+        (("--rounds", 3), ("--rounds", 20), "you asked for 20 rounds and the host offers 3"),
+        (("--rounds", 3, "--disclosure", "full"), ("--disclosure", "recording"), "you asked for disclosure recording and the host offers full"),
+    ],
+    ids=["rounds", "disclosure"],
+)
+def test_a_joiner_insisting_on_other_terms_refuses_the_offer(tmp_path: Path, hosted_with: tuple, joined_with: tuple, sentence: str) -> None:
+    """A joiner who agreed on 20 rounds, or on a recording-only match, need not take whatever the
+    host offers: with --rounds / --disclosure it refuses another offer before any script crosses."""
+    bot = wanderer(tmp_path)
+    host, url = start_host(tmp_path, *hosted_with, "--player", "alice", bot, "--file", "a.json", "--wait", 60)
+    joined = start_join(tmp_path, url, "--player", "bob", bot, "--file", "b.json", *joined_with).finish()
+    hosted = host.finish()
+    no_traceback(hosted, joined)
+    assert joined.code == 1 and hosted.code == 1
+    assert one_sentence(joined.err, "join") == f"nova join: {sentence}"
+    assert one_sentence(hosted.err, "host") == f"nova host: the joiner refused the offer: {sentence.replace('you asked', 'bob asked')}"
     assert not (tmp_path / "a.json").exists() and not (tmp_path / "b.json").exists()
 
 
