@@ -72,7 +72,10 @@ def _finish(args: argparse.Namespace, run) -> int:
             result = run(display)
     except match.MatchInterrupted as stop:
         display.done()
-        print(f"nova {args.command}: {'terminated' if terminated else 'interrupted'}{str(stop).removeprefix('interrupted')}", file=sys.stderr)
+        sentence = str(stop)
+        if terminated and sentence.startswith("interrupted"):  # SIGTERM, not Ctrl-C
+            sentence = "terminated" + sentence.removeprefix("interrupted")
+        print(f"nova {args.command}: {sentence}", file=sys.stderr)
         return 143 if terminated else 130
     except match.MatchError as error:
         display.done()
