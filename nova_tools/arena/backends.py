@@ -12,12 +12,13 @@ the games already finished.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
 import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
@@ -115,13 +116,24 @@ class ProcessPool(Backend):
         context = multiprocessing.get_context("spawn")
         workers = min(self.workers, max(len(tasks), 1))
         executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(contest,))
+        waiting = iter(tasks)
+        running: set[Future] = set()
+
+        def submit_more() -> None:
+            # a few games queued per worker, not all of them: 200,000 futures took 8 s and 400 MB
+            for task in itertools.islice(waiting, 2 * workers - len(running)):
+                running.add(executor.submit(_play_in_worker, task))
+
         try:
             with _sigint_ignored():  # workers start with Ctrl-C ignored: a terminal sends it to them too
-                futures = [executor.submit(_play_in_worker, task) for task in tasks]  # spawns the workers
-            for future in as_completed(futures):
-                record = future.result()
-                played.append(record)
-                on_done(record)
+                submit_more()  # the first submissions spawn the workers
+            while running:
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:  # the caller orders the records by task
+                    record = future.result()
+                    played.append(record)
+                    on_done(record)
+                submit_more()
         except KeyboardInterrupt:
             _stop(executor)
             raise Interrupted(played) from None
