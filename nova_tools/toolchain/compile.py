@@ -67,6 +67,9 @@ def compile_android(entry: Path | str) -> CompiledScript:
         # bundler, the checker and the game file would all choke on the name
         shown = str(entry).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         raise CompileError.single(f"{shown} has a name that is not valid UTF-8; rename the file (or its folder)")
+    if entry.is_dir():  # `nova new-android my-bot` makes a folder; its entry is src/main.ts
+        hint = f" ({entry / 'src' / 'main.ts'})" if (entry / "src" / "main.ts").is_file() else ""
+        raise CompileError.single(f"{entry} is a folder; give the android's entry file{hint}")
     if not entry.is_file():
         raise CompileError.single(f"{entry} does not exist or is not a file")
     bundle = run_esbuild(entry.parent, entry.name, confine=False)
