@@ -49,8 +49,8 @@ class InProcess(Backend):
         try:
             for task in tasks:
                 record = play_task(contest, task)
+                on_done(record)  # counted once its file is kept: a stop during the write leaves no counted game without its file
                 played.append(record)
-                on_done(record)
         except KeyboardInterrupt:
             raise Interrupted(played) from None
         return played
@@ -131,8 +131,8 @@ class ProcessPool(Backend):
                 done, running = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:  # the caller orders the records by task
                     record = future.result()
+                    on_done(record)  # counted once its file is kept: a stop during the write leaves no counted game without its file
                     played.append(record)
-                    on_done(record)
                 submit_more()
         except KeyboardInterrupt:
             _stop(executor)

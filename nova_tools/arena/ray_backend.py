@@ -100,8 +100,8 @@ class RayCluster(Backend):
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:
                     record = ray.get(ref)
+                    on_done(record)  # counted once its file is kept: a stop during the write leaves no counted game without its file
                     played.append(record)
-                    on_done(record)
         except KeyboardInterrupt:
             for ref in pending:
                 ray.cancel(ref, force=True)

@@ -256,7 +256,7 @@ def test_requests_the_sdk_cannot_read_still_get_an_answer_with_their_id(tmp_path
     text = {i: json.dumps(answered[i]["result"], ensure_ascii=False) for i in lines}
     assert "bug" not in " ".join(text.values())
     assert answered[2]["result"]["structuredContent"]["valid"] is False
-    assert answered[3]["result"]["structuredContent"] == {"games": [], "more": 0}
+    assert answered[3]["result"]["structuredContent"] == {"games": [], "more": 0, "offset": 0, "total": 0}
     assert answered[4]["result"]["isError"] and "Unknown tool: \ufffd" in text[4]
     assert answered[5]["result"]["isError"] and "not a valid game name" in text[5]
     assert answered[6]["result"]["structuredContent"]["accepted"] is True, text[6]
