@@ -37,9 +37,20 @@ class StoredScript:
     name: str
     sha256: str
     bundle: str
+    # The bundle's source map (toolchain/sourcemap.py), which turns the positions a script's
+    # errors report into the player's own files and lines; absent in files written before maps
+    # were kept (they load as they are) and for a peer's script in a match.
+    source_map: dict | None = None
 
     def to_json(self) -> dict:
-        return {"player": self.player, "name": self.name, "sha256": self.sha256, "bundle": self.bundle}
+        data = {"player": self.player, "name": self.name, "sha256": self.sha256, "bundle": self.bundle}
+        if self.source_map is not None:
+            data["sourceMap"] = self.source_map
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> "StoredScript":
+        return cls(data["player"], data["name"], data["sha256"], data["bundle"], data.get("sourceMap"))
 
 
 @dataclass
@@ -151,7 +162,7 @@ def _game_from(path: Path, data: object) -> Game:
         rules = resolve(data.get("rules", {}), f"{where} (stored rules)", stored=True)
         seed = int(data["seed"])
         initial = data["initial"]
-        scripts = {sid: StoredScript(s["player"], s["name"], s["sha256"], s["bundle"]) for sid, s in data["scripts"].items()}
+        scripts = {sid: StoredScript.from_json(s) for sid, s in data["scripts"].items()}
         events = data["events"]
         match = data.get("match")
         if match is not None and not isinstance(match, dict):
@@ -170,7 +181,23 @@ def _game_from(path: Path, data: object) -> Game:
     return Game(path, rules, seed, dict(data.get("sandbox", {})), initial, scripts, events, state, match, run)
 
 
-def load(path: str | Path) -> Game:
+REPLAY_FORMAT = "nova-replay"  # a player-facing replay (`nova replay export`, api/reports.py)
+
+
+def load(path: str | Path, *, replays: bool = False) -> Game:
+    """The game file at ``path``. With ``replays``, a player's replay export opens too, to be
+    watched (`nova play`): the complete world round by round, without the notes it redacts and
+    without scripts (a replay is never played on, and nothing here writes it)."""
+    if replays:
+        path = Path(path)
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return load(path)  # the same sentences as for a game file
+        data = _decode(path, raw)
+        if isinstance(data, dict) and data.get("format") == REPLAY_FORMAT:
+            return _game_from(path, _watchable(data))
+        return _game_from(path, data)
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -181,6 +208,22 @@ def load(path: str | Path) -> Game:
     except OSError as error:
         raise GameFileError(f"{path} cannot be read: {error.strerror}") from None
     return parse(path, raw)
+
+
+def _watchable(replay: dict) -> dict:
+    """A replay export as a game file's data: its log with the notes it redacted left out (they
+    change nothing in the world), no scripts, the replay's own version checked as a game's."""
+    from .engine.notes import NOTE_KEYS
+    from .engine.view import REDACTED
+
+    def plain(event: object) -> object:
+        action = event.get("action") if isinstance(event, dict) else None
+        if not isinstance(action, dict) or not any(action.get(k) == REDACTED for k in NOTE_KEYS):
+            return event
+        return {**event, "action": {k: v for k, v in action.items() if not (k in NOTE_KEYS and v == REDACTED)}}
+
+    events = replay.get("events")
+    return {**replay, "format": FORMAT, "scripts": {}, "events": [plain(e) for e in events] if isinstance(events, list) else events}
 
 
 def save(game: Game) -> bytes:

@@ -113,8 +113,11 @@ FILES = {
     "starter/test_starter_compare.py": "subprocess",  # nova compare
     "mcp/test_subprocess.py": "subprocess",
     "mcp/test_world_text.py": "unit",
+    "mcp/test_hostile_requests.py": "subprocess",  # the real nova mcp over stdio
+    "mcp/test_hostile_clients.py": "subprocess",  # two clients of one nova mcp --http
     "match/test_protocol.py": "inprocess",
     "play/test_one_game_loop.py": "subprocess",  # nova demo, and a second process for determinism
+    "play/test_error_places.py": "subprocess",  # nova events and nova dry-run, as a user runs them
     "api/test_reads.py": "subprocess",  # compares with the CLI's --json
     "api/test_timeline.py": "subprocess",  # compares with `nova status --round` and `nova android`
     "test_layers.py": "subprocess",  # lint-imports

@@ -79,3 +79,37 @@ def listening_addresses(port: int) -> list[str] | None:
                 words = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
                 found.append(str(ipaddress.ip_address(words)))
     return found
+
+
+# A two-file android whose imported file throws on a known line (lib/nav.ts, line 4), called from
+# the entry's line 4: where a failed turn is reported, in the files the player wrote.
+THROWER_FILES = {
+    "main.ts": """import { pick } from './lib/nav';
+
+const act: AndroidTurn = () => {
+  const direction = pick(turn);
+  return { type: 'android.move', direction };
+};
+
+export default act;
+""",
+    "lib/nav.ts": """// Navigation helpers.
+export function pick(round: number): Direction {
+  if (round >= 1) {
+    throw new Error(`no way north in round ${round}`);
+  }
+  return 'north';
+}
+""",
+}
+THROWN_AT = ("lib/nav.ts", 4)  # file and line of the throw
+CALLED_AT = ("main.ts", 4)  # file and line of the call that led there
+
+
+def write_files(folder: Path, files: dict[str, str]) -> Path:
+    """Write an in-memory project to ``folder``; returns the folder."""
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return folder

@@ -684,7 +684,7 @@ interface ScriptRules {
    */
   memory: number;
   /**
-   * Wall-clock milliseconds before the host gives up on a turn: a last resort for the host, set high enough that fuel always runs out first (at least 4x the longest a turn of this fuel can run).
+   * Milliseconds of CPU time (the turn's own, so a busy machine does not shorten it) before the host gives up on a turn: a last resort for the host, set high enough that fuel always runs out first (at least 4x the longest a turn of this fuel can run).
    *
    * @default 10000
    */

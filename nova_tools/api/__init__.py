@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .errors import USER_ERRORS, ApiError, NovaError
     from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
     from .frames import replay_frames
+    from .library import LibraryEntry, LibraryScript, ScriptLibrary, add_to_library
     from .timeline import android_at, replay_timeline
     from .runs import play_run
     from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
@@ -67,6 +68,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
         ScoreHistory,
         ScoreLine,
         ScriptRef,
+        SourcePlace,
         Standing,
         Status,
         Timeline,
@@ -104,6 +106,10 @@ _WHERE = {
     "replay_timeline": (".timeline", "replay_timeline"),
     "play_run": (".runs", "play_run"),
     "PlayerScript": (".games", "PlayerScript"),
+    "LibraryEntry": (".library", "LibraryEntry"),
+    "LibraryScript": (".library", "LibraryScript"),
+    "ScriptLibrary": (".library", "ScriptLibrary"),
+    "add_to_library": (".library", "add_to_library"),
     "compile_upload": (".games", "compile_upload"),
     "create_game": (".games", "create_game"),
     "launch_android": (".games", "launch_android"),
@@ -153,6 +159,7 @@ _WHERE = {
     "ScoreHistory": (".results", "ScoreHistory"),
     "ScoreLine": (".results", "ScoreLine"),
     "ScriptRef": (".results", "ScriptRef"),
+    "SourcePlace": (".results", "SourcePlace"),
     "Standing": (".results", "Standing"),
     "Status": (".results", "Status"),
     "Uploaded": (".results", "Uploaded"),
@@ -230,6 +237,7 @@ __all__ = [
     "ScoreHistory",
     "ScoreLine",
     "ScriptRef",
+    "SourcePlace",
     "Standing",
     "Status",
     "Timeline",
@@ -243,6 +251,11 @@ __all__ = [
     "android_report",
     "android_fall",
     "check_name",
+    "PlayerScript",
+    "LibraryEntry",
+    "LibraryScript",
+    "ScriptLibrary",
+    "add_to_library",
     "compile_upload",
     "create_game",
     "demo_spec",

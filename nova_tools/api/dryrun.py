@@ -13,7 +13,7 @@ from ..toolchain.compile import CompiledScript
 from .access import open_game, require_player
 from .errors import ApiError
 from .games import compile_upload
-from .results import DryRun
+from .results import DryRun, SourcePlace
 
 DRY_RUN_PLAYER = "you"
 MAX_LOG_LINES = 50
@@ -51,7 +51,7 @@ def dry_run(
         if not android.active:
             raise ApiError(f"{android_id} is a wreck and takes no more turns")
         compiled = compiled or compile_upload(entry, files, entry_name)
-        session = GameSession(state, {android.script: compiled.bundle})
+        session = GameSession(state, {android.script: compiled.bundle}, source_maps={android.script: compiled.source_map})
     else:
         # a fresh default world with one player and one android on its initial charger
         rules = rules or Rules()
@@ -62,6 +62,7 @@ def dry_run(
     value = decision.value if decision.error is None else None
     memory = value.get("memory") if isinstance(value, dict) else None
     recording = value.get("recording") if isinstance(value, dict) else None
+    located = session.runner.last_place
     return DryRun(
         android_id=android_id,
         round=session.round,
@@ -76,4 +77,5 @@ def dry_run(
         recording_size=len(recording) if isinstance(recording, str) else None,
         event=event,
         logs=tuple(line[:MAX_LOG_LINE_CHARS] for line in session.runner.last_logs[:MAX_LOG_LINES]),
+        stack=tuple(SourcePlace(file=p.file, line=p.line, column=p.column, function=f) for f, p in located.stack) if located else (),
     )

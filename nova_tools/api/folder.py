@@ -12,9 +12,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import store
 from ..errors import NovaError
 from .access import open_game
 from .errors import ApiError
+from .library import ScriptLibrary
 from .results import GameEntry, GameSummary
 
 NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -75,6 +77,11 @@ class GameFolder:
                               "nova serves only the files inside its folder (remove the link, or copy the game in)")
         return path
 
+    @property
+    def library(self) -> ScriptLibrary:
+        """The scripts kept beside these games (``library/``), to upload to any of them."""
+        return ScriptLibrary.of(self.root)
+
     def existing(self, name: str) -> Path:
         """The file of an existing game, or an error naming the games that do exist."""
         path = self.path(name)
@@ -84,6 +91,23 @@ class GameFolder:
             raise ApiError(f"there is no game {name!r} (games: {listing}); create it with create_game or pick one from list_games")
         return path
 
+    def delete(self, name: str) -> GameSummary | None:
+        """Remove game ``name``: its summary as it was, or None if the file could not be read.
+        Under the game's lock, so a run or upload in progress finishes first (and one waiting
+        finds no game). The empty lock file stays: removing it could let a writer waiting on it
+        and a new one each hold "the" lock. A game file that is a link loses only its name."""
+        path = self.existing(name)
+        with store.locked(path):
+            try:
+                summary = game_summary(path)
+            except NovaError:
+                summary = None
+            try:
+                path.unlink()
+            except OSError as error:
+                raise ApiError(f"game {name!r} could not be deleted ({error.strerror or error}); it was left as it was") from None
+        return summary
+
     def names(self) -> list[str]:
         """Names of the ``*.json`` files in the root that a name can address, sorted."""
         if not self.root.is_dir():
@@ -92,11 +116,11 @@ class GameFolder:
                  if p.is_file() and (not p.is_symlink() or _inside(Path(os.path.realpath(p)), self.root))]
         return sorted(n for n in found if NAME.fullmatch(n))
 
-    def games(self, limit: int | None = None) -> list[GameEntry]:
-        """The games here, by name (the first ``limit``), each with its summary or the reason it
-        cannot be read."""
+    def games(self, limit: int | None = None, offset: int = 0) -> list[GameEntry]:
+        """The games here, by name (``limit`` of them from ``offset``), each with its summary or
+        the reason it cannot be read."""
         entries = []
-        for name in self.names()[:limit]:
+        for name in self.names()[offset : None if limit is None else offset + limit]:
             path = self.path(name)
             try:
                 entries.append(GameEntry(name=name, path=path, summary=game_summary(path)))

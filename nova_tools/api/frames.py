@@ -92,10 +92,10 @@ def frame_of(moment: Moment) -> Frame:
 def replay_frames(
     path: str | Path | store.Game, *, first_round: int = 0, last_round: int | None = None, per_turn: bool = False
 ) -> Iterator[Frame]:
-    """The frames of a recorded game, from ``first_round`` to ``last_round`` (both included; the
+    """The frames of a recorded game (a game file, or a player's replay export), from ``first_round`` to ``last_round`` (both included; the
     frame of round 0 is the world after setup). With ``per_turn``, a frame after every turn too
     (``turn`` counts the turns of its round), then the round's end."""
-    game = open_game(path)
+    game = path if isinstance(path, store.Game) else store.load(path, replays=True)
     if first_round < 0 or (last_round is not None and last_round < first_round):
         raise ApiError(f"there is no round range {first_round}-{last_round}; give rounds from 0 to {game.state.round}")
     if first_round > game.state.round:

@@ -67,7 +67,7 @@ def create_game(
     return Created(path=path, seed=seed, width=resolved.world.width, height=resolved.world.height, final_turn=resolved.match.final_round)
 
 
-def _script_name(entry: str) -> str:
+def script_name(entry: str) -> str:
     """A name for an upload: the entry file's name, or for a generic one (main.ts, index.ts) the
     project folder's (my-bot/src/main.ts -> my-bot)."""
     path = Path(entry)
@@ -122,7 +122,8 @@ def player_script(path: str | Path, player: str, script_id: str) -> PlayerScript
     stored = game.scripts.get(script_id)
     if stored is None or stored.player != player:
         raise ApiError(f"{script_id!r} is not one of {player}'s scripts in {Path(path).stem} (upload_script returns the ids)")
-    return PlayerScript(script_id, stored.name, CompiledScript(stored.bundle, f"{Path(path).name}:{script_id}", stored.sha256))
+    entry = f"{Path(path).name}:{script_id}"
+    return PlayerScript(script_id, stored.name, CompiledScript(stored.bundle, entry, stored.sha256, source_map=stored.source_map))
 
 
 def upload_script(
@@ -133,12 +134,16 @@ def upload_script(
     files: Mapping[str, str] | None = None,
     entry_name: str | None = None,
     name: str | None = None,
+    compiled: CompiledScript | None = None,
 ) -> Uploaded:
     """Compile (type-check + bundle) a TypeScript android and store it as the player's script.
+    With ``compiled`` (a script compiled before, e.g. from the script library), store that as it
+    is: the game then holds the very bundle and source map it was compiled to.
 
     The player joins the game on their first upload, with their initial charger."""
-    compiled = compile_upload(entry, files, entry_name)  # slow part first, outside the lock
-    name = name or _script_name(str(entry if entry is not None else entry_name or "main.ts"))
+    if compiled is None:
+        compiled = compile_upload(entry, files, entry_name)  # slow part first, outside the lock
+    name = name or script_name(str(entry if entry is not None else entry_name or "main.ts"))
     with store.editing(path) as game:
         _refuse_finished_match(game)
         joined = player not in game.state.players
@@ -147,7 +152,7 @@ def upload_script(
             events.append(engine.join(game.state, player))
         event = engine.add_script(game.state, player, name)
         events.append(event)
-        game.scripts[event["script"]] = store.StoredScript(player, name, compiled.sha256, compiled.bundle)
+        game.scripts[event["script"]] = store.StoredScript(player, name, compiled.sha256, compiled.bundle, compiled.source_map)
         game.record(events)
     return Uploaded(script_id=event["script"], player=player, name=name, sha256=compiled.sha256, joined=joined)
 
@@ -177,6 +182,11 @@ def bundles_of(game: store.Game) -> dict[str, str]:
     return {sid: s.bundle for sid, s in game.scripts.items()}
 
 
+def source_maps_of(game: store.Game) -> dict[str, dict]:
+    """The stored scripts' source maps (script id -> map), for the positions of their errors."""
+    return {sid: s.source_map for sid, s in game.scripts.items() if s.source_map is not None}
+
+
 def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None, stop: Callable[[], bool] | None = None) -> RunSummary:
     """Play ``rounds`` more rounds, running every android's script in the sandbox (through the
     one game loop, :class:`nova_tools.play.GameSession`, resumed from the file's state).
@@ -192,7 +202,7 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None, 
     with store.locked(path):
         game = store.load(path)
         _refuse_finished_match(game)
-        session = GameSession(game.state, bundles_of(game), keep_events=False)
+        session = GameSession(game.state, bundles_of(game), keep_events=False, source_maps=source_maps_of(game))
         first = game.state.round + 1
         turns = failed = 0
         destroyed: list[str] = []

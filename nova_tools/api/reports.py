@@ -11,6 +11,7 @@ from .. import store
 from ..engine.notes import NOTE_KEYS, NoteTracker
 from ..engine.reasons import Outcome, failed_turn
 from ..engine.view import REDACTED, android_json
+from ..engine.wire import ACTION_TYPES
 from .access import open_game, read_game, require_player
 from .convert import android_report as report_of
 from .convert import standings
@@ -18,7 +19,7 @@ from .errors import ApiError
 from .results import AndroidReport, EventsPage, RecordedAndroid, Status
 from .wording import CAUSES, describe_event
 
-Notes = Literal["logged", "whole"]
+Notes = Literal["logged", "whole", "none"]
 
 
 def status(path: str | Path | store.Game | store.MatchRecord) -> Status:
@@ -90,13 +91,20 @@ def events_page(
     offset: int | None = 0,
     limit: int = 50,
     notes: Notes = "logged",
+    from_round: int | None = None,
+    to_round: int | None = None,
+    action: str | None = None,
+    outcome: str | None = None,
 ) -> EventsPage:
-    """A filtered page of the event log: one round, one android, failed turns only, or (with
+    """A filtered page of the event log: one round (or ``from_round``-``to_round``, both
+    included), one android, turns of one action type (``android.move``, or ``move``) or one
+    outcome (``accepted``, ``refused``, ``invalid``, ``error``), failed turns only, or (with
     ``player``) only that player's own androids' turns. With ``player``, the events are redacted
     as that player may read them. ``offset=None`` gives the newest ``limit`` matching events.
 
     ``notes``: ``"logged"`` shows a turn's memory and recording as the log keeps them (often as
-    edits of the previous note, docs/game-file.md); ``"whole"`` as the script returned them."""
+    edits of the previous note, docs/game-file.md); ``"whole"`` as the script returned them;
+    ``"none"`` leaves them out (they are most of a turn's size)."""
     game = open_game(path) if player is None else require_player(path, player)
     if mine_only and player is None:
         raise ApiError("mine_only needs the player whose androids are meant")
@@ -104,10 +112,13 @@ def events_page(
         raise ApiError(f"limit must be between 1 and 500, not {limit}")
     if offset is not None and offset < 0:
         raise ApiError(f"offset must not be negative, not {offset}")
+    rounds = _round_range(round, from_round, to_round)
+    action_type = _action_type(action)
+    outcome = _outcome(outcome)
     owners = {a.id: a.owner for a in game.state.androids.values()}
     selected = []
     for index, event in enumerate(game.events):
-        if round is not None and event.get("round") != round:
+        if rounds is not None and not (isinstance(event.get("round"), int) and rounds[0] <= event["round"] <= rounds[1]):
             continue
         if android is not None and not _involves(event, android):
             continue
@@ -116,12 +127,59 @@ def events_page(
             continue
         if mine_only and not (is_turn and owners.get(event["android"]) == player):
             continue
+        if outcome is not None and not (is_turn and event.get("outcome") == outcome):
+            continue
+        if action_type is not None and not (is_turn and (event.get("action") or {}).get("type") == action_type):
+            continue
         selected.append(index)
     start = max(0, len(selected) - limit) if offset is None else offset
     page = selected[start : start + limit]
     shown = _with_whole_notes(game, page) if notes == "whole" else {i: game.events[i] for i in page}
+    if notes == "none":
+        shown = {i: _without_notes(e) for i, e in shown.items()}
     items = tuple(_with_text(i, redact_event(shown[i], owners, player) if player is not None else shown[i]) for i in page)
     return EventsPage(total=len(selected), offset=start, limit=limit, events=items, log_length=len(game.events))
+
+
+def _round_range(round: int | None, first: int | None, last: int | None) -> tuple[int, int] | None:
+    """The rounds asked for, both ends included, or None for every round."""
+    if round is not None:
+        if first is not None or last is not None:
+            raise ApiError("give either round or a range (from_round, to_round), not both")
+        return (round, round)
+    if first is None and last is None:
+        return None
+    low, high = (0 if first is None else first), (2**63 if last is None else last)
+    if low > high:
+        raise ApiError(f"the round range {first}-{last} is empty: from_round must not be above to_round")
+    return (low, high)
+
+
+def _action_type(action: str | None) -> str | None:
+    """An action type as turns log it, from its name with or without ``android.``."""
+    if action is None:
+        return None
+    for known in ACTION_TYPES:
+        if action in (known, known.split(".", 1)[-1]):
+            return known
+    raise ApiError(f"{action!r} is not an action type; the types are {', '.join(ACTION_TYPES)}")
+
+
+def _outcome(outcome: str | None) -> str | None:
+    if outcome is None:
+        return None
+    known = [o.value for o in Outcome]
+    if outcome not in known:
+        raise ApiError(f"{outcome!r} is not an outcome; a turn is {', '.join(known)}")
+    return outcome
+
+
+def _without_notes(event: dict) -> dict:
+    """A turn without the memory and recording its action carried (or their edits)."""
+    action = event.get("action")
+    if event.get("type") != "turn" or not isinstance(action, dict):
+        return event
+    return {**event, "action": {k: v for k, v in action.items() if k not in NOTE_KEYS}}
 
 
 def _involves(event: dict, android: str) -> bool:
@@ -183,10 +241,7 @@ def replay_export(path: str | Path | store.Game, player: str) -> dict:
         "seed": game.seed,
         "sandbox": game.sandbox,
         "initial": initial,
-        "scripts": {
-            sid: {"player": s.player, "name": s.name, "sha256": s.sha256, "bundle": s.bundle if s.player == player else REDACTED}
-            for sid, s in game.scripts.items()
-        },
+        "scripts": {sid: _replay_script(s, player) for sid, s in game.scripts.items()},
         "events": [redact_event(e, owners, player) for e in game.events],
         "final": {
             "round": game.state.round,
@@ -194,6 +249,14 @@ def replay_export(path: str | Path | store.Game, player: str) -> dict:
             "scores": status(game).to_json()["players"],
         },
     }
+
+
+def _replay_script(script: store.StoredScript, player: str) -> dict:
+    """A script as ``player``'s replay shows it: their own whole (with its source map), another
+    player's without its code (the map, which names their files, is left out too)."""
+    if script.player != player:
+        return {"player": script.player, "name": script.name, "sha256": script.sha256, "bundle": REDACTED}
+    return script.to_json()
 
 
 def replay_json(path: str | Path | store.Game, player: str) -> str:

@@ -90,11 +90,22 @@ class RunSummary(Result):
     final_round: int | None = None  # rules.match.finalRound: None means the game has no arrival date
 
 
+class SourcePlace(Result):
+    """A place in the player's own files (a failed turn's, mapped from the bundle by the
+    script's source map): the file as they named it, line and column from 1, and the function."""
+
+    file: str
+    line: int
+    column: int
+    function: str | None = None
+
+
 class DryRun(Result):
     """``nova dry-run --json``: one turn of a script judged by the engine, changing nothing."""
 
     json_fields: ClassVar = frozenset(
-        {"android_id", "round", "action", "ticks", "accepted", "outcome", "code", "reason", "penalty", "memory_size", "recording_size", "logs"}
+        {"android_id", "round", "action", "ticks", "accepted", "outcome", "code", "reason", "penalty", "memory_size", "recording_size",
+         "logs", "stack"}
     )
 
     android_id: str
@@ -110,6 +121,9 @@ class DryRun(Result):
     recording_size: int | None
     event: dict[str, Any]  # the turn event the engine would log
     logs: tuple[str, ...] = ()  # what the script printed with console.log (at most MAX_LOG_LINES)
+    # where the turn failed in the player's files, innermost first (empty when it did not fail
+    # there: refused, out of fuel, or a script kept without its source map)
+    stack: tuple[SourcePlace, ...] = ()
 
 
 # --- scores -----------------------------------------------------------------------------------

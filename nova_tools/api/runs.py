@@ -21,7 +21,7 @@ from ..rules import Rules
 from .access import open_game
 from .convert import standings
 from .errors import ApiError
-from .games import _script_name, compile_upload, resolve_rules, with_final_round
+from .games import compile_upload, script_name, resolve_rules, with_final_round
 from .results import RunGame
 
 MAX_RUN_ROUNDS = 10_000
@@ -68,7 +68,7 @@ def play_run(
         raise ApiError(f"{path} already exists; pick another name or replace it deliberately")
     resolved = run_rules(rules, rounds, width, height)
     start = time.perf_counter()
-    compiled = [Seat(player, compile_upload(entry), _script_name(str(entry))) for player, entry in seats]
+    compiled = [Seat(player, compile_upload(entry), script_name(str(entry))) for player, entry in seats]
     try:
         spec = GameSpec(resolved, seed, tuple(compiled), rounds)
         session = GameSession.start(spec)

@@ -223,11 +223,23 @@ def nothing_matches(filters: Mapping[str, object], log_length: int, matching: in
     'No failed turns in round 3 (the log holds 120 events).'
     >>> nothing_matches({"offset": 50}, 120, 12)
     'No events from offset 50: the 12 matching events are at offsets 0-11.'
+    >>> nothing_matches({"action": "deposit", "outcome": "refused", "from_round": 5}, 120)
+    'No refused deposit turns from round 5 on (the log holds 120 events).'
     """
+    kind = " ".join(str(filters[k]).removeprefix("android.") for k in ("outcome", "action") if filters.get(k))
     what = "failed turns" if filters.get("failed") else "events"
+    if kind:
+        what = f"{kind} turns" if not filters.get("failed") else f"failed {kind} turns"
     scope = []
+    first, last = filters.get("from_round"), filters.get("to_round")
     if filters.get("round") is not None:
         scope.append(f"in round {filters['round']}")
+    elif first is not None and last is not None:
+        scope.append(f"in rounds {first}-{last}")
+    elif first is not None:
+        scope.append(f"from round {first} on")
+    elif last is not None:
+        scope.append(f"up to round {last}")
     if filters.get("android") is not None:
         scope.append(f"of {filters['android']}")
     elif filters.get("mine"):

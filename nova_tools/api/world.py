@@ -24,11 +24,15 @@ def state_after_round(game: store.Game, round: int) -> GameState:
     return engine.replay(engine.from_json(game.initial, game.rules), game.events[:end])
 
 
-def player_world(path: str | Path | store.Game, player: str, round: int | None = None) -> PlayerWorld:
-    """What ``player`` sees now (between rounds), or after round ``round``, and what they own."""
+def player_world(path: str | Path | store.Game, player: str, round: int | None = None, *, whole: bool = False) -> PlayerWorld:
+    """What ``player`` sees now (between rounds), or after round ``round``, and what they own.
+
+    ``whole``: the complete world instead of the player's sight, as ``player``'s replay keeps it
+    (every tile, android, building and broadcast; other androids' memory and recording and other
+    players' code stay redacted): to study a recorded round, not to play it."""
     game = require_player(path, player)
     state = game.state if round is None else state_after_round(game, round)
-    view = engine.world_view(state, player)
+    view = engine.world_view(state, player, whole=whole)
     loose: dict[str, int] = {}
     for tile in view["tiles"]:
         add(loose, tile["scattered"])

@@ -12,11 +12,14 @@ the games already finished.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
 import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from .errors import ArenaError, Interrupted
@@ -46,8 +49,8 @@ class InProcess(Backend):
         try:
             for task in tasks:
                 record = play_task(contest, task)
+                on_done(record)  # counted once its file is kept: a stop during the write leaves no counted game without its file
                 played.append(record)
-                on_done(record)
         except KeyboardInterrupt:
             raise Interrupted(played) from None
         return played
@@ -75,6 +78,16 @@ def _play_in_worker(task: GameTask) -> GameRecord:
     return play_task(_CONTEST, task)
 
 
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """Stop the workers now, mid-game (the executor itself only stops between tasks)."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())  # no public way to reach them
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=10)
+
+
 @contextlib.contextmanager
 def _sigint_ignored() -> Iterator[None]:
     """Ignore SIGINT while child processes start, so they inherit the ignored disposition (from
@@ -97,24 +110,43 @@ class ProcessPool(Backend):
     workers: int = 2
 
     def run(self, contest: Contest, tasks: Sequence[GameTask], on_done: OnDone) -> list[GameRecord]:
+        # concurrent.futures rather than multiprocessing.Pool: a worker that dies (the OOM killer,
+        # a kill -9) breaks the executor, where a Pool waits forever for the game it was playing
         played: list[GameRecord] = []
         context = multiprocessing.get_context("spawn")
-        with _sigint_ignored():  # workers start with Ctrl-C ignored: a terminal sends it to them too
-            pool = context.Pool(min(self.workers, max(len(tasks), 1)), initializer=_start_worker, initargs=(contest,))
+        workers = min(self.workers, max(len(tasks), 1))
+        executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(contest,))
+        waiting = iter(tasks)
+        running: set[Future] = set()
+
+        def submit_more() -> None:
+            # a few games queued per worker, not all of them: 200,000 futures took 8 s and 400 MB
+            for task in itertools.islice(waiting, 2 * workers - len(running)):
+                running.add(executor.submit(_play_in_worker, task))
+
         try:
-            for record in pool.imap_unordered(_play_in_worker, tasks, chunksize=1):
-                played.append(record)
-                on_done(record)
+            with _sigint_ignored():  # workers start with Ctrl-C ignored: a terminal sends it to them too
+                submit_more()  # the first submissions spawn the workers
+            while running:
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:  # the caller orders the records by task
+                    record = future.result()
+                    on_done(record)  # counted once its file is kept: a stop during the write leaves no counted game without its file
+                    played.append(record)
+                submit_more()
         except KeyboardInterrupt:
-            pool.terminate()
-            pool.join()
+            _stop(executor)
             raise Interrupted(played) from None
+        except BrokenProcessPool:
+            _stop(executor)
+            raise ArenaError(
+                f"a worker process ended abruptly (killed, or out of memory) after {len(played)} of {len(tasks)} games; "
+                "nothing was reported (the games finished so far are in --out, if given)"
+            ) from None
         except BaseException:
-            pool.terminate()
-            pool.join()
+            _stop(executor)
             raise
-        pool.close()
-        pool.join()
+        executor.shutdown(wait=True)
         return played
 
     def describe(self) -> str:

@@ -9,7 +9,9 @@ processes between tasks, so each worker's sandbox and bytecode cache serve many 
 from __future__ import annotations
 
 import logging
+import signal
 import socket
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,6 +27,14 @@ def _ray():
     except ImportError:
         raise ArenaError("--ray needs the ray package: pip install 'nova-tools[ray]'") from None
     return ray
+
+
+def _python_sigterm_handler():
+    """The SIGTERM handler a Python caller installed in the main thread, if any."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    handler = signal.getsignal(signal.SIGTERM)
+    return handler if callable(handler) else None
 
 
 def _play(contest: Contest, task: GameTask) -> GameRecord:
@@ -60,6 +70,7 @@ class RayCluster(Backend):
     def _connect(self, ray) -> None:
         self._check_reachable()
         options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+        ours = _python_sigterm_handler()
         try:
             if self.local:
                 ray.init(num_cpus=self.jobs or default_jobs(), **options)
@@ -68,6 +79,12 @@ class RayCluster(Backend):
         except (ConnectionError, ValueError, RuntimeError) as error:
             first = str(error).strip().splitlines()[0] if str(error).strip() else error.__class__.__name__
             raise ArenaError(f"cannot reach the Ray cluster at {self.address!r}: {first}") from None
+        finally:
+            # ray.init replaces the caller's SIGTERM handler (the CLI's stops the games as Ctrl-C
+            # does, and `run` then shuts Ray down); put it back. Without one, Ray's stays: it at
+            # least stops the local instance.
+            if ours is not None:
+                signal.signal(signal.SIGTERM, ours)
         self.workers = int(ray.cluster_resources().get("CPU", 1))
 
     def run(self, contest: Contest, tasks: Sequence[GameTask], on_done: OnDone) -> list[GameRecord]:
@@ -83,8 +100,8 @@ class RayCluster(Backend):
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:
                     record = ray.get(ref)
+                    on_done(record)  # counted once its file is kept: a stop during the write leaves no counted game without its file
                     played.append(record)
-                    on_done(record)
         except KeyboardInterrupt:
             for ref in pending:
                 ray.cancel(ref, force=True)

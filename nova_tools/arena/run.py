@@ -49,7 +49,7 @@ def entrants_from_files(paths: Sequence[Path], names: Sequence[str] | None = Non
     for path in paths:
         key = Path(path).resolve()
         if key not in compiled:
-            if not key.is_file():
+            if not key.exists():
                 raise ArenaError(f"the script {path} does not exist")
             compiled[key] = compile_android(key)
     labels = unique_names(list(names) if names else [script_name(Path(p)) for p in paths])

@@ -7,23 +7,27 @@ import sys
 from pathlib import Path
 
 from .output import ProgressBar, emit_json, fmt_points, table
+from .signals import terminate_as_interrupt
 
 
 def _run(args: argparse.Namespace, play: str, show) -> int:
     """Play the contest (``arena.compare`` or ``arena.tournament``) the arguments ask for, then
-    print its JSON or its report; exit 130 when interrupted (the report covers the games played)."""
+    print its JSON or its report; exit 130 when interrupted, 143 when terminated (the report covers the games played)."""
     from .. import arena
 
     backend = arena.choose_backend(args.jobs, args.ray)
     rules, rounds = arena.arena_rules(args.rules, args.rounds)
     seeds = arena.parse_seeds(args.seeds)
     entrants = arena.entrants_from_files(args.scripts)
-    result = getattr(arena, play)(entrants, rules, seeds, rounds, backend, out=args.out, progress=ProgressBar(unit="games", eta=True))
+    with terminate_as_interrupt() as terminated:
+        result = getattr(arena, play)(entrants, rules, seeds, rounds, backend, out=args.out, progress=ProgressBar(unit="games", eta=True))
     if args.json:
         emit_json(result.to_json())
     else:
         show(result)
-    return _interrupted(args.command, result.run) if result.run.interrupted else 0
+    if not result.run.interrupted:
+        return 0
+    return _interrupted(args.command, result.run, "terminated" if terminated else "interrupted")
 
 
 def _failed(tally) -> str:
@@ -35,6 +39,13 @@ def _failed(tally) -> str:
 
 def _mean(value) -> str:
     return "-" if value is None else fmt_points(round(value, 2))
+
+
+def _games_words(run, how: str) -> str:
+    """'40 games (20 seeds x 2 seat orders, ...)', or '15 of 40 games (...)' after an interruption."""
+    seeds = len({t.seed for t in run.planned})
+    played = f"{len(run.played)} of {len(run.planned)}" if run.interrupted else str(len(run.played))
+    return f"{played} games ({how}{seeds} seed{'s' if seeds != 1 else ''} x 2 seat orders, {_map_words(run)})"
 
 
 def _map_words(run) -> str:
@@ -51,9 +62,9 @@ def _footer(run, stream=sys.stdout) -> None:
         print(f"Game files in {run.out} (open one with `nova play --file FILE`).", file=stream)
 
 
-def _interrupted(command: str, run) -> int:
-    print(f"nova {command}: interrupted after {len(run.played)} of {len(run.planned)} games; the report covers those", file=sys.stderr)
-    return 130
+def _interrupted(command: str, run, how: str) -> int:
+    print(f"nova {command}: {how} after {len(run.played)} of {len(run.planned)} games; the report covers those", file=sys.stderr)
+    return 143 if how == "terminated" else 130
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -66,8 +77,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def print_comparison(result) -> None:
     run = result.run
     a, b = result.scripts
-    seeds = len({t.seed for t in run.planned})
-    print(f"{a.name} vs {b.name}: {result.games} games ({seeds} seeds x 2 seat orders, {_map_words(run)})")
+    print(f"{a.name} vs {b.name}: {_games_words(run, '')}")
     rows = [
         [s.name, str(s.wins), str(s.draws), str(s.losses), _mean(s.mean_score), _mean(s.seat_means[0]), _mean(s.seat_means[1]), _failed(s)]
         for s in result.scripts
@@ -99,9 +109,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def print_tournament(result) -> None:
     run = result.run
-    seeds = len({t.seed for t in run.planned})
-    pairs = len(result.pairs)
-    print(f"Round robin of {len(result.ranking)} scripts: {result.games} games ({pairs} pairs x {seeds} seeds x 2 seat orders, {_map_words(run)})")
+    pairs = f"{len(result.pairs)} pair{'s' if len(result.pairs) != 1 else ''} x "
+    print(f"Round robin of {len(result.ranking)} scripts: {_games_words(run, pairs)}")
     rows = [
         [str(i + 1), s.tally.name, f"{s.rating:.2f}", str(s.tally.wins), str(s.tally.draws), str(s.tally.losses), _mean(s.tally.mean_score), _failed(s.tally)]
         for i, s in enumerate(result.ranking)

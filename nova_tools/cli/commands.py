@@ -134,16 +134,33 @@ def cmd_android(args: argparse.Namespace) -> int:
 
 
 def cmd_events(args: argparse.Namespace) -> int:
-    page = api.events_page(args.file, round=args.round, android=args.android, failed_only=args.failed, offset=args.offset, limit=args.limit)
+    page = api.events_page(
+        args.file,
+        round=args.round,
+        from_round=args.from_round,
+        to_round=args.to_round,
+        android=args.android,
+        action=args.action,
+        outcome=args.outcome,
+        failed_only=args.failed,
+        offset=args.offset,
+        limit=args.limit,
+        notes="whole" if args.notes else "none",
+    )
     if args.json:
         emit_json(page.to_json())
         return 0
     if not page.events:
-        filters = {"failed": args.failed, "round": args.round, "android": args.android, "offset": args.offset}
+        filters = {"failed": args.failed, "round": args.round, "from_round": args.from_round, "to_round": args.to_round,
+                   "android": args.android, "action": args.action, "outcome": args.outcome, "offset": args.offset}
         print(api.wording.nothing_matches(filters, page.log_length, page.total))
         return 0
     for event in page.events:
         print(event["text"])
+        if args.notes:
+            for note in ("memory", "recording"):
+                if isinstance(value := (event.get("action") or {}).get(note), str):
+                    print(f"  {note}: " + value.replace("\n", "\n  " + " " * len(note) + "  "))
     shown = len(page.events)
     if page.total > page.offset + shown:
         print(f"... {page.total - page.offset - shown} more (use --offset {page.offset + shown})")
@@ -259,8 +276,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("events", help="the event log in words (what each android did, what each round end produced, hurt and destroyed), filtered")
     _game_arg(p)
     p.add_argument("--round", type=int, metavar="N", help="only round N")
+    p.add_argument("--from-round", type=int, metavar="N", help="only rounds from N on")
+    p.add_argument("--to-round", type=int, metavar="N", help="only rounds up to N")
     p.add_argument("--android", metavar="ID", help="only this android: its turns, its launch, and the round ends that damaged or destroyed it")
+    p.add_argument("--action", metavar="TYPE", help="only turns choosing this action (android.move, or move)")
+    p.add_argument("--outcome", choices=("accepted", "refused", "invalid", "error"), help="only turns with this outcome")
     p.add_argument("--failed", action="store_true", help="only failed turns")
+    p.add_argument("--notes", action="store_true", help="with each turn, the memory and recording it left (whole); left out otherwise")
     p.add_argument("--offset", type=int, default=0, metavar="N", help="skip the first N matching events")
     p.add_argument("--limit", type=int, default=50, metavar="N", help="show at most N events (default 50, at most 500)")
     _json_arg(p)

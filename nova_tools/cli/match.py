@@ -4,7 +4,7 @@
 commands exit 0 when the match was played and verified on both sides; otherwise one sentence on
 stderr and: 1 no match was played (refused, incompatible, unreachable), 3 desync, 4 the peer left
 or broke the protocol mid-match (the file holds the match finished here, partly unverified),
-130 interrupted.
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM; kept and told to the peer as Ctrl-C is).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import api
 from .output import emit_json, score_table
+from .signals import terminate_as_interrupt
 
 # `match` (websockets and the protocol models) is imported when a match command runs, not for
 # every `nova` command line.
@@ -67,11 +68,15 @@ def _finish(args: argparse.Namespace, run) -> int:
 
     display = MatchDisplay(args.command)
     try:
-        result = run(display)
+        with terminate_as_interrupt() as terminated:
+            result = run(display)
     except match.MatchInterrupted as stop:
         display.done()
-        print(f"nova {args.command}: {stop}", file=sys.stderr)
-        return 130
+        sentence = str(stop)
+        if terminated and sentence.startswith("interrupted"):  # SIGTERM, not Ctrl-C
+            sentence = "terminated" + sentence.removeprefix("interrupted")
+        print(f"nova {args.command}: {sentence}", file=sys.stderr)
+        return 143 if terminated else 130
     except match.MatchError as error:
         display.done()
         print(f"nova {args.command}: {error}", file=sys.stderr)
@@ -89,12 +94,15 @@ def _finish(args: argparse.Namespace, run) -> int:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    def announce(url: str) -> None:
-        sys.stdout.write(f"nova join {url}\n")
-        sys.stdout.flush()
-
     def run(display: MatchDisplay):
         from .. import match
+
+        def announce(url: str) -> None:
+            sys.stdout.write(f"nova join {url}\n")
+            sys.stdout.flush()
+            # the first line is the address; the opponent also needs their own id, script and file
+            waiting = "waiting for a joiner (Ctrl-C to give up)" if args.wait is None else f"waiting up to {args.wait:g} s for a joiner"
+            display.notice(f"{waiting}; your opponent runs: nova join {url} --player THEIR_ID THEIR_SCRIPT.ts --file THEIR_FILE.json")
 
         return match.host(
             rounds=args.rounds, player=args.player, script=args.script, out=args.file, port=args.port, bind=args.bind,
@@ -110,7 +118,8 @@ def cmd_join(args: argparse.Namespace) -> int:
         from .. import match
 
         return match.join(
-            args.url, player=args.player, script=args.script, out=args.file, size=args.size, timeout=args.timeout,
+            args.url, player=args.player, script=args.script, out=args.file, size=args.size, rounds=args.rounds,
+            disclosure=args.disclosure, timeout=args.timeout,
             force=args.force, progress=display.progress, notice=display.notice,
         )
 
@@ -145,4 +154,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("url", metavar="ws://HOST:PORT", help="the address the host's `nova host` printed on its first line")
     _common(p)
     p.add_argument("--size", metavar="WxH", help="the board size to pick among those offered (default: the first)")
+    p.add_argument("--rounds", "-n", type=int, help="refuse an offer of another number of rounds (default: take what the host offers)")
+    p.add_argument(
+        "--disclosure", choices=DISCLOSURES, help="refuse an offer in another disclosure mode (default: take what the host offers)"
+    )
     p.set_defaults(handler=cmd_join)

@@ -158,8 +158,8 @@ def _step_through(frames: list, index: int, centre: tuple[int, int] | None) -> i
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("play", help="step through a recorded game in the terminal, round by round")
-    p.add_argument("--file", "-f", required=True, metavar="GAME")
+    p = sub.add_parser("play", help="step through a recorded game (or a player's replay export) in the terminal, round by round")
+    p.add_argument("--file", "-f", required=True, metavar="GAME", help="a game file, or a replay from `nova replay export` (the whole map, as that player may see it)")
     p.add_argument("--round", type=int, help="start at (or, in a pipe, show only) this round")
     p.add_argument("--at", type=_position, metavar="X,Y", help="on a board bigger than the terminal, centre the view on this tile")
     p.add_argument("--no-input", action="store_true", help="print the frames instead of stepping through them")

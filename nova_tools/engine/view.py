@@ -56,11 +56,13 @@ def _revealed_by(state: GameState) -> dict[int, list[str]]:
     return seen
 
 
-def world_view(state: GameState, player: str, acting: Android | None = None) -> dict:
+def world_view(state: GameState, player: str, acting: Android | None = None, *, whole: bool = False) -> dict:
     """What ``player`` can see now; with ``acting``, also that android's own tile, and its own
-    memory and recording (every other android's are redacted)."""
+    memory and recording (every other android's are redacted). With ``whole``, every tile, as a
+    player-facing replay keeps the world (rulebook section on replays): nothing fogged, and
+    every android's memory and recording still redacted."""
     width = state.width
-    included = set(state.visible.get(player, ()))
+    included = set(range(len(state.tiles))) if whole else set(state.visible.get(player, ()))
     if acting is not None:
         included.add(acting.y * width + acting.x)
     revealed = _revealed_by(state)

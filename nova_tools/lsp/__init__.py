@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import re
 import sys
 
 __all__ = ["create_server", "serve"]
@@ -34,7 +35,68 @@ def serve() -> None:
     logging.basicConfig(level=getattr(logging, level, logging.WARNING), handlers=[handler])
     server = create_server()
     atexit.register(server.ts.kill)  # no orphan tsc, whatever way the loop ends
-    server.start_io(stdin=BoundedInput(sys.stdin.buffer))
+    _serve_stdio(server, BoundedInput(sys.stdin.buffer))
+
+
+def _serve_stdio(server, stdin: "BoundedInput") -> None:
+    """pygls's ``start_io``, except that an input that ends without ``shutdown`` and ``exit`` (an
+    editor that crashed, a client that just closes the pipe) ends the server the same polite way:
+    the features stop their children while the event loop still runs. Otherwise asyncio closed the
+    loop under the tsc child's pipes and requests still waiting, and the server's last words on
+    stderr were tracebacks."""
+    import asyncio
+    import threading
+
+    from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
+
+    class Reader(StdinAsyncReader):
+        async def readline(self) -> bytes:
+            line = await super().readline()
+            if not line:
+                await _end_politely(server)
+            return line
+
+        async def readexactly(self, n: int) -> bytes:
+            body = await super().readexactly(n)
+            if not body:
+                await _end_politely(server)
+            return body
+
+    server._stop_event = threading.Event()  # what pygls's own start_io sets up
+    server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+    try:
+        asyncio.run(run_async(stop_event=server._stop_event, reader=Reader(stdin, server.thread_pool), protocol=server.protocol,
+                              error_handler=server.report_server_error))
+    except BrokenPipeError:
+        logging.getLogger(__name__).warning("the client went away; the server stops")
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        server.shutdown()
+
+
+async def _end_politely(server) -> None:
+    """What ``shutdown`` then ``exit`` do, for an input that ended without them (at most a few
+    seconds: a child that does not answer is killed)."""
+    import asyncio
+
+    log = logging.getLogger(__name__)
+    log.info("the input ended without shutdown and exit: stopping as if they had come")
+    for feature in server.features:
+        try:
+            await asyncio.wait_for(feature.shutdown(), 5.0)
+        except Exception:  # noqa: BLE001 - ending anyway; what is left is killed below
+            log.warning("a feature did not stop cleanly", exc_info=True)
+    for feature in server.features:
+        feature.exit()
+    # Requests still being answered (an initialize waiting for tsc, say) end by themselves now
+    # that the children are gone; what does not within a second is cancelled.
+    current = asyncio.current_task()
+    waiting = [task for task in asyncio.all_tasks() if task is not current and not task.done()]
+    if waiting:
+        _, left = await asyncio.wait(waiting, timeout=1.0)
+        for task in left:
+            task.cancel()
 
 
 # The largest message read whole: a didOpen of the largest script an upload takes (4 MiB of
@@ -42,29 +104,58 @@ def serve() -> None:
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 MAX_HEADER_LINE = 64 * 1024
 _CHUNK = 1024 * 1024
+# A frame's header line. It cannot occur inside a JSON body (a JSON string holds no raw CR or
+# LF), so finding one in the bytes of a skipped message is where the next frame starts.
+_FRAME_HEADER = re.compile(rb"Content-Length: *[0-9]+\r\n")
+# What pygls is handed for a skipped message: a notification the server ignores (non-JSON would
+# be logged with a traceback); server.IGNORED names it.
+_SKIPPED = b'{"jsonrpc":"2.0","method":"$/nova/ignored","params":null}'
 
 
 class BoundedInput:
     """stdin as pygls's reader sees it, with limits: pygls reads a frame's body in one piece of
     the size its Content-Length claims, so a header claiming a terabyte was a MemoryError that
-    ended the server. A body beyond ``MAX_MESSAGE_BYTES`` is read in chunks and thrown away
-    (the frames after it stay in step); what is handed on instead is not JSON, which pygls logs
-    and skips. A header line is read at most ``MAX_HEADER_LINE`` bytes at a time."""
+    ended the server. A body beyond ``MAX_MESSAGE_BYTES`` is thrown away instead, read in
+    chunks, up to its claimed length or to the next frame's header, whichever comes first: a
+    real message that is too big is skipped and the frames after it stay in step, and a header
+    that lies (a terabyte claimed, two bytes sent) costs that one message, not every later one.
+    A header line is read at most ``MAX_HEADER_LINE`` bytes at a time."""
 
     def __init__(self, raw) -> None:
         self.raw = raw
+        self.ahead = b""  # read while skipping, past the skipped message: the next frame's start
 
     def readline(self) -> bytes:
-        return self.raw.readline(MAX_HEADER_LINE)
+        if not self.ahead:
+            return self.raw.readline(MAX_HEADER_LINE)
+        end = self.ahead.find(b"\n", 0, MAX_HEADER_LINE)
+        if end >= 0 or len(self.ahead) >= MAX_HEADER_LINE:
+            cut = end + 1 if end >= 0 else MAX_HEADER_LINE
+            line, self.ahead = self.ahead[:cut], self.ahead[cut:]
+            return line
+        line, self.ahead = self.ahead, b""
+        return line + self.raw.readline(MAX_HEADER_LINE - len(line))
 
     def read(self, n: int) -> bytes:
-        if n <= MAX_MESSAGE_BYTES:
-            return self.raw.read(n)
+        if n > MAX_MESSAGE_BYTES:
+            return self._skip(n)
+        body, self.ahead = self.ahead[:n], self.ahead[n:]
+        return body + self.raw.read(n - len(body)) if len(body) < n else body
+
+    def _skip(self, n: int) -> bytes:
         logging.getLogger(__name__).warning("a message of %d bytes was skipped (at most %d are read)", n, MAX_MESSAGE_BYTES)
-        remaining = n
-        while remaining > 0:
-            chunk = self.raw.read(min(remaining, _CHUNK))
+        read_some = getattr(self.raw, "read1", self.raw.read)  # what has arrived, without waiting for the rest
+        window, self.ahead = self.ahead, b""
+        taken = len(window)
+        while True:
+            found = _FRAME_HEADER.search(window)
+            if found:
+                self.ahead = window[found.start():]
+                return _SKIPPED
+            if taken >= n:
+                return _SKIPPED
+            chunk = read_some(min(n - taken, _CHUNK))
             if not chunk:
                 return b""  # the client went away mid-message: the server stops, as at any end of input
-            remaining -= len(chunk)
-        return b" "
+            taken += len(chunk)
+            window = window[-64:] + chunk  # a header cut in two by a chunk boundary is still found

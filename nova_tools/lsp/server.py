@@ -55,6 +55,9 @@ from .tsserver import CONFIGURATION_SECTIONS, TsServer, uri_to_path
 
 log = logging.getLogger(__name__)
 
+# What stands in for a message that was refused here or skipped unread (lsp.BoundedInput): a
+# notification the server ignores.
+IGNORED = "$/nova/ignored"
 COMPLETION_TRIGGERS = [".", '"', "'", "`", "/", "@", "<", "#", " "]
 # the features, in the order their answers are joined (the TypeScript feature starts tsc at
 # initialize; the forwarded one then offers what tsc answers)
@@ -67,19 +70,20 @@ class NovaProtocol(LanguageServerProtocol):
 
     A request whose parameters do not fit the protocol (a position at line -1, say) gets an
     error reply (InvalidParams) with its id: pygls alone logs it and answers nothing, and the
-    client waits for ever."""
+    client waits for ever. The server's log gets one line for it, not pygls's traceback (a
+    client sending such requests in a loop would fill an editor's log, or a pipe no one reads)."""
 
     def structure_message(self, data: dict):
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
+            method = str(data.get("method"))[:80] if isinstance(data, dict) else "?"
             msg_id = data.get("id") if isinstance(data, dict) else None
+            reason = "its parameters do not fit the protocol" if isinstance(error, JsonRpcInvalidParams) else "it could not be read"
             if "method" in data and isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
-                reason = "its parameters do not fit the protocol" if isinstance(error, JsonRpcInvalidParams) else "it could not be read"
-                self._send_response(
-                    msg_id, error=ResponseError(code=error.code, message=f"{str(data.get('method'))[:80]} was refused: {reason}")
-                )
-            raise
+                self._send_response(msg_id, error=ResponseError(code=error.code, message=f"{method} was refused: {reason}"))
+            log.warning("%s was refused: %s (%s)", method, reason, " ".join(str(error.__cause__ or error).split())[:200])
+            return super().structure_message({"jsonrpc": "2.0", "method": IGNORED, "params": None})
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
@@ -91,6 +95,15 @@ class NovaProtocol(LanguageServerProtocol):
             # be asked to pull again would never see a dry-run verdict. So it is not offered them.
             result.capabilities.diagnostic_provider = None
         return result
+
+
+def _not_pygls_deserialize_trace(record: logging.LogRecord) -> bool:
+    """pygls logs a message it cannot structure with a whole traceback before NovaProtocol gets
+    to word it in one line; that traceback is dropped."""
+    return not str(record.msg).startswith("Unable to deserialize message")
+
+
+logging.getLogger("pygls.protocol.json_rpc").addFilter(_not_pygls_deserialize_trace)
 
 
 class NovaServer(LanguageServer):
@@ -246,6 +259,10 @@ def _root_of(params: types.InitializeParams) -> Path | None:
 
 def create_server() -> NovaServer:
     server = NovaServer()
+
+    @server.feature(IGNORED)
+    def ignored(ls: NovaServer, params: Any) -> None:
+        """A message refused or skipped unread: already logged (and answered, if it asked)."""
 
     # --- life cycle ----------------------------------------------------------------------------
 

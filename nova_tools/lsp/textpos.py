@@ -12,7 +12,8 @@ from lsprotocol import types
 
 
 def _utf16_len(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+    # surrogatepass: an editor may hand over a lone surrogate (JSON's "\ud800"); it is one unit
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 class LineIndex:

@@ -121,7 +121,8 @@ class Channel:
 def _closed_sentence(error: BaseException) -> str:
     if isinstance(error, ConnectionClosed):
         sent, received = error.sent, error.rcvd
-        if sent is not None and sent.code == 1009:
+        # a close frame received first and echoed back carries the peer's code, not ours
+        if sent is not None and sent.code == 1009 and not error.rcvd_then_sent:
             return f"the peer sent a frame larger than {MAX_FRAME // (1024 * 1024)} MiB"
         if received is not None and received.code == 1009:
             return "the peer refused a message as too large"

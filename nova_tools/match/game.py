@@ -38,8 +38,9 @@ class MatchGame:
 
     def through(self, round_number: int) -> store.Game:
         """The game as it stood at the end of ``round_number`` (a desync keeps the rounds up to the
-        one that differed, even when this side had played ahead)."""
-        if round_number == self.round:
+        one that differed, even when this side had played ahead; an interruption keeps the rounds
+        it had finished, never half a round)."""
+        if round_number == self.round and self.round_ends[round_number] == len(self.game.events):
             return self.game
         events = self.game.events[: self.round_ends[round_number]]
         state = engine.from_json(self.game.initial, self.game.rules)

@@ -10,7 +10,6 @@ joiner is taken, any further connection is turned away with a sentence.
 
 from __future__ import annotations
 
-import os
 import queue
 import socket
 import threading
@@ -144,8 +143,11 @@ def host(
     try:
         server = serve(lobby.handle, bind, port, **CONNECTION_OPTIONS)
     except OSError as error:
-        why = os.strerror(error.errno) if error.errno else str(error)
-        raise MatchError(f"cannot listen on {bind}:{port} ({why})") from None
+        # not os.strerror(errno): a name that does not resolve has a resolver code for errno
+        # ('Unknown error -2'); socket.create_server adds where it tried, which we say ourselves
+        why = (error.strerror or str(error)).split(" (while attempting to bind", 1)[0]
+        where = f"[{bind}]" if ":" in bind else bind
+        raise MatchError(f"cannot listen on {where}:{port} ({why})") from None
     except UnicodeError:
         raise MatchError(f"{bind!r} is not an address to listen on") from None
     listening = threading.Thread(target=server.serve_forever, name="nova-host-listener", daemon=True)

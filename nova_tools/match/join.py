@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
@@ -12,7 +13,7 @@ from .channel import CONNECTION_OPTIONS, Channel, PeerError, PeerVersionMismatch
 from .host import DEFAULT_TIMEOUT
 from .lockstep import Progress
 from .messages import PROTOCOL, VERSION, Accept, Offer, Size
-from .offer import check_offer, nova_version, sandbox_build
+from .offer import DISCLOSURES, MAX_ROUNDS, check_offer, nova_version, sandbox_build
 from .result import MatchError, MatchResult
 from .seed import Nonce
 from .session import Agreement, MatchInterrupted, Notice, play_agreed
@@ -44,6 +45,8 @@ def join(
     script: str | Path,
     out: str | Path,
     size: str | Size | None = None,
+    rounds: int | None = None,
+    disclosure: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     force: bool = False,
     progress: Progress | None = None,
@@ -52,9 +55,17 @@ def join(
     cancel: threading.Event | None = None,
 ) -> MatchResult:
     """Join the match hosted at ``url``: check the offer, accept it on ``size`` (default: the first
-    size offered), play, write ``out``. Raises :class:`MatchError` when no match was played."""
+    size offered), play, write ``out``. Raises :class:`MatchError` when no match was played.
+
+    ``rounds`` and ``disclosure``, when given, are terms the joiner insists on: an offer of
+    another length or disclosure mode is refused (by default whatever the host offers is taken)."""
     say = notice or (lambda sentence: None)
     check_player(player)
+    if disclosure is not None and disclosure not in DISCLOSURES:
+        raise MatchError(f"the disclosure is 'full' or 'recording', not {disclosure!r}")
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+        raise MatchError(f"a match has from 1 to {MAX_ROUNDS} rounds, not {rounds}")
+    expected = Expected(rounds, disclosure)
     if timeout <= 0:
         raise MatchError(f"the timeout must be a positive number of seconds, not {timeout:g}")
     wanted = None
@@ -71,7 +82,7 @@ def join(
     with _connect(url, timeout) as connection:
         channel = Channel(connection, timeout)
         try:
-            deal = _answer(channel, tracker, me, nonce, wanted, say, on_offer)
+            deal = _answer(channel, tracker, me, nonce, wanted, say, on_offer, expected)
             return play_agreed(channel, tracker, deal, out, progress, say, cancel)
         except KeyboardInterrupt:
             channel.close(f"{player} stopped before round 1")
@@ -80,7 +91,23 @@ def join(
             channel.close()
 
 
-def _answer(channel: Channel, tracker: Tracker, me, nonce: Nonce, wanted: Size | None, say: Notice, on_offer) -> Agreement:
+@dataclass(frozen=True)
+class Expected:
+    """The terms this joiner insists on (None: whatever the host offers)."""
+
+    rounds: int | None = None
+    disclosure: str | None = None
+
+    def check(self, offer: Offer) -> None:
+        if self.rounds is not None and offer.rounds != self.rounds:
+            raise MatchError(f"you asked for {self.rounds} rounds and the host offers {offer.rounds}")
+        if self.disclosure is not None and offer.disclosure != self.disclosure:
+            raise MatchError(f"you asked for disclosure {self.disclosure} and the host offers {offer.disclosure}")
+
+
+def _answer(
+    channel: Channel, tracker: Tracker, me, nonce: Nonce, wanted: Size | None, say: Notice, on_offer, expected: Expected = Expected()
+) -> Agreement:
     try:
         offer = channel.receive(Offer)
     except PeerVersionMismatch as mismatch:
@@ -98,6 +125,7 @@ def _answer(channel: Channel, tracker: Tracker, me, nonce: Nonce, wanted: Size |
         on_offer(offer)
     try:
         size, rules = check_offer(offer, me.player, wanted)
+        expected.check(offer)
     except MatchError as problem:
         tracker.move(MatchState.REFUSED, str(problem))
         channel.send_refusal(str(problem).replace("you asked", f"{me.player} asked", 1))

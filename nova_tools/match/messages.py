@@ -47,6 +47,10 @@ MAX_SMALL_MESSAGE = 8 * KIB
 # What the WebSocket layer accepts at all (a larger frame closes the connection with 1009).
 MAX_FRAME = MAX_SCRIPT_MESSAGE
 
+# The deepest a message nests: the offer's rules go 5 levels down. Deeper JSON would reach code
+# that recurses (validation, the rules' deep merge and copy) and end in a RecursionError.
+MAX_NESTING = 32
+
 HEX64 = r"^[0-9a-f]{64}$"
 PLAYER_ID = r"^[A-Za-z0-9._-]{1,64}$"
 
@@ -212,6 +216,20 @@ def _size(n: int) -> str:
     return f"{n / MIB:.1f} MiB" if n >= MIB else f"{n / KIB:.0f} KiB" if n >= KIB else f"{n} bytes"
 
 
+def _nesting(value: object) -> int:
+    """How deeply ``value`` nests objects and arrays (without recursion: the peer chooses the depth)."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            item = item.values()
+        elif not isinstance(item, list):
+            continue
+        deepest = max(deepest, depth)
+        pending.extend((child, depth + 1) for child in item if isinstance(child, (dict, list)))
+    return deepest
+
+
 def decode(raw: str | bytes, expected: tuple[type[_Message], ...]) -> Message:
     """Check one frame from the peer: size, JSON, type, fields. ``Abort`` is always allowed.
 
@@ -231,6 +249,10 @@ def decode(raw: str | bytes, expected: tuple[type[_Message], ...]) -> Message:
         data = json.loads(raw)
     except (json.JSONDecodeError, RecursionError):
         raise ProtocolViolation(f"the peer sent text that is not JSON ({raw[:40]!r}...)") from None
+    except ValueError:  # valid JSON Python refuses to read: an integer of more than 4300 digits
+        raise ProtocolViolation("the peer sent a number too long to read (more than 4300 digits)") from None
+    if _nesting(data) > MAX_NESTING:
+        raise ProtocolViolation(f"the peer sent JSON nested more than {MAX_NESTING} levels deep")
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolViolation("the peer sent JSON that is not a nova-match message (no 'type')")
     kind = TYPES.get(data["type"])

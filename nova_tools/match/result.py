@@ -62,7 +62,7 @@ class MatchResult:
         if self.state is MatchState.VERIFIED:
             return f"{t.rounds} rounds played against {t.opponent} and verified on both sides"
         if self.state is MatchState.DESYNCED:
-            return f"{v.problem}; {self.file} keeps the {v.desync_at} rounds as played here"
+            return f"{v.problem}; {self.file} keeps the match up to round {v.desync_at}, as played here"
         reached = "the match was finished here alone" if v.played == t.rounds else f"the match stopped at round {v.played}"
         return f"{v.problem}; {reached}, and the result is unverified from round {v.unverified_from} on"
 

@@ -130,7 +130,9 @@ def play_agreed(
     except (KeyboardInterrupt, Cancelled):
         reached = lockstep.result
         lockstep.interrupted(f"{deal.me.player} interrupted the match at round {reached.played}")
-        write_result(game.game, deal.me.player, MatchState.ABANDONED, terms, out, reached)
+        # the rounds the peer was told of: Ctrl-C can land after a round was played but before it
+        # was recorded, or in the middle of one
+        write_result(game.through(reached.played), deal.me.player, MatchState.ABANDONED, terms, out, reached)
         raise MatchInterrupted(
             f"interrupted at round {reached.played}; {out} keeps the rounds played, unverified from round {reached.unverified_from} on"
         ) from None

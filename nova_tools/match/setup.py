@@ -3,6 +3,7 @@ file, and its compiled script (type-checked and bundled, as `nova upload` does).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -56,4 +57,6 @@ def own_seat(player: str, script: str | Path) -> Seat:
     size = len(compiled.bundle.encode("utf-8"))
     if size > MAX_BUNDLE_BYTES:
         raise MatchError(f"{entry} bundles to {size / 2**20:.1f} MiB; a match carries scripts of at most 4 MiB")
-    return Seat(player, compiled, script_name(entry))
+    # Both sides must keep the same game file, and the protocol carries bundles, not source maps:
+    # so neither side keeps its own map (a failed turn in a match names the bundle's line).
+    return Seat(player, dataclasses.replace(compiled, source_map=None), script_name(entry))

@@ -10,6 +10,7 @@ import logging
 import sys
 from pathlib import Path
 
+from . import stdin_gate
 from .server import MAX_ROUNDS, build_server
 
 __all__ = ["MAX_ROUNDS", "build_server", "serve"]
@@ -27,4 +28,5 @@ def serve(root: Path, http: bool = False, port: int = 8765) -> None:
     if http:
         app.run("streamable-http", host=LOCALHOST, port=port)
     else:
+        stdin_gate.install()  # a request the SDK cannot read still gets an answer
         app.run("stdio")

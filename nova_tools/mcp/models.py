@@ -53,7 +53,15 @@ class GameEntry(_Out):
 
 class GameList(_Out):
     games: list[GameEntry] = Field(description="Games in the server's folder, by name.")
-    more: int = Field(0, description="How many more games there are beyond this list.")
+    more: int = Field(0, description="How many more games there are beyond this list (list_games with offset shows them).")
+    offset: int = Field(0, description="How many games, by name, come before this list.")
+    total: int = Field(0, description="Games in the folder.")
+
+
+class DeletedGame(_Out):
+    game: str
+    round: int | None = Field(None, description="The round it had reached (left out if its file could not be read).")
+    players: list[str] = Field(default_factory=list)
 
 
 class CreatedGame(_Out):
@@ -87,6 +95,25 @@ class UploadedScript(_Out):
     name: str = Field(description="The name the script is stored under.")
     sha256: str = Field(description="Digest of the compiled bundle.")
     joined: bool = Field(description="True when this upload added the player to the game (with their initial charger).")
+    library_id: str = Field(description="The script in your library: upload it to any other game with upload_script(library_id=...), no source needed.")
+
+
+class LibraryScriptOut(_Out):
+    id: str = Field(description="The library id ('lib-' + 16 hex digits of the bundle's SHA-256): the same code always gets the same id.")
+    name: str
+    sha256: str = Field(description="Digest of the compiled bundle: every game it is uploaded to holds these bytes.")
+    bytes: int = Field(description="The bundle's size.")
+    files: list[str] = Field(description="The files it was compiled from, entry first.")
+
+
+class LibraryAdded(LibraryScriptOut):
+    player: str
+    added: bool = Field(description="False when the library already held this very code (then nothing was compiled twice).")
+
+
+class LibraryList(_Out):
+    player: str
+    scripts: list[LibraryScriptOut] = Field(description="The player's scripts in the library, by name.")
 
 
 class LaunchedAndroid(_Out):
@@ -206,6 +233,7 @@ class WorldView(_Out):
     round: int
     width: int
     height: int
+    whole_map: bool = Field(description="True: the complete world (a replay's view), not the player's sight; 'visible' below means every tile.")
     visible_tiles: int = Field(description="How many tiles the player sees now.")
     tile_count: int = Field(description="Visible tiles with something in the ground or on the surface.")
     tile_offset: int
@@ -275,7 +303,8 @@ class EventsPage(_Out):
     total: int = Field(description="Events matching the filters.")
     offset: int = Field(description="Index (among the matches) of the first event shown.")
     limit: int
-    events: list[EventOut]
+    events: list[EventOut] | None = Field(None, description="The events in full (with compact=false).")
+    lines: list[str] | None = Field(None, description="The events, one line each, '#index rROUND what happened' (the compact form, the default).")
 
 
 # --- pictures and histories ------------------------------------------------------------------------

@@ -27,7 +27,9 @@ Nova is a programming strategy game: you write TypeScript androids, upload them,
 run rounds, then read the results and improve the code. Read the resource nova://guide first
 (the loop, the actions, what failed turns cost, how scoring works) and nova://typings/nova.d.ts
 (the globals and action shapes). Games are addressed by name; every read is as one player, who
-sees only their own androids' memory and recordings."""
+sees only their own androids' memory and recordings. Send a script's code once: upload_script and
+add_script return a library_id that any other game (upload_script) or compare_scripts takes
+instead of the source."""
 
 
 class NovaServer(MCPServer):

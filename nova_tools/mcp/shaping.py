@@ -60,10 +60,11 @@ def event_line(event: EventOut) -> str:
 
 def world_text(world: WorldView) -> str:
     yours = world.yours
-    lines = [
-        f"{world.game} round {world.round} as {world.player}: {world.visible_tiles} of {world.width * world.height} tiles visible; "
-        f"{yours.active_androids} of {yours.capacity} android slots used.",
-    ]
+    if world.whole_map:
+        seen = f"{world.game} round {world.round}, the whole map (a replay's view) for {world.player}: {world.width}x{world.height} tiles"
+    else:
+        seen = f"{world.game} round {world.round} as {world.player}: {world.visible_tiles} of {world.width * world.height} tiles visible"
+    lines = [f"{seen}; {yours.active_androids} of {yours.capacity} android slots used."]
     for a in yours.androids:
         state = "" if a.active else " (wreck)"
         lines.append(

@@ -16,6 +16,9 @@ def stored_game(session: GameSession, path: str | Path) -> store.Game:
     events; write it with ``store.save``. Later rounds the session plays are recorded in it too."""
     if session.initial is None or not session.keep_events:
         raise SpecError("only a game played from its start, with its events kept, can be kept as a game file")
-    scripts = {sid: store.StoredScript(seat.player, seat.name, seat.script.sha256, seat.script.bundle) for sid, seat in session.seats.items()}
+    scripts = {
+        sid: store.StoredScript(seat.player, seat.name, seat.script.sha256, seat.script.bundle, seat.script.source_map)
+        for sid, seat in session.seats.items()
+    }
     state = session.state
     return store.Game(Path(path), state.rules, state.seed, sandbox_build(), session.initial, scripts, session.events, state)

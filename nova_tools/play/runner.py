@@ -22,6 +22,7 @@ from .. import engine
 from ..engine.reasons import Reason
 from ..engine.state import Android, GameState
 from ..rules import Rules
+from .positions import Located, SourceMaps, locate
 
 if TYPE_CHECKING:
     from ..sandbox import Sandbox, TurnGlobals
@@ -112,13 +113,17 @@ def failure_code(kind: object) -> Reason:
 
 class ScriptRunner:
     """Decides turns by running each android's script (``bundles``: script id -> bundle) in the
-    sandbox, under the budgets of ``rules.script``."""
+    sandbox, under the budgets of ``rules.script``; a failure's place in the bundle is reworded
+    in the player's files with the script's source map (``source_maps``: script id -> map), in
+    this one place (positions.py)."""
 
-    def __init__(self, rules: Rules, bundles: Mapping[str, str]) -> None:
+    def __init__(self, rules: Rules, bundles: Mapping[str, str], source_maps: Mapping[str, object] | None = None) -> None:
         from ..sandbox import Budgets, GameGlobals
 
         self.bundles = dict(bundles)
+        self.source_maps = SourceMaps(source_maps)
         self.last_logs: tuple[str, ...] = ()
+        self.last_place: Located | None = None  # where the last turn failed, in the player's files
         # The rules and finalTurn are the same for every turn: the sandbox parses them once per
         # game into the snapshot the game's turns start from.
         rules_json = json.dumps(rules.to_json(), separators=(",", ":"), ensure_ascii=False)
@@ -140,4 +145,6 @@ class ScriptRunner:
         with sandbox_lease() as leased:
             result = leased.run_turn(bundle, self.globals(state, android), self.budgets, engine.turn_seed(state, android.id))
         self.last_logs = result.logs  # console.log output: shown by dry-runs, not kept in games
-        return engine.Decision(value=result.value, error=result.error, ticks=result.ticks, code=failure_code(result.kind))
+        self.last_place = located = locate(result, self.source_maps.get(android.script)) if result.error else None
+        error = located.error if located is not None else result.error
+        return engine.Decision(value=result.value, error=error, ticks=result.ticks, code=failure_code(result.kind))

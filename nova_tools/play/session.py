@@ -95,16 +95,22 @@ class GameResult:
 class GameSession:
     """A game being played round by round.
 
-    ``GameSession(state, bundles)`` resumes any state (a loaded game file's, a copy for a dry run);
+    ``GameSession(state, bundles, source_maps=...)`` resumes any state (a loaded game file's, a copy for a dry run);
     :meth:`start` sets a :class:`GameSpec`'s game up. ``events`` holds what this session did
     (setup included) unless ``keep_events`` is false (a caller that stores each round itself).
     """
 
     def __init__(
-        self, state: engine.GameState, bundles: Mapping[str, str], *, keep_events: bool = True, runner: ScriptRunner | None = None
+        self,
+        state: engine.GameState,
+        bundles: Mapping[str, str],
+        *,
+        keep_events: bool = True,
+        runner: ScriptRunner | None = None,
+        source_maps: Mapping[str, object] | None = None,
     ) -> None:
         self.state = state
-        self.runner = runner or ScriptRunner(state.rules, bundles)
+        self.runner = runner or ScriptRunner(state.rules, bundles, source_maps)
         self.keep_events = keep_events
         self.events: list[dict] = []
         self.score_history: list[dict[str, float]] = []
@@ -144,6 +150,8 @@ class GameSession:
         events = [] if seat.player in state.players else [engine.join(state, seat.player)]
         uploaded = engine.add_script(state, seat.player, seat.name)
         self.runner.bundles[uploaded["script"]] = seat.script.bundle
+        if seat.script.source_map is not None:
+            self.runner.source_maps[uploaded["script"]] = seat.script.source_map
         self.seats[uploaded["script"]] = seat
         events += [uploaded, engine.launch(state, seat.player, uploaded["script"])]
         self._record(events)

@@ -2,7 +2,8 @@
 
 A turn is stopped deterministically by its ticks (``script.fuel``) and by a wasm-fuel ceiling that
 bounds the work built-in functions and the compiler do between ticks; ``script.timeoutMs`` is a
-wall-clock watchdog that only protects the host. For a game to replay the same on every machine,
+watchdog on the turn's CPU time that only protects the host (CPU time, so that the load of the
+machine cannot shorten it: sandbox/watchdog.py). For a game to replay the same on every machine,
 every deterministic ceiling must run out well before the watchdog (DESIGN section 3): the most
 expensive thing a script can do inside the ceilings must take at most a quarter of
 ``timeoutMs`` on the 2-core development machine. Rules that break this are refused when they are

@@ -400,8 +400,9 @@ class ScriptRules(Group):
         10_000,
         ge=1,
         le=budgets.MAX_TIMEOUT_MS,
-        description="Wall-clock milliseconds before the host gives up on a turn: a last resort for the host, set "
-        "high enough that fuel always runs out first (at least 4x the longest a turn of this fuel can run).",
+        description="Milliseconds of CPU time (the turn's own, so a busy machine does not shorten it) before the "
+        "host gives up on a turn: a last resort for the host, set high enough that fuel always runs out first "
+        "(at least 4x the longest a turn of this fuel can run).",
     )
 
 

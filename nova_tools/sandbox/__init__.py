@@ -36,8 +36,10 @@ Limits, each ending the turn with a sentence a player can act on (``TurnResult.e
 - ``memory`` bytes of JS heap (the rules, the script's code and the world keys it reads count
   too; at most 960 MiB); running out cannot be caught;
 - a 128 KiB call stack (a catchable RangeError, ~540 plain recursive calls);
-- ``timeout_ms`` of wall-clock time, a last resort: the rules keep it at least 4x the longest the
-  ceilings above can take, so the clock never decides a turn on the reference machine;
+- ``timeout_ms`` of the turn thread's CPU time, a last resort (``watchdog.py``): the rules keep it
+  at least 4x the longest the ceilings above can take, so the clock never decides a turn on the
+  reference machine, however busy it is (wall time would: ten turns at once on two loaded cores
+  took 12 s each for 1 s of CPU);
 - a bundle of at most 1 MiB, and a returned action of at most 2 MiB of JSON, nested at most 32
   levels deep (``output.py`` judges what comes back: lone surrogates become U+FFFD, every text is
   clipped, nothing a script returns, throws or prints can raise in the host).

@@ -68,7 +68,10 @@ def wasm_fuel_ceiling(ticks: int, source_bytes: int) -> int:
 #    surrogates, clipped error text), console and describe read hostile values safely, and the
 #    source allowance is 1,500 fuel per byte of a bundle of at most 1 MiB (was 2,000, unbounded):
 #    console.log and error paths spend slightly different wasm fuel, big bundles run out sooner.
-SANDBOX_REVISION = "4"
+# 5: describe() hands back the thrown error's stack (clipped to 2,000 characters) so the host can
+#    name the player's own files and lines; the prelude's code grew, so wasm-fuel and memory
+#    cut-off points moved slightly (ticks did not).
+SANDBOX_REVISION = "5"
 
 SANDBOX_BUILD: dict[str, str] = {
     "wasmtime": WASMTIME_VERSION,
@@ -83,7 +86,7 @@ SANDBOX_BUILD: dict[str, str] = {
 def _engine_config() -> wasmtime.Config:
     config = wasmtime.Config()
     config.consume_fuel = True  # the deterministic ceiling on built-in work
-    config.epoch_interruption = True  # the wall-clock watchdog (see watchdog.py)
+    config.epoch_interruption = True  # the CPU-time watchdog (see watchdog.py)
     config.max_wasm_stack = MAX_WASM_STACK
     # Canonical NaN bit patterns keep float results identical on x86 and ARM hosts.
     config.cranelift_nan_canonicalization = True

@@ -33,6 +33,7 @@ from wasmtime._func import maybe_raise_last_exn
 
 from .determinism import xorshift64star
 from .wasi import TurnState
+from .watchdog import as_trap
 
 PAGE = 65536
 EVAL_MODULE = 1  # JS_EVAL_TYPE_MODULE
@@ -137,9 +138,12 @@ class Guest:
                                            out, export.results, ctypes.byref(trap))
             if error:
                 raise wasmtime.WasmtimeError._from_ptr(error)
-        except wasmtime.WasmtimeError:
+        except wasmtime.WasmtimeError as failed:
             maybe_raise_last_exn()
-            raise
+            timed_out = as_trap(failed)  # the watchdog ends a turn with an error, not a trap
+            if timed_out is failed:
+                raise
+            raise timed_out from None
         if trap:
             raised = wasmtime.Trap._from_ptr(trap)
             maybe_raise_last_exn()

@@ -26,6 +26,7 @@ string may contain and how deep a value may be, because those decide what the ga
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .. import strictjson
@@ -126,6 +127,30 @@ def head_text(head: dict, key: str, limit: int = MAX_WHAT_CHARS) -> str | None:
 def head_int(head: dict, key: str) -> int | None:
     value = head.get(key)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+# A frame of a QuickJS stack in the script's module: "    at name (android.js:3:19)", or
+# "    at android.js:3:19" for code outside any function.
+_FRAME = re.compile(r"^\s*at (?:(.{1,200}?) \()?%s:(\d{1,9}):(\d{1,9})\)?\s*$")
+MAX_FRAMES = 16
+
+
+def head_frames(head: dict, filename: str) -> tuple[tuple[str | None, int, int], ...]:
+    """The frames of the head's ``stack`` text that are in the script's module (``filename``), as
+    ``(function, line, column)``, innermost first, at most ``MAX_FRAMES``; anything else in the
+    text (the prelude's frames, a stack the script rewrote) is passed over."""
+    stack = head_text(head, "stack", 4000)
+    if not stack:
+        return ()
+    pattern = re.compile(_FRAME.pattern % re.escape(filename))
+    frames = []
+    for line in stack.splitlines():
+        if (m := pattern.match(line)) is not None:
+            name = m.group(1)
+            frames.append((None if name in (None, "<anonymous>", "<eval>") else name, int(m.group(2)), int(m.group(3))))
+            if len(frames) == MAX_FRAMES:
+                break
+    return tuple(frames)
 
 
 def head_logs(head: dict, max_lines: int, max_chars: int) -> tuple[str, ...]:

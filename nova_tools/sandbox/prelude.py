@@ -11,8 +11,9 @@ from ``globalThis``, and they captured the built-ins they use before any script 
                     returned value's JSON, or, for a turn that ended without an action, a head
                     ``{"ok": false, "kind": ..., ...}`` alone.
 ``describe(e)``     turns a thrown value into a head ``{"ok": false, "kind": "error"|"memory"|
-                    "stack", "name", "message", "what", "line", "column", "logs"}``; the host
-                    words it.
+                    "stack", "name", "message", "what", "line", "column", "stack", "logs"}``
+                    (``line``/``column``: where it was thrown in the bundle; ``stack``: the
+                    error's stack text, clipped); the host words it.
 
 ``console.log`` (and info/warn/error/debug) collect lines into the head's ``logs``.
 
@@ -35,6 +36,8 @@ MAX_LOG_LINES = 200
 # A thrown value is worded from at most this many characters of its message (and its name).
 MAX_WHAT_CHARS = 500
 MAX_NAME_CHARS = 200
+# ... and its stack from at most this many characters (a few dozen frames).
+MAX_STACK_CHARS = 2000
 
 PRELUDE = r"""
 (() => {
@@ -46,7 +49,7 @@ PRELUDE = r"""
   const indexOf = uncurry(String.prototype.indexOf), slice = uncurry(String.prototype.slice);
   const keys = Object.keys;
   const MAX_RESULT = %(max_result)d, MAX_LOG = %(max_log)d, MAX_LINES = %(max_lines)d;
-  const MAX_WHAT = %(max_what)d, MAX_NAME = %(max_name)d;
+  const MAX_WHAT = %(max_what)d, MAX_NAME = %(max_name)d, MAX_STACK = %(max_stack)d;
   const FILE = %(file)s;
 
   // Reading what a script made may run its code (getters, proxies, toString) or meet megabytes:
@@ -196,7 +199,7 @@ PRELUDE = r"""
   }
 
   function details(e) {
-    const d = record("error", { what: "", name: null, message: null, line: null, column: null });
+    const d = record("error", { what: "", name: null, message: null, line: null, column: null, stack: null });
     if (isError(e)) {
       const name = text(get(e, "name"), MAX_NAME), message = text(get(e, "message"), MAX_WHAT);
       d.name = name; d.message = message;
@@ -204,6 +207,8 @@ PRELUDE = r"""
       if (name === "InternalError" && message === "out of memory") d.kind = "memory";
       else if (name === "RangeError" && indexOf(message, "call stack") >= 0) d.kind = "stack";
       const stack = get(e, "stack");
+      // the frames, for the host to map to the player's files (results.py reads them)
+      if (typeof stack === "string") d.stack = clip(stack, MAX_STACK);
       let at = typeof stack === "string" ? indexOf(stack, FILE + ":") : -1;
       if (at >= 0) {
         at += FILE.length + 1;
@@ -233,5 +238,6 @@ PRELUDE = r"""
     "max_lines": MAX_LOG_LINES,
     "max_what": MAX_WHAT_CHARS,
     "max_name": MAX_NAME_CHARS,
+    "max_stack": MAX_STACK_CHARS,
     "file": '"' + SCRIPT_FILENAME + '"',
 }

@@ -16,7 +16,7 @@ class Budgets:
 
     fuel: int = 200  # interpreter ticks (rules.script.fuel); the turn fails on tick fuel + 1
     memory: int = 16 * 1024 * 1024  # JS heap bytes (rules.script.memory), globals included
-    timeout_ms: int = 10_000  # host wall-clock watchdog (rules.script.timeoutMs), a last resort
+    timeout_ms: int = 10_000  # host watchdog, in the turn thread's CPU time (rules.script.timeoutMs), a last resort
 
     def __post_init__(self) -> None:
         for name in ("fuel", "memory", "timeout_ms"):
@@ -43,6 +43,16 @@ class TurnKind(StrEnum):
 
 
 @dataclass(frozen=True)
+class Frame:
+    """One frame of a thrown error's stack, in the bundle: the function (None when anonymous),
+    its line and column (from 1). The host maps it to the player's file (toolchain/sourcemap.py)."""
+
+    function: str | None
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
 class TurnResult:
     value: object | None  # the JSON-decoded return value (None when the turn failed)
     error: str | None  # one sentence a player can act on, e.g. "ran out of fuel (200 ticks)"
@@ -51,6 +61,7 @@ class TurnResult:
     logs: tuple[str, ...] = ()  # console.log lines, kept even when the turn failed (unless trapped)
     line: int | None = None  # where an error was thrown, in the bundle (map with its source map)
     column: int | None = None
+    stack: tuple[Frame, ...] = ()  # the thrown error's frames in the bundle, innermost first
     wasm_fuel: int = 0  # wasm fuel spent by the script (for benchmarks and the fuel factor)
 
     @property
@@ -89,6 +100,12 @@ def _at(line: int | None) -> str:
     return f" at line {line}" if line else ""
 
 
+def without_place(error: str, line: int | None) -> str:
+    """An error sentence of this module without the bundle line it ends with (``_at``), for a
+    host that words the place itself, in the player's files."""
+    return error.removesuffix(_at(line))
+
+
 def thrown_message(what: str, line: int | None) -> str:
     return f"threw {what}{_at(line)}"
 
@@ -112,7 +129,8 @@ _NO_ACTION = {
 
 def no_action_message(got: str, type_name: str | None = None) -> str:
     if got == "not-function":
-        return f"exports a {type_name} as default instead of a turn function"
+        article = "an" if (type_name or "?")[:1].lower() in "aeiou" else "a"
+        return f"exports {article} {type_name} as default instead of a turn function"
     return _NO_ACTION.get(got, f"returned {got} instead of an action")
 
 

@@ -45,8 +45,8 @@ from .globals import GameGlobals, TurnGlobals
 from .guest import (SCRATCH_BYTES, SCRATCH_PAYLOAD, TAG_EXCEPTION, UNDEFINED, Guest, Image, Snapshot, encode_string,
                     pointer, restore, seed_math_random, tag, take_snapshot)
 from .images import BUNDLES, GAMES, BundleImage, GameImage, build_bundle_image, build_game_image, game_key
-from .prelude import MAX_LOG_CHARS, MAX_LOG_LINES, PRELUDE
-from .results import Budgets, TurnKind, TurnResult
+from .prelude import MAX_LOG_CHARS, MAX_LOG_LINES, PRELUDE, SCRIPT_FILENAME
+from .results import Budgets, Frame, TurnKind, TurnResult
 from .wasi import TurnState, define_imports
 from .watchdog import watchdog_for
 
@@ -115,12 +115,12 @@ class Sandbox:
                 return TurnResult(value=None, error=say.bundle_too_big_message(len(code)), ticks=0, kind=TurnKind.ERROR)
             payload = encode_string(globals.payload(), self._snapshot.object_version)
             ceiling = wasm_fuel_ceiling(budgets.fuel, len(code))
-            started = time.monotonic()
+            started = time.thread_time()
             compiled = self._compiled(code, budgets, ceiling, digest)
             game = self._game_image(globals.game, budgets.memory)
             loaded = self._bundle_image(game, compiled, (digest, budgets.memory))
-            # A cold turn's compile counts towards its wall-clock timeout, as parsing did.
-            timeout_ms = max(0, budgets.timeout_ms - int((time.monotonic() - started) * 1000))
+            # A cold turn's compile counts towards its timeout (CPU time: watchdog.py), as parsing did.
+            timeout_ms = max(0, budgets.timeout_ms - int((time.thread_time() - started) * 1000))
             image = loaded.image if loaded is not None else game.image
             state = self._state
             cap = image.size + budgets.memory + MEMORY_SLACK + 2 * (len(payload) + compiled.size)
@@ -434,6 +434,7 @@ class _Turn:
             logs=logs,
             line=output.head_int(envelope, "line"),
             column=output.head_int(envelope, "column"),
+            stack=tuple(Frame(*frame) for frame in output.head_frames(envelope, SCRIPT_FILENAME)),
             wasm_fuel=self.fuel_spent or 0,
         )
 

@@ -9,7 +9,7 @@ a process-global slot), so each one only does arithmetic on its ``TurnState``.
 
 A call into Python costs 10-15 µs while the guest's own work runs at ~10M wasm fuel per ms, so a
 loop of ``Date.now()`` or ``getHours()`` would spend seconds for little fuel and meet the
-wall-clock timeout instead of a deterministic limit. Every host call a script can trigger at will
+timeout instead of a deterministic limit. Every host call a script can trigger at will
 therefore also burns ``HOST_CALL_FUEL`` of wasm fuel, keeping fuel and time in proportion.
 (``host_interrupt`` needs no charge: it runs once per 10,000 poll points, bounded by the ticks.)
 """

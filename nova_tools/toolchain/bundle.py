@@ -29,6 +29,7 @@ from pathlib import Path, PureWindowsPath
 
 from .diagnostics import CompileError, Diagnostic
 from .paths import ESBUILD
+from .sourcemap import read_esbuild_map
 
 ESBUILD_FLAGS = (
     "--bundle",
@@ -53,6 +54,10 @@ MAX_SOURCE_BYTES = 4 * 1024 * 1024
 MAX_NAME_CHARS = 1024
 MAX_NAME_DEPTH = 32
 MAX_PART_CHARS = 100
+#: The most files an in-memory project may have (the starter has a dozen; the editor's dry-run
+#: follows at most 200 imports). 100,000 one-line files kept an MCP upload busy for over ten
+#: minutes before this limit.
+MAX_FILES = 500
 
 TIMEOUT_S = 60
 
@@ -67,6 +72,8 @@ class Bundle:
     entry: str  # the entry file, as given
     inputs: tuple[str, ...]  # every source file that went into it (as reported in diagnostics)
     warnings: tuple[Diagnostic, ...] = field(default=())
+    # its source map (sourcemap.py): sources named relative to the entry's folder, no contents
+    source_map: dict | None = field(default=None, repr=False, compare=False)
 
 
 # --- in-memory sources ---------------------------------------------------------------------------
@@ -113,14 +120,18 @@ def materialize_sources(files: Mapping[str, str], entry: str) -> Iterator[tuple[
     """
     if not files:
         raise CompileError.single("no source files were given")
+    if len(files) > MAX_FILES:
+        raise CompileError.single(f"{len(files)} source files were given; a script may have at most {MAX_FILES}")
     names: dict[str, str] = {}
+    folded: set[str] = set()  # names as a case-insensitive file system sees them
     total = 0
     for name, text in files.items():
         clean = normalize_source_name(name)
         if not isinstance(text, str):
             raise CompileError.single(f"the contents of {clean!r} must be text, not {type(text).__name__}")
-        if clean.lower() in {n.lower() for n in names}:
+        if clean.lower() in folded:
             raise CompileError.single(f"file {clean!r} is given twice")
+        folded.add(clean.lower())
         total += len(text.encode("utf-8", "surrogatepass"))
         names[clean] = text
     if total > MAX_SOURCE_BYTES:
@@ -323,7 +334,10 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
     with tempfile.TemporaryDirectory(prefix="nova-esbuild-") as out:
         outfile = Path(out) / "bundle.js"
         metafile = Path(out) / "meta.json"
-        proc = _esbuild(["./" + entry, *ESBUILD_FLAGS, f"--outfile={outfile}", f"--metafile={metafile}"], root)
+        # The map is written beside the bundle (external: the bundle's bytes carry no comment
+        # pointing to it), without the sources' text, which it does not need.
+        proc = _esbuild(["./" + entry, *ESBUILD_FLAGS, "--sourcemap=external", "--sources-content=false",
+                         f"--outfile={outfile}", f"--metafile={metafile}"], root)
         if confine and any(_outside(m.group(1)) for m in map(_LOCATION.match, proc.stderr.splitlines()) if m):
             # Never show what esbuild saw outside the sources (its messages quote the code).
             raise BundleError.single("an import reaches outside the uploaded sources", code="outside-import")
@@ -332,6 +346,7 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
             raise BundleError(errors, summary=summary)
         meta = json.loads(metafile.read_text(encoding="utf-8"))
         code = outfile.read_text(encoding="utf-8")
+        source_map = read_esbuild_map(outfile.with_name(outfile.name + ".map"), root)
 
     problems: list[Diagnostic] = []
     inputs: list[str] = []
@@ -361,7 +376,7 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
     if problems:
         raise BundleError(problems, summary=summary)
     return Bundle(code=code, entry=display(entry), inputs=tuple(inputs),
-                  warnings=tuple(d for d in diags if d.severity == "warning"))
+                  warnings=tuple(d for d in diags if d.severity == "warning"), source_map=source_map)
 
 
 # --- public API ----------------------------------------------------------------------------------

@@ -30,10 +30,13 @@ class CompiledScript:
     entry: str  # the entry file (absolute path on disk, or the name given for in-memory sources)
     sha256: str  # hex digest of the bundle's UTF-8 bytes
     warnings: tuple[Diagnostic, ...] = field(default=())
+    # where each part of the bundle came from (toolchain/sourcemap.py); None for a bundle kept
+    # without one (an older game file, a peer's script)
+    source_map: dict | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def of(cls, bundle: str, entry: str, warnings: tuple[Diagnostic, ...] = ()) -> "CompiledScript":
-        return cls(bundle, entry, hashlib.sha256(bundle.encode("utf-8")).hexdigest(), warnings)
+    def of(cls, bundle: str, entry: str, warnings: tuple[Diagnostic, ...] = (), source_map: dict | None = None) -> "CompiledScript":
+        return cls(bundle, entry, hashlib.sha256(bundle.encode("utf-8")).hexdigest(), warnings, source_map)
 
 
 def _finish(bundle, diagnostics: list[Diagnostic]) -> CompiledScript:
@@ -48,7 +51,7 @@ def _finish(bundle, diagnostics: list[Diagnostic]) -> CompiledScript:
         n = len(errors)
         raise CompileError(errors, summary=f"{bundle.entry} has {n} type error{'s' if n != 1 else ''}")
     warnings = tuple(bundle.warnings) + tuple(d for d in diagnostics if d.severity != "error")
-    return CompiledScript.of(bundle.code, bundle.entry, warnings)
+    return CompiledScript.of(bundle.code, bundle.entry, warnings, bundle.source_map)
 
 
 def compile_android(entry: Path | str) -> CompiledScript:
@@ -64,6 +67,9 @@ def compile_android(entry: Path | str) -> CompiledScript:
         # bundler, the checker and the game file would all choke on the name
         shown = str(entry).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         raise CompileError.single(f"{shown} has a name that is not valid UTF-8; rename the file (or its folder)")
+    if entry.is_dir():  # `nova new-android my-bot` makes a folder; its entry is src/main.ts
+        hint = f" ({entry / 'src' / 'main.ts'})" if (entry / "src" / "main.ts").is_file() else ""
+        raise CompileError.single(f"{entry} is a folder; give the android's entry file{hint}")
     if not entry.is_file():
         raise CompileError.single(f"{entry} does not exist or is not a file")
     bundle = run_esbuild(entry.parent, entry.name, confine=False)
@@ -92,7 +98,7 @@ def bundle_sources(files: Mapping[str, str], entry: str) -> CompiledScript:
     raises :class:`CompileError`. Pair it with :func:`check_sources` before trusting the result."""
     with materialize_sources(files, entry) as (root, entry_name):
         bundle = run_esbuild(root, entry_name, confine=True, display=lambda rel: rel.removeprefix("./"))
-        return CompiledScript.of(bundle.code, bundle.entry, tuple(bundle.warnings))
+        return CompiledScript.of(bundle.code, bundle.entry, tuple(bundle.warnings), bundle.source_map)
 
 
 def check_sources(files: Mapping[str, str], entry: str) -> None:

@@ -45,6 +45,8 @@ def test_alices_replay_hides_everything_bob_wrote_and_keeps_hers(game):
     assert ALICE in text and "alice-log 3" in text
     scripts = replay["scripts"]
     assert [s["bundle"] == "[Redacted]" for s in scripts.values()] == [False, True, True]
+    # a source map names the player's files: hers is kept, bob's are left out with his code
+    assert ["sourceMap" in s for s in scripts.values()] == [True, False, False]
     final = {a["ownerId"]: a for a in replay["final"]["androids"]}
     assert final["alice"]["memory"] == ALICE and final["bob"]["memory"] == "[Redacted]"
     assert replay["player"] == "alice" and replay["format"] == "nova-replay"

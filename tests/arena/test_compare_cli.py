@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -128,10 +130,19 @@ def test_a_script_that_does_not_compile_or_exist_is_one_sentence(tmp_path) -> No
     assert run.code == 2 and "exactly two scripts" in run.err
 
 
-def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path) -> None:
+@pytest.mark.parametrize(
+    "how",
+    [
+        pytest.param("ctrl-c", id="ctrl-c"),
+        # what `timeout`, `kill` or a cancelled CI job sends, to the command alone
+        pytest.param("sigterm", id="sigterm"),
+    ],
+)
+def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path, how: str) -> None:
     out = tmp_path / "games"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "nova_tools.cli", "compare", str(STARTER), str(STARTER), "--seeds", "1-30", "--rounds", "40", "--jobs", "2", "--out", str(out), "--json"],
+        [sys.executable, "-m", "nova_tools.cli", "compare", str(STARTER), str(STARTER), "--seeds", "1-30", "--rounds", "40", "--jobs", "2", "--out", str(out)]
+        + (["--json"] if how == "ctrl-c" else []),  # the report in JSON, or in words
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -140,14 +151,25 @@ def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path) -> None:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not (out.exists() and any(p.suffix == ".json" for p in out.iterdir())):
         time.sleep(0.2)
-    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: SIGINT to the whole foreground group
+    if how == "ctrl-c":
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: SIGINT to the whole foreground group
+    else:
+        proc.terminate()
     stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
-    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
-    report = json.loads(stdout)
-    assert not report["complete"] and report["planned"] == 60 and 1 <= report["games"] < 60
-    assert f"interrupted after {report['games']} of 60 games" in stderr
-    assert report["warnings"][0] == f"interrupted: {report['games']} of 60 games were played"
+    assert proc.returncode == (130 if how == "ctrl-c" else 143), stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr and "leaked" not in stderr
+    said = "interrupted" if how == "ctrl-c" else "terminated"
+    games = int(stderr.split(" after ")[1].split()[0])
+    assert 1 <= games < 60
+    assert stderr.strip() == f"nova compare: {said} after {games} of 60 games; the report covers those"
+    if how == "ctrl-c":
+        report = json.loads(stdout)
+        assert not report["complete"] and report["planned"] == 60 and report["games"] == games
+        assert report["warnings"][0] == f"interrupted: {games} of 60 games were played"
+    else:  # the report in words says how many of the planned games it covers
+        lines = stdout.splitlines()
+        assert lines[0] == f"starter vs starter#2: {games} of 60 games (30 seeds x 2 seat orders, 40 rounds, rotational 12x12 maps)"
+        assert f"warning: interrupted: {games} of 60 games were played" in lines
     # no worker is left behind
     def group_alive() -> bool:
         try:
@@ -163,7 +185,7 @@ def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path) -> None:
     # every finished game was kept whole; nothing half-written
     kept = sorted(p.name for p in out.iterdir())
     assert all(name.endswith(".json") and not name.startswith(".") for name in kept)
-    assert len(kept) >= report["games"]
+    assert len(kept) >= games
 
 
 def test_a_terminal_shows_games_done_and_an_eta() -> None:
@@ -187,3 +209,55 @@ def test_a_terminal_shows_games_done_and_an_eta() -> None:
     assert os.waitstatus_to_exitcode(status) == 0, text
     assert "1/4 games  ETA 0:" in text and "4/4 games" in text
     assert "thrower vs thrower#2: 4 games" in text
+
+
+def test_a_worker_killed_mid_run_ends_the_comparison_in_one_sentence(tmp_path) -> None:
+    """A worker that dies (the OOM killer, a kill -9) used to leave `nova compare` waiting forever
+    for the game it was playing (multiprocessing.Pool never notices); now it ends at once."""
+    out = tmp_path / "games"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nova_tools.cli", "compare", str(STARTER), str(STARTER), "--seeds", "1-30", "--rounds", "40", "--jobs", "2", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (out.exists() and any(p.suffix == ".json" for p in out.iterdir())):
+        time.sleep(0.2)
+    workers = [pid for pid in _children(proc.pid) if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert workers, "no worker process found"
+    os.kill(workers[0], signal.SIGKILL)
+    try:
+        stdout, stderr = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise AssertionError("nova compare still waits for the game of a worker that died") from None
+    assert proc.returncode == 1, stderr
+    assert "Traceback" not in stderr and stdout == ""
+    assert re.fullmatch(
+        r"nova compare: a worker process ended abruptly \(killed, or out of memory\) after \d+ of 60 games; "
+        r"nothing was reported \(the games finished so far are in --out, if given\)",
+        stderr.strip(),
+    ), stderr
+    # no process of the command's session is left (the surviving worker was stopped too)
+    deadline = time.monotonic() + 10
+    while _session(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _session(proc.pid)
+
+
+def _session(sid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.getsid(int(entry)) == sid:
+                    found.append(int(entry))
+            except ProcessLookupError:
+                continue
+    return found
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -29,3 +33,41 @@ def test_an_unreachable_ray_cluster_is_one_sentence_at_once() -> None:
     assert run.err.strip() == "nova compare: cannot reach the Ray cluster at '127.0.0.1:1' (Connection refused)"
     run = nova("compare", THROWER, THROWER, "--seeds", "1", "--rounds", 2, "--ray", "nowhere")
     assert run.code == 1 and "is not a Ray address" in run.err
+
+
+@pytest.mark.realpart
+def test_sigterm_stops_a_local_ray_run_like_ctrl_c_and_leaves_no_ray_behind(tmp_path) -> None:
+    """`timeout` or `kill` on `nova compare --ray local`: Ray's own SIGTERM handler used to end the
+    command at once with a C++ stack dump on stderr; it is the command's again, so the report of
+    the games played comes out and the local instance is shut down."""
+    out = tmp_path / "games"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nova_tools.cli", "compare", str(STARTER), str(STARTER), "--seeds", "1-30", "--rounds", "40",
+         "--ray", "local", "--jobs", "2", "--out", str(out), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and not (out.exists() and any(p.suffix == ".json" for p in out.iterdir())):
+        time.sleep(0.2)
+    proc.terminate()
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 143, stderr
+    report = json.loads(stdout)
+    assert not report["complete"] and 1 <= report["games"] < 60
+    assert stderr.strip() == f"nova compare: terminated after {report['games']} of 60 games; the report covers those"
+    # Ray's processes (raylet, GCS, workers) live in the command's session: none is left
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and _session_alive(proc.pid):
+        time.sleep(0.2)
+    assert not _session_alive(proc.pid)
+
+
+def _session_alive(session: int) -> bool:
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.getsid(int(entry)) == session:
+                    return True
+            except ProcessLookupError:
+                continue
+    return False

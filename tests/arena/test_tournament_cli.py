@@ -44,7 +44,7 @@ def test_the_text_report_ranks_with_ratings() -> None:
     run = nova("tournament", HOARDER, THROWER, "--seeds", "1", "--rounds", 10, "--jobs", 1)
     assert run.code == 0, run.err
     lines = run.out.splitlines()
-    assert lines[0] == "Round robin of 2 scripts: 2 games (1 pairs x 1 seeds x 2 seat orders, 10 rounds, rotational 12x12 maps)"
+    assert lines[0] == "Round robin of 2 scripts: 2 games (1 pair x 1 seed x 2 seat orders, 10 rounds, rotational 12x12 maps)"
     assert lines[1].split() == ["#", "script", "rating", "wins", "draws", "losses", "mean", "score", "failed", "turns"]
     assert lines[3].split()[:2] == ["1", "hoarder"] and lines[4].split()[:2] == ["2", "thrower"]
     assert "  hoarder 2 - 0 thrower  (0 draws)" in lines

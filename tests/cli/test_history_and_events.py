@@ -133,6 +133,30 @@ def test_a_game_file_written_before_the_details_reads_in_words(tmp_path):
     assert history.code == 0 and json.loads(history.out)["rounds"] == list(range(11))
 
 
+def test_nova_events_filters_by_round_range_action_and_outcome_and_shows_notes_only_when_asked(tmp_path):
+    import shutil
+
+    old = tmp_path / "old.json"
+    shutil.copyfile(Path(__file__).parent / "fixtures" / "sandbox-2-game.json", old)
+    every = json.loads(nova("events", "--file", old, "--limit", 500, "--json", "--notes").out)["events"]
+
+    ranged = json.loads(nova("events", "--file", old, "--from-round", 3, "--to-round", 4, "--action", "move", "--limit", 500, "--json").out)["events"]
+    accepted = json.loads(nova("events", "--file", old, "--android", "android-2", "--outcome", "accepted", "--limit", 500, "--json").out)
+    plain = nova("events", "--file", old, "--android", "android-2", "--limit", 2)
+    noted = nova("events", "--file", old, "--android", "android-2", "--limit", 2, "--notes")
+    wrong = nova("events", "--file", old, "--action", "fly")
+
+    moves = [e["index"] for e in every if e["type"] == "turn" and e["action"]["type"] == "android.move" and 3 <= e["round"] <= 4]
+    assert moves and [e["index"] for e in ranged] == moves
+    assert not [e for e in ranged if {"memory", "recording"} & set(e["action"])]  # notes left out unless asked
+    mine = [e["index"] for e in every if e.get("android") == "android-2" and e.get("outcome") == "accepted"]
+    assert mine and [e["index"] for e in accepted["events"]] == mine and accepted["total"] == len(mine)
+    assert plain.out.splitlines()[1] == "r1 android-2 moved east to (11,2)" and "memory" not in plain.out
+    assert "  memory: seen 20\n  recording: round 1\n" in noted.out
+    assert any("memory" in e["action"] for e in every if e["type"] == "turn")
+    assert wrong.code != 0 and "'fly' is not an action type; the types are android.wait" in wrong.err and "Traceback" not in wrong.err
+
+
 def test_the_events_of_one_android_end_with_why_it_fell(tmp_path):
     """An android that walks into the west edge every turn from a charger on acid: its own events
     are its failed turns, the acid it took at each round end, and the round end that destroyed it;

@@ -173,6 +173,30 @@ def test_play_in_a_pipe_prints_one_round(game):
     assert nova("play", "--file", game, "--round", 99).code == 1
 
 
+def test_play_shows_a_players_replay_export_whole_round_by_round(game, tmp_path):
+    """The whole map of a recorded round from a replay a player was given: the same board as the
+    game file shows, with nothing of what the replay redacts."""
+    replay = tmp_path / "alice-replay.json"
+    assert nova("replay", "export", "--file", game, "--player", "alice", "--output", replay).code == 0
+    for round in (0, 6, 12):
+        from_replay = nova("play", "--file", replay, "--round", round)
+        from_game = nova("play", "--file", game, "--round", round)
+        assert from_replay.code == 0, from_replay.err
+        assert from_replay.out == from_game.out and from_replay.out.startswith(f"Round {round}")
+        assert "android-2" in from_replay.out  # bob's android is on the map
+        for secret in (BOB_SECRET, BOB_LOG):
+            assert secret not in from_replay.out
+    # a replay is watched, never played on or rewritten
+    before = replay.read_bytes()
+    run = nova("run", "--file", replay, "--rounds", 1)
+    assert run.code != 0 and "is not a Nova game file" in run.err and "Traceback" not in run.err
+    assert replay.read_bytes() == before
+    truncated = tmp_path / "cut.json"
+    truncated.write_bytes(before[: len(before) // 2])
+    cut = nova("play", "--file", truncated, "--round", 1)
+    assert cut.code != 0 and "is not a readable Nova game file" in cut.err and "Traceback" not in cut.err
+
+
 def test_replay_export_hides_the_error_text_of_another_players_script(tmp_path):
     game = tmp_path / "game.json"
     assert nova("create-game", "--file", game).code == 0

@@ -139,6 +139,11 @@ def test_the_viewer_agrees_with_nova_status_at_a_round_and_with_nova_android(bro
     status = json.loads(nova("status", "--file", root / "duel.json", "--round", SCRUB_TO, "--json").out)
     assert shown_scores(page) == {p["id"]: (float(p["score"]), [(line["source"], float(line["points"])) for line in p["breakdown"]]) for p in status["players"]}
     assert shown_scores(page) != expected, f"the scores at rounds {SCRUB_TO} and {STEP_TO} are the same: pick rounds that differ"
+    # the round's events, in the words `nova events` prints (amounts, damage, why an android fell)
+    events = json.loads(nova("events", "--file", root / "duel.json", "--round", SCRUB_TO, "--limit", 500, "--json").out)["events"]
+    words = [event["text"] for event in events]
+    page.wait_for_function("n => document.querySelectorAll('ol.events li').length >= n", arg=len(words))
+    assert page.locator("ol.events li").all_inner_texts()[: len(words)] == words
 
     # the last round: click each player's first android and read what `nova android` says
     page.keyboard.press("End")

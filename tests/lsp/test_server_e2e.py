@@ -272,3 +272,36 @@ async def test_a_bare_script_using_the_dom_is_warned_that_upload_will_refuse_it(
     assert len(found) == 1
     assert found[0].range.start == position_of(text, "document")
     assert "nova upload" in found[0].message
+
+
+async def test_a_dry_run_that_throws_in_an_imported_file_puts_a_diagnostic_at_that_line(editor: Editor):
+    from nova_testing import THROWER_FILES, THROWN_AT
+
+    editor.write("thrower/lib/nav.ts", THROWER_FILES["lib/nav.ts"])  # on disk, not open
+    uri = editor.open("thrower/main.ts", THROWER_FILES["main.ts"])
+    nav = (editor.root / "thrower" / "lib" / "nav.ts").resolve().as_uri()
+    editor.client.diagnostics.pop(nav, None)
+
+    result = await editor.command("nova.dryRun", uri)
+
+    assert result["ok"] and result["code"] == "script-error"
+    assert (result["stack"][0]["file"], result["stack"][0]["line"]) == THROWN_AT
+    assert "lib/nav.ts:4:" in result["reason"]
+    # the file the editor has not opened gets the diagnostic pushed, at the throw
+    async with asyncio.timeout(30):
+        while not editor.client.diagnostics.get(nav):
+            await asyncio.sleep(0.01)
+    [pushed] = editor.client.diagnostics[nav]
+    throw = position_of(THROWER_FILES["lib/nav.ts"], "throw")
+    assert pushed.range.start.line == throw.line == THROWN_AT[1] - 1 and pushed.source == "nova dry-run"
+    assert pushed.severity == types.DiagnosticSeverity.Error and "no way north" in pushed.message
+    # opened, it keeps it (pulled or pushed, as the editor takes them); the entry is not blamed twice
+    nav_uri = editor.open("thrower/lib/nav.ts", THROWER_FILES["lib/nav.ts"], save=False)
+    assert nav_uri == nav
+    found = await editor.diagnostics(nav, until=lambda ds: any(d.source == "nova dry-run" for d in ds))
+    assert [d.range.start.line for d in found if d.source == "nova dry-run"] == [THROWN_AT[1] - 1]
+    entry = await editor.diagnostics(uri, until=lambda ds: any(d.source == "nova dry-run" for d in ds))
+    assert [d.range.start.line for d in entry if d.source == "nova dry-run"] == [position_of(THROWER_FILES["main.ts"], "export default").line]
+    # an edit of the file where it failed clears it there
+    editor.change(nav, THROWER_FILES["lib/nav.ts"].replace("round >= 1", "round < 0"))
+    assert not [d for d in await editor.diagnostics(nav) if d.source == "nova dry-run"]

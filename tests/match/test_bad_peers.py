@@ -6,6 +6,7 @@ crashes (before a match it keeps waiting, during one it finishes the match alone
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 from pathlib import Path
@@ -29,6 +30,7 @@ PRE_MATCH = {
     "an oversized frame": ("x" * (9 * 1024 * 1024), "the peer sent a frame larger than 8 MiB"),
     "a message out of turn": (json.dumps({"type": "round", "round": 1, "hash": "0" * 64}), "the peer sent a 'round' message where an 'accept' or a 'refuse' was due"),
     "a malformed accept": (json.dumps({"type": "accept", "protocol": "nova-match", "version": 1}), "the peer's 'accept' message is malformed (player: Field required)"),
+    "a number too long to read": ('{"type": "accept", "version": 1%s}' % ("0" * 5000), "the peer sent a number too long to read (more than 4300 digits)"),
     "silence": (None, "the peer sent nothing for 2 s"),
 }
 
@@ -76,6 +78,7 @@ MID_MATCH = {
     "a message out of turn": (json.dumps({"type": "reveal", "nonce": "0" * 64}), "the peer sent a 'reveal' message where a 'round' was due"),
     "a round out of order": (json.dumps({"type": "round", "round": 3, "hash": "0" * 64}), "the peer sent the hash of round 3 where round 1 was due"),
     "an oversized frame": ("y" * (9 * 1024 * 1024), "the peer sent a frame larger than 8 MiB"),
+    "a number too long to read": ('{"type": "round", "round": 1%s}' % ("0" * 5000), "the peer sent a number too long to read (more than 4300 digits)"),
     "silence": (None, "the peer sent nothing for 2 s"),
 }
 
@@ -99,6 +102,21 @@ def test_a_peer_that_breaks_the_protocol_mid_match_leaves_the_host_a_whole_unver
     assert status["round"] == 10 and status["match"]["unverifiedFrom"] == 1 and status["match"]["outcome"] == "abandoned"
     assert {p["id"] for p in status["players"]} == {"alice", "mallory"}
     no_temporary_files(tmp_path)
+
+
+def test_a_peer_closing_with_too_large_is_not_blamed_for_a_large_frame(tmp_path: Path) -> None:
+    """Code 1009 from the peer means it refused one of ours; the host echoes the code back, and
+    that echo is not this side refusing a frame of the peer's."""
+    host, url, _ = hosting(tmp_path)
+    peer = RawPeer(url)
+    peer.handshake()
+    peer.ws.close(code=1009, reason="too big for me")
+    hosted = host.finish()
+    no_traceback(hosted)
+    assert hosted.code == 4, hosted.err
+    assert one_sentence(hosted.err, "host") == (
+        "nova host: the peer refused a message as too large; the match was finished here alone, and the result is unverified from round 1 on"
+    )
 
 
 def test_a_joiner_speaking_another_protocol_version_is_refused_in_one_sentence(tmp_path: Path) -> None:
@@ -165,6 +183,19 @@ def test_a_port_already_in_use_is_one_sentence(tmp_path: Path) -> None:
     assert result.out == ""
 
 
+@pytest.mark.parametrize("bind", ["nonsense.invalid", "192.0.2.1"])
+def test_an_address_that_cannot_be_listened_on_is_one_sentence(tmp_path: Path, bind: str) -> None:
+    """Said in the resolver's or the kernel's words: a name that does not resolve once read
+    'Unknown error -2' (the resolver's code taken for an errno). The resolver's wording varies
+    ('Name or service not known', 'Temporary failure in name resolution'), so only its shape is
+    checked."""
+    result = nova("host", "--rounds", 3, "--player", "alice", wanderer(tmp_path), "--file", tmp_path / "a.json", "--bind", bind)
+    no_traceback(result)
+    assert result.code == 1
+    assert re.fullmatch(rf"nova host: cannot listen on {re.escape(bind)}:0 \([A-Z][a-z][^()]+\)", result.err.strip()), result.err
+    assert "Unknown error" not in result.err and "while attempting" not in result.err
+
+
 def test_a_second_joiner_is_turned_away_while_the_match_goes_on(tmp_path: Path) -> None:
     host, url, bot = hosting(tmp_path)
     first = RawPeer(url)
@@ -217,6 +248,11 @@ JOIN_CASES = {
         "nova join: cannot play with this host: it speaks nova-match protocol version 2 and this nova speaks version 1; both sides need the same nova-tools release",
     ),
     "silence": (None, "nova join: the host sent nothing for 2 s"),
+    # rules nested deeper than Python's recursion limit once crashed the joiner's rules merge
+    "rules nested 900 deep": (
+        '{"type": "offer", "protocol": "nova-match", "version": 1, "rules": %s}' % ('{"a": ' * 900 + "{}" + "}" * 900),
+        "nova join: the host sent JSON nested more than 32 levels deep",
+    ),
 }
 
 

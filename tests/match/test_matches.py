@@ -7,6 +7,7 @@ import os
 import pty
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,8 @@ def test_host_and_join_play_twenty_rounds_of_the_starter_and_agree(tmp_path: Pat
     no_traceback(hosted, joined)
     assert (hosted.code, joined.code) == (0, 0), (hosted.err, joined.err)
     assert "Verified: 20 rounds played against bob" in hosted.out
+    # stdout's first line is the address; stderr says what the opponent types
+    assert f"nova host: waiting up to 60 s for a joiner; your opponent runs: nova join {url} --player THEIR_ID THEIR_SCRIPT.ts --file THEIR_FILE.json\n" in hosted.err
     assert "\r" not in hosted.err + joined.err and "played 20/20" not in hosted.err  # no progress bar in a pipe
     assert "Verified: 20 rounds played against alice" in joined.out
 
@@ -72,7 +75,7 @@ def test_host_and_join_play_twenty_rounds_of_the_starter_and_agree(tmp_path: Pat
 def test_the_joiner_picks_the_second_size_offered_and_both_play_on_it(tmp_path: Path) -> None:
     bot = wanderer(tmp_path)
     host, url = start_host(tmp_path, "--rounds", 3, "--player", "alice", bot, "--file", "a.json", "--sizes", "12x12,16x20", "--wait", 60)
-    joined = start_join(tmp_path, url, "--player", "bob", bot, "--file", "b.json", "--size", "16x20").finish()
+    joined = start_join(tmp_path, url, "--player", "bob", bot, "--file", "b.json", "--size", "16x20", "--rounds", 3, "--disclosure", "full").finish()
     hosted = host.finish()
     assert (hosted.code, joined.code) == (0, 0), (hosted.err, joined.err)
     for name in ("a.json", "b.json"):
@@ -95,6 +98,28 @@ def test_a_size_not_offered_is_refused_in_one_sentence_on_both_sides(tmp_path: P
     assert joined.code == 1 and hosted.code == 1
     assert one_sentence(joined.err, "join") == "nova join: you asked for a 16x16 board, which the host does not offer (it offers 12x12, 24x24)"
     assert one_sentence(hosted.err, "host") == "nova host: the joiner refused the offer: bob asked for a 16x16 board, which the host does not offer (it offers 12x12, 24x24)"
+    assert not (tmp_path / "a.json").exists() and not (tmp_path / "b.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("hosted_with", "joined_with", "sentence"),
+    [
+        (("--rounds", 3), ("--rounds", 20), "you asked for 20 rounds and the host offers 3"),
+        (("--rounds", 3, "--disclosure", "full"), ("--disclosure", "recording"), "you asked for disclosure recording and the host offers full"),
+    ],
+    ids=["rounds", "disclosure"],
+)
+def test_a_joiner_insisting_on_other_terms_refuses_the_offer(tmp_path: Path, hosted_with: tuple, joined_with: tuple, sentence: str) -> None:
+    """A joiner who agreed on 20 rounds, or on a recording-only match, need not take whatever the
+    host offers: with --rounds / --disclosure it refuses another offer before any script crosses."""
+    bot = wanderer(tmp_path)
+    host, url = start_host(tmp_path, *hosted_with, "--player", "alice", bot, "--file", "a.json", "--wait", 60)
+    joined = start_join(tmp_path, url, "--player", "bob", bot, "--file", "b.json", *joined_with).finish()
+    hosted = host.finish()
+    no_traceback(hosted, joined)
+    assert joined.code == 1 and hosted.code == 1
+    assert one_sentence(joined.err, "join") == f"nova join: {sentence}"
+    assert one_sentence(hosted.err, "host") == f"nova host: the joiner refused the offer: {sentence.replace('you asked', 'bob asked')}"
     assert not (tmp_path / "a.json").exists() and not (tmp_path / "b.json").exists()
 
 
@@ -155,7 +180,9 @@ def test_a_peer_lying_about_one_rounds_hash_is_caught_at_that_round(tmp_path: Pa
         lying.finish()
     no_traceback(result)
     assert result.code == 3, result.err
-    assert one_sentence(result.err, command).startswith(f"nova {command}: desync at round 7: the state hash after that round was ")
+    sentence = one_sentence(result.err, command)
+    assert sentence.startswith(f"nova {command}: desync at round 7: the state hash after that round was ")
+    assert sentence.endswith(f"; {kept} keeps the match up to round 7, as played here")
     # the honest side keeps what it played, up to the round that differed, as evidence
     status = json.loads(nova("status", "--file", tmp_path / kept, "--json").out)
     assert status["round"] == 7
@@ -212,3 +239,33 @@ def test_a_terminal_shows_rounds_played_and_verified(tmp_path: Path) -> None:
     assert joiner.wait(timeout=60) == 0 and host.finish().code == 0
     screen = seen.decode("utf-8", "replace")
     assert "played 6/6, verified 6" in screen and "\r[" in screen
+
+
+@pytest.mark.parametrize(("how", "code", "said"), [("ctrl-c", 130, "interrupted"), ("sigterm", 143, "terminated")])
+def test_a_joiner_stopped_mid_match_keeps_its_rounds_and_tells_the_host(tmp_path: Path, how: str, code: int, said: str) -> None:
+    """Ctrl-C, or SIGTERM (`timeout`, `kill`), on `nova join` mid-match: the file keeps the rounds
+    played, the host hears why and finishes alone. SIGTERM used to end the joiner at once, with
+    no file and the host told only that the connection broke."""
+    bot = wanderer(tmp_path)
+    host, url = start_host(tmp_path, "--rounds", 30000, "--player", "alice", bot, "--file", "alice.json", "--timeout", 30, "--wait", 60)
+    joiner = start_join(tmp_path, url, "--player", "bob", bot, "--file", "bob.json", "--timeout", 30)
+    joiner.wait_for("playing 30000 rounds")
+    time.sleep(1.5)  # some rounds in (a pipe shows no progress to wait for); far from the end
+    if how == "ctrl-c":
+        joiner.interrupt()
+    else:
+        joiner.proc.terminate()
+    joined = joiner.finish()
+    host.interrupt()  # the host would finish the 30000 rounds alone; what it heard is already said
+    hosted = host.finish()
+    no_traceback(joined, hosted)
+    assert joined.code == code, joined.err
+    sentence = one_sentence(joined.err, "join")
+    assert sentence.startswith(f"nova join: {said} at round ") and "; bob.json keeps the rounds played, unverified from round " in sentence
+    stopped_at = int(sentence.split(" at round ")[1].split(";")[0])
+    # the file holds exactly the rounds the message names (Ctrl-C can land between playing a
+    # round and recording it: the file once held one round more than it said)
+    status = json.loads(nova("status", "--file", tmp_path / "bob.json", "--json").out)
+    assert status["round"] == stopped_at and status["match"]["outcome"] == "abandoned"
+    assert f"bob interrupted the match at round {stopped_at}" in hosted.err
+    no_temporary_files(tmp_path)

@@ -73,6 +73,8 @@ WRONG_FRAMES = [
     ("not json", (Round,), "the peer sent text that is not JSON ('not json'...)"),
     ("[" * 100_000, (Round,), "the peer sent a 98 KiB message where at most 8 KiB was due"),
     ("[" * 8000, (Round,), "the peer sent text that is not JSON ('[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[['...)"),
+    ('{"type": "round", "round": 1%s}' % ("0" * 5000), (Round,), "the peer sent a number too long to read (more than 4300 digits)"),
+    ('{"type": "round", "deep": %s}' % ("[" * 40 + "]" * 40), (Round,), "the peer sent JSON nested more than 32 levels deep"),
     ('"just a string"', (Round,), "the peer sent JSON that is not a nova-match message (no 'type')"),
     ('{"type": "shout"}', (Round,), "the peer sent an unknown message type 'shout'"),
     ('{"type": "reveal", "nonce": "%s"}' % HASH, (Round,), "the peer sent a 'reveal' message where a 'round' was due"),

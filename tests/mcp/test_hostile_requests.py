@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import anyio
@@ -160,3 +162,104 @@ async def test_a_long_run_blocks_no_other_game_and_cancelling_it_keeps_its_round
             settled = (await _call(client, "get_status", game="slow")).data["round"]
             assert seen <= played == settled <= seen + 2, (seen, played, settled)
             await _still_answers(client)
+
+
+UNPLAYABLE_RULES = [  # (rules as JSON text, the path the refusal names, words it says)
+    ('{"script": {"memory": 2147483648}}', "script.memory", "less than or equal to"),
+    # the SDK parses a JSON text argument itself (Python's json reads 1e400 as inf): the rules
+    # refuse the infinite number at its path
+    ('{"android": {"decayPerRound": 1e400}}', "android.decayPerRound", "expected a finite number"),
+    ('{"script": {"fuel": 5000}}', "script.fuel", "the clock never to decide a turn"),
+    ('{"script": {"timeoutMs": 86400000}}', "script.timeoutMs", "less than or equal to 600000"),
+    ('{"a":' * 3000 + "1" + "}" * 3000, "", "nested more than 64 levels deep"),
+    ('{"android": {"memoryLimit": "\\ud800"}}', "android.memoryLimit", "expected a valid integer"),
+    ('{"android": {"sight": {"shape": "\\udfff", "range": 3}}}', "android.sight.shape", "expected a valid string"),
+]
+
+
+async def test_rules_that_cannot_be_played_are_refused_with_their_path_and_no_game_is_made(tmp_path):
+    with anyio.fail_after(240):
+        async with Client(_server(tmp_path)) as client:
+            for text, path, says in UNPLAYABLE_RULES:
+                checked = await _call(client, "validate_rules", rules=text)
+                _well_formed(checked)
+                assert not checked.error and checked.data["valid"] is False, checked.text
+                assert "bug" not in checked.text and says in checked.text, checked.text
+                if path:
+                    assert path in [p["path"] for p in checked.data["problems"]], checked.data
+                created = await _call(client, "create_game", name="unplayable", rules=text)
+                assert created.error and says in created.text and "bug" not in created.text, created.text
+                assert not (tmp_path / "unplayable.json").exists()
+            # (the same nesting as an object in the request itself: the SDK's client cannot send
+            # it, a raw client can: test_requests_the_sdk_cannot_read_still_get_an_answer_with_their_id)
+            await _still_answers(client)
+
+
+async def test_a_game_file_from_before_rules_were_data_opens_under_the_defaults(tmp_path):
+    with anyio.fail_after(240):
+        async with Client(_server(tmp_path)) as client:
+            assert not (await _call(client, "create_game", name="g", seed=4)).error
+            uploaded = await _call(client, "upload_script", game="g", player="p", source=secret_keeper("m", "r"))
+            assert not (await _call(client, "launch_android", game="g", player="p", script_id=uploaded.data["scriptId"])).error
+            assert not (await _call(client, "run_rounds", game="g", rounds=2)).error
+            before = (await _call(client, "get_status", game="g")).data
+            data = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+            del data["rules"]
+            (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+            status = await _call(client, "get_status", game="old")
+            assert not status.error and status.data == {**before, "game": "old"}, status.text
+            ran = await _call(client, "run_rounds", game="old", rounds=1)
+            assert not ran.error and ran.data["lastRound"] == 3, ran.text
+
+
+# A script whose source ends in a string literal: the request adds a lone surrogate to it.
+HALF_EMOJI = "const t: AndroidTurn = () => ({ type: 'android.wait', memory: half });\nconst half = 'half "
+
+
+def test_requests_the_sdk_cannot_read_still_get_an_answer_with_their_id(tmp_path):
+    """Raw JSON-RPC lines over stdio, as a JavaScript client or an attacker writes them: lone
+    surrogate escapes and nesting past the SDK's parser (200 levels). Each was dropped without a
+    reply, so the client waited for ever; now each is answered, and the server goes on."""
+    deep_rules = '{"a":' * 3000 + "1" + "}" * 3000
+    junk = "[" * 200_000 + "]" * 200_000
+    lines = {
+        2: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"validate_rules","arguments":{"rules":' + deep_rules + "}}}",
+        3: '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_games","arguments":{},"junk":' + junk + "}}",
+        4: '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"\\ud800","arguments":{}}}',
+        5: '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"create_game","arguments":{"name":"g\\udfff"}}}',
+        6: '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"dry_run_turn","arguments":{"source":' + json.dumps(HALF_EMOJI)[:-1] + '\\ud83d\';\\nexport default t;\\n"}}}',
+        7: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_games","arguments":{}}}',
+    }
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}
+    server = subprocess.Popen([sys.executable, "-m", "nova_tools.cli", "mcp", "--root", str(tmp_path)], cwd=REPO, env=ENV,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    answered: dict[int, dict] = {}
+    give_up = threading.Timer(180, server.kill)  # a request left unanswered fails the test, not hangs it
+    give_up.start()
+    try:
+        assert server.stdin and server.stdout
+        server.stdin.write((json.dumps(initialize) + "\n" + '{"jsonrpc":"2.0","method":"notifications/initialized"}\n').encode())
+        for line in lines.values():
+            server.stdin.write(line.encode() + b"\n")
+        server.stdin.flush()
+        while len(answered) < 1 + len(lines):
+            reply = server.stdout.readline()
+            assert reply, f"the server stopped answering; answered: {sorted(answered)}"
+            message = json.loads(reply.decode("utf-8"))  # strict UTF-8: the reply is well-formed
+            if "id" in message:
+                answered[message["id"]] = message
+    finally:
+        give_up.cancel()
+        server.stdin.close() if server.stdin else None
+        server.wait(timeout=60)
+    text = {i: json.dumps(answered[i]["result"], ensure_ascii=False) for i in lines}
+    assert "bug" not in " ".join(text.values())
+    assert answered[2]["result"]["structuredContent"]["valid"] is False
+    assert answered[3]["result"]["structuredContent"] == {"games": [], "more": 0, "offset": 0, "total": 0}
+    assert answered[4]["result"]["isError"] and "Unknown tool: \ufffd" in text[4]
+    assert answered[5]["result"]["isError"] and "not a valid game name" in text[5]
+    assert answered[6]["result"]["structuredContent"]["accepted"] is True, text[6]
+    assert answered[6]["result"]["structuredContent"]["action"]["memory"] == "half \ufffd"
+    assert answered[7]["result"]["isError"] is False
+    assert not (tmp_path / "g\ufffd.json").exists()

@@ -45,7 +45,7 @@ async def test_an_agent_plays_the_whole_loop_with_the_starter_android(tmp_path):
             assert "buildings.charger" in [line["source"] for line in player["breakdown"]]
             assert f"{player['id']}: " in status.text
 
-        events = await ok(client, "get_events", game="duel", player="alice", round=50)
+        events = await ok(client, "get_events", game="duel", player="alice", round=50, compact=False)
         kinds = [e["type"] for e in events.data["events"]]
         assert kinds[0] == "round.started" and kinds[-1] == "round.ended" and "turn" in kinds
         assert all(e["round"] == 50 for e in events.data["events"])
@@ -96,15 +96,15 @@ async def test_failed_turns_are_easy_to_find(tmp_path):
         android = (await ok(client, "launch_android", game="g", player="alice", script_id=script)).data["androidId"]
         ran = await ok(client, "run_rounds", game="g", rounds=15)
         assert ran.data["failedTurns"] > 0 and "failed_only" in ran.text
-        failed = await ok(client, "get_events", game="g", player="alice", failed_only=True, mine_only=True)
+        failed = await ok(client, "get_events", game="g", player="alice", failed_only=True, mine_only=True, compact=False)
         assert failed.data["total"] == ran.data["failedTurns"]
         for event in failed.data["events"]:
             assert event["android"] == android and event["outcome"] == "refused" and event["code"] == "off-map"
         assert "[off-map]" in failed.text
         none = await ok(client, "get_events", game="g", player="alice", failed_only=True, round=1, android_id="android-9")
-        assert none.data["events"] == [] and "No failed turns in round 1 of android-9 (the log holds" in none.text
+        assert none.data["lines"] == [] and "No failed turns in round 1 of android-9 (the log holds" in none.text
         first = await ok(client, "get_events", game="g", player="alice", failed_only=True, offset=0, limit=1)
-        assert first.data["offset"] == 0 and len(first.data["events"]) == 1
+        assert first.data["offset"] == 0 and len(first.data["lines"]) == 1
         android_view = await ok(client, "get_android", game="g", player="alice", android_id=android)
         assert android_view.data["recentTurns"][-1]["code"] == "off-map"
 

@@ -36,13 +36,18 @@ def alice_reads(game, total_events: int) -> dict[str, list[dict]]:
         "list_games": [{}],
         "validate_rules": [{"rules": {}}],
         "get_status": [{"game": "secrets"}],
-        "get_world": [{"game": "secrets", "player": "alice", "tile_limit": 200, "messages": 50}],
+        "get_world": [{"game": "secrets", "player": "alice", "tile_limit": 200, "messages": 50}]
+        # the whole map of a round, as her replay keeps it: bob's androids, not his words or code
+        + [{"game": "secrets", "player": "alice", "tile_limit": 200, "messages": 50, "whole_map": True, "round": r} for r in (0, 6, 12)],
+        # the library holds bob's uploads too (upload_script keeps them there): not hers to list
+        "list_scripts": [{"player": "alice"}],
         "get_android": [{"game": "secrets", "player": "alice", "android_id": a} for a in (alice_keeper, bob_keeper, bob_thrower)],
         "dry_run_turn": [{"game": "secrets", "player": "alice", "source": WAIT}, {"game": "secrets", "player": "alice", "source": SNOOP}]
         + [{"game": "secrets", "player": "alice", "android_id": a, "source": WAIT} for a in (bob_keeper, bob_thrower)],
         # The picture's text and structured content; what it draws is only what alice could see
         # (tests/mcp/test_pictures.py: every tile she could not see is fog).
-        "get_board_image": [{"game": "secrets", "player": "alice"}] + [{"game": "secrets", "player": "alice", "round": r} for r in (0, 6, 12)],
+        "get_board_image": [{"game": "secrets", "player": "alice"}] + [{"game": "secrets", "player": "alice", "round": r} for r in (0, 6, 12)]
+        + [{"game": "secrets", "player": "alice", "round": 12, "whole_map": True}],
         "get_score_history": [{"game": "secrets"}, {"game": "secrets", "every": 1}],
         # her own script against the starter, and bob's scripts named as hers (refused): scores and
         # reason codes only, never code, memory, recordings or a thrown error's text
@@ -50,8 +55,9 @@ def alice_reads(game, total_events: int) -> dict[str, list[dict]]:
             {"a": {"game": "secrets", "player": "alice", "script_id": s}, "b": {"starter": True}, "seeds": "1", "rounds": 3}
             for s in game.scripts["alice"] + game.scripts["bob"]
         ],
-        "get_events": [{"game": "secrets", "player": "alice", "offset": o, "limit": 100} for o in range(0, total_events, 100)]
-        + [{"game": "secrets", "player": "alice", "android_id": a, "offset": 0, "limit": 100} for a in (bob_keeper, bob_thrower)]
+        "get_events": [{"game": "secrets", "player": "alice", "offset": o, "limit": 100, "compact": False, "notes": True} for o in range(0, total_events, 100)]
+        + [{"game": "secrets", "player": "alice", "android_id": a, "offset": 0, "limit": 100, **form} for a in (bob_keeper, bob_thrower)
+           for form in ({}, {"compact": False, "notes": True})]
         + [{"game": "secrets", "player": "alice", "failed_only": True, "offset": 0, "limit": 100}]
         + [{"game": "secrets", "player": "alice", "round": r, "limit": 100} for r in (1, 6, 12)],
     }
@@ -73,7 +79,7 @@ async def test_the_players_do_see_each_other_so_the_privacy_checks_can_fail(secr
     async with connect(secrets_game.root) as client:
         seen_by_alice = await ok(client, "get_world", game="secrets", player="alice")
         seen_by_bob = await ok(client, "get_world", game="secrets", player="bob")
-        moves = await ok(client, "get_events", game="secrets", player="alice", mine_only=False, offset=0, limit=100)
+        moves = await ok(client, "get_events", game="secrets", player="alice", mine_only=False, offset=0, limit=100, compact=False)
     assert {a["id"] for a in seen_by_alice.data["others"]["androids"]} >= {bob_keeper}
     assert alice_keeper in {a["id"] for a in seen_by_bob.data["others"]["androids"]}
     moved = {e["android"] for e in moves.data["events"] if e["type"] == "turn" and e["outcome"] == "accepted"
@@ -161,8 +167,8 @@ async def test_other_players_turns_show_their_actions_but_not_their_words(secret
     bob_keeper, bob_thrower = secrets_game.androids["bob"]
     async with connect(secrets_game.root) as client:
         # from the start: the first turn logs the notes (later turns log only what changed)
-        kept = await ok(client, "get_events", game="secrets", player="alice", android_id=bob_keeper, offset=0, limit=100)
-        thrown = await ok(client, "get_events", game="secrets", player="alice", android_id=bob_thrower, limit=3)
+        kept = await ok(client, "get_events", game="secrets", player="alice", android_id=bob_keeper, offset=0, limit=100, compact=False, notes=True)
+        thrown = await ok(client, "get_events", game="secrets", player="alice", android_id=bob_thrower, limit=3, compact=False)
     turns = [e for e in kept.data["events"] if e["type"] == "turn"]
     assert len(turns) == 12
     first = turns[0]

@@ -34,14 +34,14 @@ async def test_the_round_100_game_is_a_real_test_of_size(starter_game):
         android = await ok(client, "get_android", game="duel", player="alice", android_id=starter_game.androids["alice"][0])
     assert status.data["round"] == 100
     assert len(world.data["yours"]["androids"]) >= 2 and len(world.data["yours"]["buildings"]) >= 2
-    assert events.data["total"] > 500 and len(events.data["events"]) == 20
+    assert events.data["total"] > 500 and len(events.data["lines"]) == 20
     assert android.data["recordingLength"] > 1000
 
 
 async def test_long_memory_and_recordings_are_cut_in_events_and_windowed_in_get_android(starter_game):
     android = starter_game.androids["alice"][0]
     async with connect(starter_game.root) as client:
-        events = await ok(client, "get_events", game="duel", player="alice", android_id=android, limit=100)
+        events = await ok(client, "get_events", game="duel", player="alice", android_id=android, limit=100, compact=False, notes=True)
         full = await ok(client, "get_android", game="duel", player="alice", android_id=android, max_chars=16384)
         window = await ok(client, "get_android", game="duel", player="alice", android_id=android, max_chars=100, recording_offset=10)
     # the log keeps notes as edits of the previous ones; an agent reads them whole, and any long one cut

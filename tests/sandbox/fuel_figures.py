@@ -39,13 +39,13 @@ CASES = {
 }
 
 # --- pinned: written by `fuel_figures.py --write` -------------------------------------------------
-PINNED_FOR = {'wasmtime': '50.0.1', 'quickjs-wasi': '3.7.0', 'quickjs': '0.18.0', 'wasmFuelPerTick': '25000000', 'wasmFuelPerSourceByte': '1500', 'sandbox': '4'}
+PINNED_FOR = {'wasmtime': '50.0.1', 'quickjs-wasi': '3.7.0', 'quickjs': '0.18.0', 'wasmFuelPerTick': '25000000', 'wasmFuelPerSourceByte': '1500', 'sandbox': '5'}
 # name -> (wasm fuel of compiling the bundle, wasm fuel of the whole turn, compile included)
 FUEL = {
-    'wait': (75470, 163991),
-    'normal bot': (433512, 5021322),
-    'normal bot + 30 KB of dead code': (38371064, 47319746),
-    '1e6 empty iterations': (111623, 473191665),
+    'wait': (75558, 164087),
+    'normal bot': (433293, 5028085),
+    'normal bot + 30 KB of dead code': (38346671, 47290494),
+    '1e6 empty iterations': (111643, 473191685),
 }
 # --- end of pinned --------------------------------------------------------------------------------
 

@@ -6,7 +6,10 @@ asserted here.)"""
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -73,3 +76,36 @@ def test_the_calibration_bench_runs_its_workloads_to_a_deterministic_limit(capsy
 def test_the_sandbox_defaults_are_the_default_rules():
     script = Rules().script
     assert Budgets() == Budgets(fuel=script.fuel, memory=script.memory, timeout_ms=script.timeout_ms)
+
+
+# A burner that runs into the wasm-fuel ceiling: at fuel 20 that is ~0.55G fuel, ~0.1 s of CPU.
+BURNER = "let s; export default () => { for (;;) s = 'ab'.repeat(4e6); };"
+HOG = "import os, sys; os.sched_setaffinity(0, {%d}); print('ready', flush=True)\nwhile True: pass"
+
+
+def test_a_busy_machine_does_not_decide_a_turn(run):
+    """The watchdog counts the turn's own CPU time: a turn that gets a seventh of a core (six
+    busy processes pinned beside it) takes several times its timeout in wall time, and still
+    ends where its fuel ends, as it does on an idle machine. (A wall-clock watchdog cut it short:
+    ten burner turns at once on the loaded 2-core machine ended 8 times in 10 as `timeout`.)"""
+    budgets = Budgets(fuel=20, timeout_ms=400)
+    idle = run(BURNER, budgets=budgets)
+    assert idle.kind is TurnKind.FUEL, idle.error
+    cpu = sorted(os.sched_getaffinity(0))[-1]
+    before = os.sched_getaffinity(0)
+    hogs = [subprocess.Popen([sys.executable, "-c", HOG % cpu], stdout=subprocess.PIPE) for _ in range(6)]
+    try:
+        for hog in hogs:
+            assert hog.stdout is not None and hog.stdout.readline() == b"ready\n"
+        os.sched_setaffinity(0, {cpu})
+        started = time.monotonic()
+        busy = run(BURNER, budgets=budgets)
+        wall_ms = (time.monotonic() - started) * 1000
+    finally:
+        os.sched_setaffinity(0, before)
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+            hog.stdout and hog.stdout.close()
+    assert wall_ms > budgets.timeout_ms, wall_ms  # the machine was busy enough to matter
+    assert (busy.kind, busy.error, busy.ticks, busy.wasm_fuel) == (idle.kind, idle.error, idle.ticks, idle.wasm_fuel)

@@ -48,6 +48,7 @@ HOSTILE = [
     ("BigInt value", body("return { n: 10n };"), TurnKind.NO_ACTION, "cannot be sent as JSON"),
     ("no default export", "export const turn = () => 1;", TurnKind.NO_ACTION, "has no default export"),
     ("default export not a function", "export default 42;", TurnKind.NO_ACTION, "exports a number as default"),
+    ("default export an object", "export default { type: 'android.wait' };", TurnKind.NO_ACTION, "exports an object as default"),
     ("too big to return", body("return 'x'.repeat(3 * 1024 * 1024);"), TurnKind.NO_ACTION, "at most 2,097,152"),
     ("require", body("return require('fs').readFileSync('/etc/passwd', 'utf8');"),
      TurnKind.ERROR, "threw ReferenceError: require is not defined"),

@@ -139,3 +139,14 @@ def test_private_folder_is_removed_afterwards():
         assert entry == "a/main.ts" and (root / "a" / "main.ts").is_file()
         assert (root.stat().st_mode & 0o077) == 0  # private
     assert not root.exists()
+
+
+def test_a_project_of_too_many_files_is_refused_in_one_sentence():
+    # 100,000 one-line files kept an MCP upload busy for more than ten minutes (a quadratic check
+    # for names given twice, then a file each written and bundled)
+    files = {f"f{i}.ts": "export const x = 1;\n" for i in range(100_000)}
+    files["main.ts"] = "export default () => ({ type: 'android.wait' });\n"
+    with pytest.raises(CompileError, match="100001 source files were given; a script may have at most 500"):
+        bundle_sources(files, "main.ts")
+    with pytest.raises(CompileError, match=r"file 'A\.ts' is given twice"):
+        bundle_sources({"a.ts": "", "A.ts": "", "main.ts": files["main.ts"]}, "main.ts")

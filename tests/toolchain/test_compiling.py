@@ -97,6 +97,19 @@ def test_missing_entry_file(tmp_path: Path):
         compile_android(tmp_path / "nope.ts")
 
 
+def test_a_project_folder_in_place_of_its_entry_file_names_the_entry_file(tmp_path: Path):
+    """`nova new-android my-bot` makes a folder: a player who passes it gets told where the entry
+    is (it once read 'my-bot does not exist or is not a file')."""
+    (tmp_path / "my-bot" / "src").mkdir(parents=True)
+    (tmp_path / "my-bot" / "src" / "main.ts").write_text("export default () => ({ type: 'android.wait' });\n")
+    with pytest.raises(CompileError) as caught:
+        compile_android(tmp_path / "my-bot")
+    assert str(caught.value) == f"{tmp_path / 'my-bot'} is a folder; give the android's entry file ({tmp_path / 'my-bot' / 'src' / 'main.ts'})"
+    with pytest.raises(CompileError) as caught:
+        compile_android(tmp_path / "my-bot" / "src")
+    assert str(caught.value) == f"{tmp_path / 'my-bot' / 'src'} is a folder; give the android's entry file"
+
+
 def test_parse_tsc_output_handles_chains_and_global_errors(tmp_path: Path):
     output = (
         "src/a.ts(7,3): error TS2345: Argument of type 'X' is not assignable to parameter of type 'Y'.\n"

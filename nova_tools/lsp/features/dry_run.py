@@ -5,7 +5,9 @@ buffers win over the disk), and asks :func:`nova_tools.api.dry_run` for one turn
 sandbox: against the configured game and android (settings ``gameFile``, ``androidId``), else a
 fresh default world. The verdict is shown (``window/showMessage``) and returned; a turn that would
 fail also becomes a diagnostic on the export, with the reason and what a failed turn costs, until
-the document changes.
+the document changes. A turn that throws (or fails to load) is also shown where it failed: a
+diagnostic at that line and column of the file the player wrote (an imported file too, open or
+not), mapped from the bundle by the game loop (``DryRun.stack``), until that file changes.
 
 The type check an upload makes runs beside the bundling and the sandboxed turn (two threads), so a
 dry-run takes the longer of the two rather than their sum; a type error still makes the dry-run
@@ -28,11 +30,12 @@ from pathlib import Path
 from lsprotocol import types
 
 from ... import api
+from ...strictjson import well_formed
 from ...toolchain.compile import CompileError, bundle_sources, check_sources
 from ..context import Command, Document, DocumentKind, Feature
 from ..settings import resolve_path
 from ..textpos import LineIndex
-from ..tsserver import uri_to_path
+from ..tsserver import path_to_uri, uri_to_path
 from ..tstext import Source
 log = logging.getLogger(__name__)
 
@@ -66,8 +69,10 @@ def _resolve_import(importer: Path, spec: str) -> Path | None:
 
 def gather_files(entry: Path, text: str, read: Callable[[Path], str | None]) -> tuple[dict[str, str], str]:
     """The entry and every file it imports by relative path (transitively), named relative to
-    their common folder. ``read`` gives a file's text (an open buffer, else the disk)."""
-    texts: dict[Path, str] = {entry: text}
+    their common folder. ``read`` gives a file's text (an open buffer, else the disk). An editor's
+    buffer may hold a lone UTF-16 surrogate that no file could: it becomes U+FFFD (the same length,
+    so positions stay put), as a script's own output does."""
+    texts: dict[Path, str] = {entry: well_formed(text)}
     queue = [entry]
     while queue and len(texts) < MAX_FILES:
         current = queue.pop()
@@ -77,7 +82,7 @@ def gather_files(entry: Path, text: str, read: Callable[[Path], str | None]) -> 
                 continue
             content = read(target)
             if content is not None:
-                texts[target] = content
+                texts[target] = well_formed(content)
                 queue.append(target)
     root = Path(os.path.commonpath([str(p.parent) for p in texts]))
     return {p.relative_to(root).as_posix(): t for p, t in texts.items()}, entry.relative_to(root).as_posix()
@@ -139,6 +144,37 @@ def refusal_diagnostic(text: str, result: api.DryRun) -> types.Diagnostic | None
 # --- LSP ------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class FailurePlace:
+    """Where the last dry-run of ``entry_uri`` failed: a diagnostic for the file at that place,
+    shown while the file's text is still ``text`` (what the dry-run bundled)."""
+
+    entry_uri: str
+    text: str
+    diagnostic: types.Diagnostic
+
+
+def place_diagnostic(text: str, result: api.DryRun) -> types.Diagnostic:
+    """The failure of ``result`` at its place (``result.stack[0]``) in ``text``, the file there."""
+    place = result.stack[0]
+    index = LineIndex(text)
+    start = types.Position(line=max(0, place.line - 1), character=max(0, place.column - 1))
+    offset = index.offset(start)
+    end = offset
+    while end < len(text) and (text[end].isalnum() or text[end] in "_$"):
+        end += 1
+    return types.Diagnostic(
+        range=types.Range(start=index.position(offset), end=index.position(max(end, offset + 1))),
+        message=(
+            f"Dry-run: the turn would fail here ({result.outcome}{', ' + result.code if result.code else ''}): {result.reason}. "
+            f"A failed turn costs {result.penalty:g} health."
+        ),
+        severity=types.DiagnosticSeverity.Error,
+        source="nova dry-run",
+        code=result.code or result.outcome,
+    )
+
+
 def _uri_argument(arguments: tuple) -> str | None:
     first = arguments[0] if arguments else None
     if isinstance(first, dict):
@@ -179,6 +215,7 @@ class DryRunFeature(Feature):
     def __init__(self, server) -> None:
         super().__init__(server)
         self.last: dict[str, LastRun] = {}  # uri -> the last dry-run of that document
+        self.places: dict[str, FailurePlace] = {}  # uri of a file where a last dry-run failed -> where
         self.lock = asyncio.Lock()  # one sandboxed turn at a time
 
     def commands(self) -> dict[str, Command]:
@@ -217,11 +254,32 @@ class DryRunFeature(Feature):
         return [types.CodeLens(range=LineIndex(document.text).range(*span), command=command)]
 
     async def diagnostics(self, document: Document) -> list[types.Diagnostic]:
+        found = []
+        place = self.places.get(document.uri)
+        if place is not None and place.text == document.text:
+            found.append(place.diagnostic)
         last = self.last.get(document.uri)
-        if last is None or last.version != document.version:
-            return []
-        found = refusal_diagnostic(document.text, last.result)
-        return [found] if found else []
+        if last is not None and last.version == document.version and (place is None or place.entry_uri != document.uri):
+            refusal = refusal_diagnostic(document.text, last.result)
+            found += [refusal] if refusal else []
+        return found
+
+    async def _place(self, entry_uri: str, root: Path, files: dict[str, str], result: api.DryRun) -> None:
+        """Show where the dry-run of ``entry_uri`` failed (and no longer where its last one did)."""
+        server = self.server
+        stale = [uri for uri, place in self.places.items() if place.entry_uri == entry_uri]
+        for uri in stale:
+            del self.places[uri]
+        fresh = None
+        if result.stack and (text := files.get(result.stack[0].file)) is not None:
+            fresh = path_to_uri((root / result.stack[0].file).resolve())
+            self.places[fresh] = FailurePlace(entry_uri, text, place_diagnostic(text, result))
+        for uri in {*stale, *([fresh] if fresh else [])} - {entry_uri}:
+            if server.document(uri) is not None:
+                await server.diagnostics.publish_now(uri)
+            else:  # a file the editor does not have open still gets its diagnostic (or loses it)
+                shown = [self.places[uri].diagnostic] if uri in self.places else []
+                server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=shown))
 
     async def run(self, *arguments) -> dict:
         """``[uri]`` -> the verdict (also shown to the user)."""
@@ -245,6 +303,8 @@ class DryRunFeature(Feature):
             log.exception("dry-run of %s failed", uri)
             return self._failed(f"Dry-run failed unexpectedly ({type(error).__name__}: {error}).")
         self.last[uri] = LastRun(document.version or 0, result)
+        root = path.parents[entry.count("/")]  # the folder the files are named from
+        await self._place(uri, root, files, result)
         await server.diagnostics.publish_now(uri)
         server.refresh_code_lenses()  # their title shows the last verdict
         text_summary = summary(result)

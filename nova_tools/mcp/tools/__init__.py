@@ -9,8 +9,10 @@ a new module here and one line in ``TOOLS``.
 
 from __future__ import annotations
 
+from .add_script import add_script
 from .compare_scripts import compare_scripts
 from .create_game import create_game
+from .delete_game import delete_game
 from .dry_run_turn import dry_run_turn
 from .get_android import get_android
 from .get_board_image import get_board_image
@@ -20,6 +22,7 @@ from .get_status import get_status
 from .get_world import get_world
 from .launch_android import launch_android
 from .list_games import list_games
+from .list_scripts import list_scripts
 from .registry import register, tool
 from .run_rounds import MAX_ROUNDS, run_rounds
 from .upload_script import upload_script
@@ -29,6 +32,8 @@ TOOLS = (
     list_games,
     create_game,
     validate_rules,
+    add_script,
+    list_scripts,
     upload_script,
     launch_android,
     run_rounds,
@@ -40,6 +45,7 @@ TOOLS = (
     get_board_image,
     get_score_history,
     compare_scripts,
+    delete_game,
 )
 
 __all__ = ["MAX_ROUNDS", "TOOLS", "register", "tool"]

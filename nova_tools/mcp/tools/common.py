@@ -12,6 +12,17 @@ from .. import content
 
 GameArg = Annotated[str, Field(description=f"The game's name ({NAME_RULE}), e.g. 'duel'; list_games shows them.")]
 PlayerArg = Annotated[str, Field(description="The player you act and read as, e.g. 'alice'.")]
+LibraryIdArg = Annotated[
+    str | None,
+    Field(description="A script from your library instead of code: the id add_script or upload_script returned, e.g. 'lib-3f2a9c0b1d4e5f67' (list_scripts lists yours)."),
+]
+WholeMapArg = Annotated[
+    bool,
+    Field(
+        description="The complete world, every tile and everyone's androids and buildings, as a replay keeps it (to study a recorded round); "
+        "other players' memory, recordings and code stay hidden. Default: only what the player saw."
+    ),
+]
 RULES_DOC = "Rules overrides: a JSON object, or JSON-with-comments text. {} is the shipped game; any subset may be given."
 RulesArg = Annotated[dict[str, Any] | str, Field(description=RULES_DOC)]
 
@@ -49,4 +60,4 @@ def sources(
     raise ApiError("give the android's code: source (one TypeScript file), files ({path: text}, with entry) or, to upload, starter=true")
 
 
-__all__ = ["RULES_DOC", "GameArg", "PlayerArg", "RulesArg", "check_player", "check_range", "sources"]
+__all__ = ["RULES_DOC", "GameArg", "LibraryIdArg", "WholeMapArg", "PlayerArg", "RulesArg", "check_player", "check_range", "sources"]

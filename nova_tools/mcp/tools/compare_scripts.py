@@ -25,8 +25,9 @@ MAX_ROUNDS = 300
 
 
 class ScriptChoice(BaseModel):
-    """One side of a comparison: code to compile (source, files or the starter), or a script
-    already uploaded to a game (game, player, script_id)."""
+    """One side of a comparison: code to compile (source, files or the starter), a script in the
+    player's library (library_id, player), or a script already uploaded to a game (game, player,
+    script_id)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -38,9 +39,15 @@ class ScriptChoice(BaseModel):
     game: str | None = Field(None, description="With player and script_id: a game holding the uploaded script.")
     player: str | None = Field(None, description="With game: the player who uploaded the script (you can compare only your own).")
     script_id: str | None = Field(None, description="With game and player: the uploaded script, e.g. 'script-3'.")
+    library_id: str | None = Field(None, description="With player: a script of the player's library (add_script, upload_script return the ids).")
 
 
 def _entrant(folder: GameFolder, side: str, choice: ScriptChoice) -> arena.Entrant:
+    if choice.library_id is not None:
+        if choice.player is None or any(v is not None for v in (choice.game, choice.script_id, choice.source, choice.files)) or choice.starter:
+            raise ApiError(f"{side}: a library script is named by library_id and player together, and nothing else")
+        kept = folder.library.get(check_player(choice.player), choice.library_id)
+        return arena.Entrant(choice.name or kept.entry.name, kept.script)
     uploaded = (choice.game, choice.player, choice.script_id)
     if any(v is not None for v in uploaded):
         if None in uploaded or choice.source is not None or choice.files is not None or choice.starter:
@@ -55,7 +62,7 @@ def _entrant(folder: GameFolder, side: str, choice: ScriptChoice) -> arena.Entra
 @tool("Compare two scripts", read_only=True)
 async def compare_scripts(
     folder: GameFolder,
-    a: Annotated[ScriptChoice, Field(description="Script A: {source} or {files, entry} or {starter: true} or {game, player, script_id}.")],
+    a: Annotated[ScriptChoice, Field(description="Script A: {library_id, player} or {source} or {files, entry} or {starter: true} or {game, player, script_id}.")],
     b: Annotated[ScriptChoice, Field(description="Script B, given the same way.")],
     ctx: Context,
     seeds: Annotated[

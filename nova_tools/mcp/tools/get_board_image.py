@@ -16,7 +16,7 @@ from ... import api
 from ...api import GameFolder
 from .. import board_image
 from ..models import BoardImage
-from .common import GameArg, PlayerArg
+from .common import GameArg, PlayerArg, WholeMapArg
 from .registry import tool
 
 
@@ -26,9 +26,10 @@ def get_board_image(
     game: GameArg,
     player: PlayerArg,
     round: Annotated[int | None, Field(description="Show the board as it stood after this round (0: after setup). Default: now.")] = None,
+    whole_map: WholeMapArg = False,
 ) -> Annotated[CallToolResult, BoardImage]:
-    """A PNG picture of the board as `player` saw it (now, or after `round`): fogged tiles drawn as fog, the ground tinted by what is in it, buildings as lettered squares and androids as circles in each player's colour. The text beside it is the legend."""
-    world = api.player_world(folder.existing(game), player, round)
+    """A PNG picture of the board as `player` saw it (now, or after `round`): fogged tiles drawn as fog, the ground tinted by what is in it, buildings as lettered squares and androids as circles in each player's colour. The text beside it is the legend. With whole_map, nothing is fogged (a replay's view)."""
+    world = api.player_world(folder.existing(game), player, round, whole=whole_map)
     png, colours = board_image.render(world, player)
     size = board_image.tile_size(world.width, world.height)
     legend = board_image.legend(world, player, colours)

@@ -12,7 +12,7 @@ from ...api import GameFolder
 from ..edge import reply
 from ..models import Holdings, MessageOut, ScriptOut, Seen, TileOut, WorldView
 from ..shaping import android_brief, building_out, own_android, position_of, world_text
-from .common import GameArg, PlayerArg, check_range
+from .common import GameArg, PlayerArg, WholeMapArg, check_range
 from .registry import tool
 
 
@@ -24,14 +24,17 @@ def get_world(
     tile_offset: Annotated[int, Field(description="Skip this many of the listed tiles (for paging).")] = 0,
     tile_limit: Annotated[int, Field(description="List at most this many tiles, 1-200.")] = 60,
     messages: Annotated[int, Field(description="How many of the latest visible broadcasts to show, 0-50.")] = 10,
+    round: Annotated[int | None, Field(description="The world as it stood after this round (0: after setup). Default: now.")] = None,
+    whole_map: WholeMapArg = False,
 ) -> Annotated[CallToolResult, WorldView]:
-    """The world as the player sees it now (fogged): everything the player owns, wherever it
-    is; other players' androids and buildings on visible tiles; visible tiles that hold ground
-    resources, hazards or loose material (paged); and the latest broadcasts."""
+    """The world as the player sees it now, or after a recorded round (fogged): everything the
+    player owns, wherever it is; other players' androids and buildings on visible tiles; visible
+    tiles that hold ground resources, hazards or loose material (paged); and the latest
+    broadcasts. With whole_map, the complete world of that round, as a replay keeps it."""
     check_range("tile_offset", tile_offset, 0, 1_000_000)
     check_range("tile_limit", tile_limit, 1, 200)
     check_range("messages", messages, 0, 50)
-    view = api.player_world(folder.existing(game), player)
+    view = api.player_world(folder.existing(game), player, round, whole=whole_map)
     tiles = [
         TileOut(position=position_of(t.position), composition=t.composition or None, scattered=t.scattered or None)
         for t in view.tiles
@@ -54,6 +57,7 @@ def get_world(
         game=game,
         player=player,
         round=view.round,
+        whole_map=whole_map,
         width=view.width,
         height=view.height,
         visible_tiles=len(view.tiles),

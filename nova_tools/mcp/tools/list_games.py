@@ -1,24 +1,33 @@
-"""The MCP tool list_games: the games in the server's folder."""
+"""The MCP tool list_games: the games in the server's folder, a page at a time."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from mcp.types import CallToolResult
+from pydantic import Field
 
 from ...api import GameFolder
 from ..edge import reply
 from ..models import GameEntry, GameList
+from .common import check_range
 from .registry import tool
 
 MAX_GAMES_LISTED = 50
 
 
 @tool("List games", read_only=True)
-def list_games(folder: GameFolder) -> Annotated[CallToolResult, GameList]:
-    """The games in the server's folder: name, round, players. Use a name as `game` elsewhere."""
+def list_games(
+    folder: GameFolder,
+    offset: Annotated[int, Field(description="Skip this many games (by name): the next page after a list that says more.")] = 0,
+    limit: Annotated[int, Field(description=f"List at most this many games, 1-{MAX_GAMES_LISTED}.")] = MAX_GAMES_LISTED,
+) -> Annotated[CallToolResult, GameList]:
+    """The games in the server's folder, by name: round, players. Use a name as `game` elsewhere."""
+    check_range("offset", offset, 0, 1_000_000)
+    check_range("limit", limit, 1, MAX_GAMES_LISTED)
+    total = len(folder.names())
     entries = []
-    for found in folder.games(MAX_GAMES_LISTED):
+    for found in folder.games(limit, offset):
         summary = found.summary
         if summary is None:
             entries.append(GameEntry(name=found.name, problem=found.problem))
@@ -32,12 +41,13 @@ def list_games(folder: GameFolder) -> Annotated[CallToolResult, GameList]:
                 active_androids=summary.active_androids,
             )
         )
-    more = max(0, len(folder.names()) - MAX_GAMES_LISTED)
+    more = max(0, total - offset - len(entries))
     if not entries:
-        text = "No games yet. Create one with create_game(name)."
+        text = "No games yet. Create one with create_game(name)." if not total else f"No games from offset {offset}: there are {total}."
     else:
         lines = [
             f"{e.name}: " + (e.problem or f"round {e.round}, players {', '.join(e.players) or 'none yet'}") for e in entries
         ]
-        text = "\n".join(lines) + (f"\n(and {more} more)" if more else "")
-    return reply(GameList(games=entries, more=more), text)
+        page = f"games {offset + 1}-{offset + len(entries)} of {total}" if offset or more else ""
+        text = "\n".join(lines) + (f"\n({page}; {more} more: list_games(offset={offset + len(entries)}))" if more else (f"\n({page})" if page else ""))
+    return reply(GameList(games=entries, more=more, offset=offset, total=total), text)

@@ -27,18 +27,20 @@ FOLDER = "folder"
 class ToolInfo:
     title: str
     read_only: bool
+    destructive: bool = False
 
     def annotations(self) -> ToolAnnotations:
         return ToolAnnotations(
-            title=self.title, read_only_hint=self.read_only, destructive_hint=False, idempotent_hint=self.read_only, open_world_hint=False
+            title=self.title, read_only_hint=self.read_only, destructive_hint=self.destructive, idempotent_hint=self.read_only, open_world_hint=False
         )
 
 
-def tool(title: str, *, read_only: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Mark a function as a tool with a title and whether it only reads."""
+def tool(title: str, *, read_only: bool, destructive: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a function as a tool with a title, whether it only reads, and whether it destroys
+    something (a client may ask its user first)."""
 
     def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
-        fn.nova_tool = ToolInfo(title, read_only)  # type: ignore[attr-defined]
+        fn.nova_tool = ToolInfo(title, read_only, destructive)  # type: ignore[attr-defined]
         return fn
 
     return mark

@@ -1,4 +1,5 @@
-"""The MCP tool upload_script: compile a TypeScript android and store it as a player's new script."""
+"""The MCP tool upload_script: compile a TypeScript android (or take one from the script library)
+and store it as a player's new script in a game."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from ... import api
-from ...api import GameFolder
+from ...api import ApiError, GameFolder
 from ..edge import reply
 from ..models import UploadedScript
-from .common import GameArg, PlayerArg, check_player, sources
+from .common import GameArg, LibraryIdArg, PlayerArg, check_player, sources
 from .registry import tool
 
 
@@ -26,15 +27,32 @@ def upload_script(
     ] = None,
     entry: Annotated[str | None, Field(description="With files: the entry file (default 'main.ts'). With source: the file name used in errors.")] = None,
     starter: Annotated[bool, Field(description="Upload the shipped starter android as it is (resources nova://starter/...) instead of source or files.")] = False,
+    library_id: LibraryIdArg = None,
 ) -> Annotated[CallToolResult, UploadedScript]:
     """Type-check and bundle a TypeScript android and store it as a new script version of the
-    player (the first upload adds the player, with an initial charger). Returns the script id;
-    compile errors come back as an error listing each `file:line:col message`."""
+    player (the first upload adds the player, with an initial charger). The compiled script is
+    also kept in the player's script library: to play the same code in another game, pass the
+    returned library_id instead of the source (nothing is sent or compiled again). Returns the
+    script id; compile errors come back as an error listing each `file:line:col message`."""
     path = folder.existing(game)
-    texts, entry_name = sources(source, files, entry, starter)
-    uploaded = api.upload_script(path, check_player(player), files=texts, entry_name=entry_name)
+    check_player(player)
+    if library_id is not None:
+        if source is not None or files is not None or starter:
+            raise ApiError("give either library_id or the code (source, files or starter=true), not both")
+        kept = folder.library.get(player, library_id)
+        compiled, name = kept.script, kept.entry.name
+    else:
+        texts, entry_name = sources(source, files, entry, starter)
+        compiled = api.compile_upload(files=texts, entry_name=entry_name)
+        kept_entry = api.add_to_library(folder.root, player, compiled, texts, entry_name)
+        library_id, name = kept_entry.id, kept_entry.name
+    uploaded = api.upload_script(path, player, compiled=compiled, name=name)
     joined = " (joined the game: your initial charger is placed)" if uploaded.joined else ""
-    text = f"Uploaded {uploaded.script_id} for {player}{joined}. Next: launch_android(game={game!r}, player={player!r}, script_id={uploaded.script_id!r})."
+    text = (
+        f"Uploaded {uploaded.script_id} ({name}, library {library_id}) for {player}{joined}. "
+        f"Next: launch_android(game={game!r}, player={player!r}, script_id={uploaded.script_id!r}). "
+        f"In another game: upload_script(game, player, library_id={library_id!r})."
+    )
     return reply(
         UploadedScript(
             game=game,
@@ -43,6 +61,7 @@ def upload_script(
             name=uploaded.name,
             sha256=uploaded.sha256,
             joined=uploaded.joined,
+            library_id=library_id,
         ),
         text,
     )

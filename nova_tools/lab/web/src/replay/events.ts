@@ -16,6 +16,9 @@ export function actionWords(action: Record<string, unknown> | undefined): string
 }
 
 export function describe(event: Event): string {
+  // The api words every event as `nova events` prints it (amounts, damage, why an android fell);
+  // the fallback below only serves a server that sends no text.
+  if (typeof event.text === 'string') return event.text;
   switch (event.type) {
     case 'turn': {
       const words = `${String(event.android)}: ${actionWords(event.action as Record<string, unknown> | undefined)}`;
