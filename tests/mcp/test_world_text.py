@@ -66,6 +66,7 @@ def a_world(**changes) -> WorldView:
             androids=[AndroidBrief(**_android("android-2", "bob", 6, 4)), AndroidBrief(**_android("android-5", "bob", 7, 4, active=False))],
             buildings=[_building("building-3", "charger", "bob", 7, 5), _building("building-7", "depot", "bob", 8, 5, complete=False)],
         ),
+        whole_map=False,
         message_count=3,
         messages=[
             MessageOut(round=11, android_id="android-2", owner_id="bob", position=Position(x=6, y=4), content="hello"),
@@ -106,6 +107,11 @@ def test_an_empty_world_says_so_and_lists_no_page_or_broadcasts() -> None:
         "duel round 12 as alice: 9 of 80 tiles visible; 0 of 1 android slots used.",
         "scripts: none",
     ]
+
+
+def test_a_replays_whole_map_says_so_instead_of_what_is_visible() -> None:
+    first = world_text(a_world(whole_map=True, visible_tiles=80)).split("\n")[0]
+    assert first == "duel round 12, the whole map (a replay's view) for alice: 10x8 tiles; 1 of 2 android slots used."
 
 
 def test_a_whole_page_of_tiles_has_no_paging_hint() -> None:
