@@ -188,26 +188,26 @@ def load(path: str | Path, *, replays: bool = False) -> Game:
     """The game file at ``path``. With ``replays``, a player's replay export opens too, to be
     watched (`nova play`): the complete world round by round, without the notes it redacts and
     without scripts (a replay is never played on, and nothing here writes it)."""
-    if replays:
-        path = Path(path)
+    path = Path(path)
+    data = _read_data(path)
+    if replays and isinstance(data, dict) and data.get("format") == REPLAY_FORMAT:
+        return _game_from(path, _watchable(data))
+    return _game_from(path, data)
+
+
+def _read_data(path: Path, raw: bytes | None = None) -> object:
+    """The JSON a file holds (``raw``: its bytes, when the caller has read them already), or one
+    sentence saying why it cannot be read: the sentences of a game file, whatever the file holds."""
+    if raw is None:
         try:
             raw = path.read_bytes()
-        except OSError:
-            return load(path)  # the same sentences as for a game file
-        data = _decode(path, raw)
-        if isinstance(data, dict) and data.get("format") == REPLAY_FORMAT:
-            return _game_from(path, _watchable(data))
-        return _game_from(path, data)
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise GameFileError(f"there is no game file at {path} (create one with `nova create-game --file {path}`)") from None
-    except IsADirectoryError:
-        raise GameFileError(f"{path} is a folder, not a game file") from None
-    except OSError as error:
-        raise GameFileError(f"{path} cannot be read: {error.strerror}") from None
-    return parse(path, raw)
+        except FileNotFoundError:
+            raise GameFileError(f"there is no game file at {path} (create one with `nova create-game --file {path}`)") from None
+        except IsADirectoryError:
+            raise GameFileError(f"{path} is a folder, not a game file") from None
+        except OSError as error:
+            raise GameFileError(f"{path} cannot be read: {error.strerror}") from None
+    return _decode(path, raw)
 
 
 def _watchable(replay: dict) -> dict:
@@ -399,12 +399,7 @@ def read(path: str | Path, raw: bytes | None = None) -> Game | MatchRecord:
     """A game file or a peer match record, whichever ``path`` holds (for the commands that read both).
     ``raw``: the file's bytes, when the caller has read them already."""
     path = Path(path)
-    if raw is None:
-        try:
-            raw = path.read_bytes()
-        except OSError:
-            return load(path)  # the same sentences as for a game file
-    data = _decode(path, raw)
+    data = _read_data(path, raw)
     if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
         return _record_from(path, data)
     return _game_from(path, data)
