@@ -103,8 +103,13 @@ class RayCluster(Backend):
                     on_done(record)  # counted once its file is kept: a stop during the write leaves no counted game without its file
                     played.append(record)
         except KeyboardInterrupt:
-            for ref in pending:
-                ray.cancel(ref, force=True)
+            # A local instance is torn down whole by the shutdown below. Cancelling its tasks first
+            # races with replies already on their way and can abort the driver inside Ray
+            # ("Tried to complete task that was not pending"); a shared cluster keeps running,
+            # so there the games left are cancelled.
+            if not self.local:
+                for ref in pending:
+                    ray.cancel(ref, force=True)
             raise Interrupted(played) from None
         except ray.exceptions.RayError as error:  # a worker died, or a node without nova-tools
             lines = [line for line in str(error).splitlines() if line.strip()]
