@@ -123,7 +123,7 @@ def _warnings(scripts: Sequence[ScriptTally], seeds: Sequence[SeedDifference], c
     if len(seeds) < FEW_SEEDS:
         out.append(
             f"only {len(seeds)} seed(s) played in both seat orders: single games say little, and the interval "
-            f"from so few is wide (use --seeds 1-20 or more)"
+            f"from so few is wide (play 20 seeds or more: seeds 1-20)"
         )
     if ci is not None and not ci.excludes_zero and ci.high > ci.low:
         out.append(
