@@ -183,6 +183,8 @@ def test_the_run_panel_plays_a_20_round_game_that_opens_in_the_viewer(browser, l
     page.click("button[type=submit]")
     page.wait_for_selector("[data-testid=run-job][data-state=done]", timeout=JOB_TIMEOUT_MS)
     view.shot("run-panel")  # the finished run, before the replay opens
+    # the job's log reads newest first: how the run ended, above its first step
+    assert page.locator("[data-testid=run-job] .job-log li").first.inner_text().startswith("played 20 rounds into twenty")
     assert page.locator("[data-testid=run-job] progress").get_attribute("max") == "1"
     page.wait_for_url(re.compile(r".*#/replay/twenty"), timeout=JOB_TIMEOUT_MS)
     page.wait_for_selector(".replay-page[data-loaded=yes]")

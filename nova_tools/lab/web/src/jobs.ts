@@ -72,7 +72,8 @@ export class JobBox {
     }
     this.status.textContent = event.message;
     this.status.className = `job-status ${event.kind}`;
-    if (event.kind === 'notice' || event.kind === 'listening' || event.kind === 'failed' || event.kind === 'cancelled') {
+    // the log keeps what happened, newest first: so a finished job's last line is how it ended, not its first step
+    if (event.kind === 'notice' || event.kind === 'listening' || event.kind === 'done' || event.kind === 'failed' || event.kind === 'cancelled') {
       this.log.prepend(h('li', { class: event.kind, text: event.message }));
       while (this.log.children.length > 8) this.log.lastElementChild?.remove();
     }
