@@ -11,7 +11,7 @@ from ... import api
 from ...api import GameFolder
 from ..edge import reply
 from ..models import LibraryAdded
-from .common import PlayerArg, check_player, sources
+from .common import EntryArg, FilesArg, PlayerArg, SourceArg, check_player, sources
 from .registry import tool
 
 
@@ -19,11 +19,9 @@ from .registry import tool
 def add_script(
     folder: GameFolder,
     player: PlayerArg,
-    source: Annotated[str | None, Field(description="The android as one TypeScript file (its default export is the turn function).")] = None,
-    files: Annotated[
-        dict[str, str] | None, Field(description="A multi-file android: {relative path: TypeScript text}, e.g. {'main.ts': ..., 'lib/nav.ts': ...}.")
-    ] = None,
-    entry: Annotated[str | None, Field(description="With files: the entry file (default 'main.ts'). With source: the file name used in errors.")] = None,
+    source: SourceArg = None,
+    files: FilesArg = None,
+    entry: EntryArg = None,
     starter: Annotated[bool, Field(description="The shipped starter android (resources nova://starter/...).")] = False,
     name: Annotated[str | None, Field(description="A name to list it under (default: from the entry file); the first name given to this code stays.")] = None,
 ) -> Annotated[CallToolResult, LibraryAdded]:

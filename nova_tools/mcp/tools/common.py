@@ -25,6 +25,12 @@ WholeMapArg = Annotated[
 ]
 RULES_DOC = "Rules overrides: a JSON object, or JSON-with-comments text. {} is the shipped game; any subset may be given."
 RulesArg = Annotated[dict[str, Any] | str, Field(description=RULES_DOC)]
+# the three ways to hand over an android's code, shared by the tools that compile one
+SourceArg = Annotated[str | None, Field(description="The android as one TypeScript file (its default export is the turn function).")]
+FilesArg = Annotated[
+    dict[str, str] | None, Field(description="A multi-file android: {relative path: TypeScript text}, e.g. {'main.ts': ..., 'lib/nav.ts': ...}.")
+]
+EntryArg = Annotated[str | None, Field(description="With files: the entry file (default 'main.ts'). With source: the file name used in errors.")]
 
 
 def check_player(player: str) -> str:

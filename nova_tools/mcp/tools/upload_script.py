@@ -12,7 +12,7 @@ from ... import api
 from ...api import ApiError, GameFolder
 from ..edge import reply
 from ..models import UploadedScript
-from .common import GameArg, LibraryIdArg, PlayerArg, check_player, sources
+from .common import EntryArg, FilesArg, GameArg, LibraryIdArg, PlayerArg, SourceArg, check_player, sources
 from .registry import tool
 
 
@@ -21,11 +21,9 @@ def upload_script(
     folder: GameFolder,
     game: GameArg,
     player: PlayerArg,
-    source: Annotated[str | None, Field(description="The android as one TypeScript file (its default export is the turn function).")] = None,
-    files: Annotated[
-        dict[str, str] | None, Field(description="A multi-file android: {relative path: TypeScript text}, e.g. {'main.ts': ..., 'lib/nav.ts': ...}.")
-    ] = None,
-    entry: Annotated[str | None, Field(description="With files: the entry file (default 'main.ts'). With source: the file name used in errors.")] = None,
+    source: SourceArg = None,
+    files: FilesArg = None,
+    entry: EntryArg = None,
     starter: Annotated[bool, Field(description="Upload the shipped starter android as it is (resources nova://starter/...) instead of source or files.")] = False,
     library_id: LibraryIdArg = None,
 ) -> Annotated[CallToolResult, UploadedScript]:
