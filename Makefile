@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup editor-tools emacs browser demo test bench mutation planted-bugs schemas clean
+.PHONY: setup editor-tools emacs browser demo test test-under-load bench mutation planted-bugs schemas clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -50,6 +50,10 @@ browser:
 
 test: setup editor-tools browser
 	$(BIN)/python -m pytest -q
+
+# The whole suite three times in a row beside two busy loops on both cores (issue 17); RUNS=n.
+test-under-load: setup editor-tools browser
+	sh tests/under_load.sh
 
 bench: setup browser
 	$(BIN)/python -m bench
