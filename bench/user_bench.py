@@ -175,7 +175,47 @@ def measure_commands(recorded: Path, folder: Path, repeats: int, rounds: int) ->
     }
 
 
-def report(load: dict, commands: dict[str, float], repeats: int) -> str:
+# The first read of `nova status`, phase by phase in one fresh process, in the order the command
+# meets them: where its time goes when nothing is remembered (CPU, so other jobs matter less).
+PHASES_SCRIPT = """
+import json, os, resource, sys, time
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as `nova` itself does
+T = time.process_time
+usage = resource.getrusage(resource.RUSAGE_SELF)
+marks = [("interpreter start", usage.ru_utime + usage.ru_stime)]
+start = T()
+def mark(name):
+    global start
+    now = T(); marks.append((name, now - start)); start = now
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+import pydantic.plugin._loader
+mark("pydantic import")
+from nova_tools.rules import loading
+loading.resolve({})
+mark("rules models built, defaults validated")
+import nova_tools.engine.wire
+mark("action models built")
+from nova_tools import store
+from nova_tools.api.reports import status
+mark("engine, store and api imports")
+game = store.read(sys.argv[1])
+mark("read, parse and replay")
+status(game).to_json()
+mark("standings")
+print(json.dumps(marks))
+"""
+
+
+def measure_first_read_phases(recorded: Path, repeats: int) -> dict[str, float]:
+    """Median CPU seconds of each phase of a first read (PHASES_SCRIPT), each run a fresh process."""
+    runs = []
+    for _ in range(repeats):
+        done = subprocess.run([sys.executable, "-c", PHASES_SCRIPT, str(recorded)], capture_output=True, text=True, check=True)
+        runs.append(dict(json.loads(done.stdout)))
+    return {name: statistics.median(run[name] for run in runs) for name in runs[0]}
+
+
+def report(load: dict, commands: dict[str, float], repeats: int, phases: dict[str, float] | None = None) -> str:
     python = commands["python -c pass"]
     lines = [
         f"user-facing figures (wall time, medians of {repeats})",
@@ -198,16 +238,21 @@ def report(load: dict, commands: dict[str, float], repeats: int) -> str:
         verdict = f"   target < {target * 1000:.0f} ms: wall {'OK' if seconds < target else 'OVER'}, cpu {'OK' if cpu < target else 'OVER'}" if target else ""
         ratio = "" if name == "python -c pass" else f"  {seconds / python['wall_s']:5.1f}x python -c pass"
         lines.append(f"    {name:44s} {seconds * 1000:8.1f} ms (cpu {cpu * 1000:6.1f} ms){ratio}{verdict}")
+    if phases:
+        total = sum(phases.values())
+        lines += ["", f"  first read of nova status, CPU by phase in one fresh process (medians, {total * 1000:.0f} ms in all):"]
+        lines += [f"    {name:44s} {cpu * 1000:8.1f} ms  {cpu / total:4.0%}" for name, cpu in phases.items()]
     return "\n".join(lines)
 
 
-def measure(repeats: int = 7, rounds: int = 100, run_rounds: int = 10) -> tuple[dict, dict[str, float]]:
+def measure(repeats: int = 7, rounds: int = 100, run_rounds: int = 10) -> tuple[dict, dict[str, float], dict[str, float]]:
     with tempfile.TemporaryDirectory(prefix="nova-user-bench-") as tmp:
         folder = Path(tmp)
         recorded = record_starter_game(folder, rounds)
         load = measure_load(recorded, repeats)
         commands = measure_commands(recorded, folder, repeats, run_rounds)
-    return load, commands
+        phases = measure_first_read_phases(recorded, repeats)
+    return load, commands, phases
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -217,8 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run-rounds", type=int, default=10, help="rounds of the timed `nova run`")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv if argv is not None else [])
-    load, commands = measure(args.repeats, args.rounds, args.run_rounds)
-    print(json.dumps({"load": load, "commands": commands}, indent=2) if args.json else report(load, commands, args.repeats))
+    load, commands, phases = measure(args.repeats, args.rounds, args.run_rounds)
+    print(json.dumps({"load": load, "commands": commands, "firstReadPhases": phases}, indent=2) if args.json else report(load, commands, args.repeats, phases))
     return 0
 
 
