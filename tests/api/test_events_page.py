@@ -90,6 +90,14 @@ def test_mine_only_keeps_the_players_own_turns(game):
         api.events_page(game, mine_only=True)
 
 
+def test_a_filter_that_matches_nothing_is_an_empty_page_in_every_notes_form(game):
+    """`nova events --round 99 --notes` on a 4-round game: an empty page, not a crash (the whole
+    notes are followed along the log only as far as the last event shown)."""
+    for notes in ("logged", "whole", "none"):
+        page = api.events_page(game, round=99, notes=notes)
+        assert (page.total, page.events, page.log_length) == (0, (), len(log(game)))
+
+
 def test_a_player_reads_her_own_notes_and_the_others_redacted(game):
     def turns(page):
         return {(e["android"], e["round"]): e for e in page.events if e["type"] == "turn"}
