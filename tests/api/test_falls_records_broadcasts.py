@@ -111,3 +111,13 @@ def test_a_match_record_refuses_other_androids_and_other_readers_and_names_hers(
     bobs.androids = []  # a player who launched nothing
     with pytest.raises(api.USER_ERRORS, match=r"\(yours: none\)$"):
         api.android_report(bobs, KEEPER, "bob")
+
+
+def test_the_whole_map_of_a_round_shows_what_her_sight_does_not(game):
+    """MCP get_world whole_map / the lab's replay view: every tile and building of the recorded
+    round, where her own view of it stops at her sight (bob's charger is across the board)."""
+    fogged, whole = api.player_world(game, "alice", round=2), api.player_world(game, "alice", round=2, whole=True)
+    bobs_charger = [(b.owner_id, b.type, (b.position.x, b.position.y)) for b in whole.buildings if b.owner_id == "bob"]
+    assert bobs_charger == [("bob", "charger", (7, 7))] and not [b for b in fogged.buildings if b.owner_id == "bob"]
+    assert len(whole.tiles) == 8 * 8 > len(fogged.tiles)
+    assert whole.yours == fogged.yours and whole.round == fogged.round == 2
