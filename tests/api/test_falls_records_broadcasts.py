@@ -19,6 +19,7 @@ from nova_tools.sandbox.build import SANDBOX_BUILD
 # and one that runs out of health; bob: a broadcaster two tiles from alice's charger
 KEEPER, SIBLING, QUITTER, CONFUSED, FRAIL, BROADCASTER = (f"android-{n}" for n in range(1, 7))
 ROUNDS = 3
+KEEPER_MEMORY = "ore at 3,3; bob west"
 
 
 def decide(state, android):
@@ -40,12 +41,13 @@ def game(tmp_path_factory) -> store.Game:
     world.player("bob", charger_at=(7, 7))
     world.script("alice")
     world.script("bob")
-    assert world.android("alice", (0, 0)) == KEEPER
+    assert world.android("alice", (0, 0), memory=KEEPER_MEMORY) == KEEPER
     assert world.android("alice", (1, 0)) == SIBLING
     assert world.android("alice", (0, 1)) == QUITTER
     assert world.android("alice", (1, 1)) == CONFUSED
     assert world.android("alice", (2, 0), health=0.1) == FRAIL  # decays to nothing at the end of round 1
     assert world.android("bob", (2, 2)) == BROADCASTER
+    world.building("depot", "alice", (3, 0), complete=False, invested={})  # a site far from done
     path = tmp_path_factory.mktemp("fleet") / "game.json"
     game = store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=world.build())
     for _ in range(ROUNDS):
@@ -121,3 +123,18 @@ def test_the_whole_map_of_a_round_shows_what_her_sight_does_not(game):
     assert bobs_charger == [("bob", "charger", (7, 7))] and not [b for b in fogged.buildings if b.owner_id == "bob"]
     assert len(whole.tiles) == 8 * 8 > len(fogged.tiles)
     assert whole.yours == fogged.yours and whole.round == fogged.round == 2
+
+
+def test_her_world_counts_what_she_owns_and_only_that(game):
+    """`nova world` / get_world's "yours": her slots, her androids with the length of their own
+    notes (not of the [Redacted] others read), her site with what it still owes, her script only."""
+    yours = api.player_world(game, "alice").yours
+    charger_slots = Rules().building("charger").android_capacity
+    assert (yours.capacity, yours.active_androids) == (charger_slots, 2)  # her charger (the site adds none); the keeper and the confused one are left
+    assert [s.id for s in yours.scripts] == [s.id for s in game.state.scripts.values() if s.owner == "alice"] and len(yours.scripts) == 1
+    lengths = {a.id: (a.memory_length, a.recording_length) for a in yours.androids}
+    assert lengths[KEEPER] == (len(KEEPER_MEMORY), len(f"alice saw round {ROUNDS - 1}"))
+    assert set(lengths) == {KEEPER, SIBLING, QUITTER, CONFUSED, FRAIL}
+    assert sorted((b.type, b.complete, b.owner_id) for b in yours.buildings) == [("charger", True, "alice"), ("depot", False, "alice")]
+    (site,) = [b for b in yours.buildings if not b.complete]
+    assert site.owed == {m: n for m, n in Rules().building("depot").cost.items() if n}  # all of its cost
