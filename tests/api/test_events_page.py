@@ -86,7 +86,7 @@ def test_failed_only_keeps_the_failed_turns(game):
 def test_mine_only_keeps_the_players_own_turns(game):
     page = api.events_page(game, player="alice", mine_only=True, limit=500)
     assert [(e["type"], e["android"]) for e in page.events] == [("turn", "android-1")] * ROUNDS
-    with pytest.raises(api.ApiError, match="mine_only needs the player whose androids are meant"):
+    with pytest.raises(api.ApiError, match="^mine_only needs the player whose androids are meant$"):  # the whole sentence
         api.events_page(game, mine_only=True)
 
 
