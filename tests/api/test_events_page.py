@@ -125,6 +125,18 @@ def test_an_action_type_or_an_outcome_keeps_those_turns_only(game):
         api.events_page(game, outcome="won")
 
 
+def test_notes_none_leaves_each_turns_notes_out_and_the_rest_of_it_in(game):
+    """`nova events` without --notes, get_events by default: a turn's action without the memory
+    and recording it carried (most of a turn's size), everything else as logged."""
+    def turns(**arguments):
+        return {(e["android"], e["round"]): e for e in api.events_page(game, limit=500, **arguments).events if e["type"] == "turn"}
+
+    logged, bare = turns(), turns(notes="none")
+    assert bare["android-1", 2]["action"] == {"type": "android.wait"} and set(logged["android-1", 2]["action"]) > {"type"}
+    assert bare["android-2", 1] == logged["android-2", 1]  # an invalid turn carries no action: left as it is
+    assert {k: v for k, v in bare["android-1", 2].items() if k != "action"} == {k: v for k, v in logged["android-1", 2].items() if k != "action"}
+
+
 def test_a_filter_that_matches_nothing_is_an_empty_page_in_every_notes_form(game):
     """`nova events --round 99 --notes` on a 4-round game: an empty page, not a crash (the whole
     notes are followed along the log only as far as the last event shown)."""
