@@ -138,3 +138,33 @@ def test_her_world_counts_what_she_owns_and_only_that(game):
     assert sorted((b.type, b.complete, b.owner_id) for b in yours.buildings) == [("charger", True, "alice"), ("depot", False, "alice")]
     (site,) = [b for b in yours.buildings if not b.complete]
     assert site.owed == {m: n for m, n in Rules().building("depot").cost.items() if n}  # all of its cost
+
+
+def test_one_android_is_read_by_its_owner_and_refused_to_anyone_else(game):
+    """`nova android` / MCP get_android on a game file: her own android whole (memory included),
+    another player's refused rather than redacted, an unknown reader or android one sentence."""
+    keeper = api.android_report(game, KEEPER, "alice")
+    assert (keeper.id, keeper.owner_id, keeper.memory) == (KEEPER, "alice", KEEPER_MEMORY)
+    assert api.android_report(game, KEEPER) == keeper  # no player: the game's own reader (`nova android`)
+    with pytest.raises(api.USER_ERRORS) as refused:
+        api.android_report(game, BROADCASTER, "alice")
+    assert str(refused.value) == f"{BROADCASTER} belongs to another player; you can only read your own androids"
+    with pytest.raises(api.USER_ERRORS, match="mallory"):
+        api.android_report(game, KEEPER, "mallory")
+    with pytest.raises(api.USER_ERRORS) as unknown:
+        api.android_report(game, "android-99", "alice")
+    assert str(unknown.value) == f"there is no android 'android-99' in {game.path} (androids: {', '.join(f'android-{n}' for n in range(1, 7))})"
+
+
+def test_an_unknown_android_names_at_most_ten_of_the_games_androids(tmp_path):
+    world = Scenario(Rules(), width=8, height=8)
+    world.player("alice", charger_at=(0, 0))
+    for x in range(8):
+        world.android("alice", (x, 3))
+        world.android("alice", (x, 4))
+    crowded = store.new_game(tmp_path / "crowded.json", Rules(), 0, SANDBOX_BUILD, initial=world.build())
+    with pytest.raises(api.USER_ERRORS, match=r"\(androids: android-1, android-2, .*, android-10\)$"):
+        api.android_report(crowded, "android-99")
+    empty = store.new_game(tmp_path / "empty.json", Rules(), 0, SANDBOX_BUILD)
+    with pytest.raises(api.USER_ERRORS, match=r"\(androids: none yet\)$"):
+        api.android_report(empty, "android-1")
