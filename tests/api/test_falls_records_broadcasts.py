@@ -168,3 +168,10 @@ def test_an_unknown_android_names_at_most_ten_of_the_games_androids(tmp_path):
     empty = store.new_game(tmp_path / "empty.json", Rules(), 0, SANDBOX_BUILD)
     with pytest.raises(api.USER_ERRORS, match=r"\(androids: none yet\)$"):
         api.android_report(empty, "android-1")
+
+
+def test_a_match_records_status_is_the_final_score_with_the_matchs_account(alices_record, game):
+    """`nova status` on a file kept under --disclosure recording: the scores as the match ended."""
+    kept = api.status(alices_record)
+    assert kept.round == ROUNDS and kept.match == {"players": ["alice", "bob"], "rounds": ROUNDS}
+    assert [(p.id, p.score, p.active_androids, p.wrecks) for p in kept.players] == [(p.id, p.score, p.active_androids, p.wrecks) for p in api.status(game).players]
