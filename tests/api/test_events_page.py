@@ -107,6 +107,19 @@ def test_a_round_range_keeps_the_rounds_between_its_ends_both_included(game):
         api.events_page(game, from_round=3, to_round=2)
 
 
+def test_a_range_open_at_the_top_reaches_the_last_round_of_a_long_game(tmp_path):
+    """`nova events --from-round 125` on a 130-round game: the open end is the game's last round."""
+    path = tmp_path / "long.json"
+    long = store.new_game(path, Rules(), 3, SANDBOX_BUILD)
+    long.record([engine.join(long.state, "alice")])
+    script = engine.add_script(long.state, "alice", "bot")
+    long.record([script, engine.launch(long.state, "alice", script["script"])])
+    for _ in range(130):
+        long.record(engine.play_round(long.state, lambda state, android: engine.Decision(value={"type": "android.wait"})))
+    page = api.events_page(long, from_round=125, action="wait", limit=500)
+    assert [e["round"] for e in page.events] == list(range(125, 131))
+
+
 def test_an_action_type_or_an_outcome_keeps_those_turns_only(game):
     """`nova events --action wait --outcome invalid`, get_events action_type/outcome: bob's odd
     rounds ask for a direction that does not exist (invalid turns, which log no action: not a
