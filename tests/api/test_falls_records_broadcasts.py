@@ -177,11 +177,13 @@ def test_a_match_records_status_is_the_final_score_with_the_matchs_account(alice
     assert [(p.id, p.score, p.active_androids, p.wrecks) for p in kept.players] == [(p.id, p.score, p.active_androids, p.wrecks) for p in api.status(game).players]
 
 
-def test_a_games_status_names_its_last_round_and_a_peer_matchs_account(game):
-    """`nova status --json`: the round the game ends after (finalTurn), and for the game file of a
-    peer match kept under --disclosure full, the match's account beside the scores."""
+def test_a_games_status_names_its_last_round_and_a_peer_matchs_account(game, tmp_path):
+    """`nova status --json`: the round the game ends after (finalTurn: none by default), and for
+    the game file of a peer match kept under --disclosure full, the match's account beside the scores."""
     plain = api.status(game)
-    assert (plain.round, plain.final_turn, plain.match) == (ROUNDS, Rules().match.final_round, None)
+    assert (plain.round, plain.final_turn, plain.match) == (ROUNDS, None, None)
+    rules = Rules.model_validate({"match": {"finalRound": 40}})
+    assert api.status(store.new_game(tmp_path / "forty.json", rules, 0, SANDBOX_BUILD)).final_turn == 40
     matched = store.load(game.path)
     matched.match = {"players": ["alice", "bob"], "rounds": ROUNDS}  # what match.result keeps in the file
     assert api.status(matched).match == {"players": ["alice", "bob"], "rounds": ROUNDS}
