@@ -86,8 +86,76 @@ def test_failed_only_keeps_the_failed_turns(game):
 def test_mine_only_keeps_the_players_own_turns(game):
     page = api.events_page(game, player="alice", mine_only=True, limit=500)
     assert [(e["type"], e["android"]) for e in page.events] == [("turn", "android-1")] * ROUNDS
-    with pytest.raises(api.ApiError, match="mine_only needs the player whose androids are meant"):
+    with pytest.raises(api.ApiError, match="^mine_only needs the player whose androids are meant$"):  # the whole sentence
         api.events_page(game, mine_only=True)
+
+
+def test_a_round_range_keeps_the_rounds_between_its_ends_both_included(game):
+    """`nova events --from-round 2 --to-round 3`, get_events from_round/to_round: either end may be
+    left open; the events outside any round (joins, launches) are not in a range."""
+    events = log(game)
+
+    def rounds(**arguments):
+        page = api.events_page(game, limit=500, **arguments)
+        return sorted({e["round"] for e in page.events}), indexes(page)
+
+    assert rounds(from_round=2, to_round=3) == ([2, 3], [i for i, e in enumerate(events) if e.get("round") in (2, 3)])
+    assert rounds(from_round=3)[0] == [3, 4] and rounds(to_round=2)[0] == [1, 2] and rounds(from_round=2, to_round=2) == rounds(round=2)
+    with pytest.raises(api.ApiError, match=r"^give either round or a range \(from_round, to_round\), not both$"):
+        api.events_page(game, round=2, to_round=3)
+    with pytest.raises(api.ApiError, match="^the round range 3-2 is empty: from_round must not be above to_round$"):
+        api.events_page(game, from_round=3, to_round=2)
+
+
+def test_a_range_open_at_the_top_reaches_the_last_round_of_a_long_game(tmp_path):
+    """`nova events --from-round 125` on a 130-round game: the open end is the game's last round."""
+    path = tmp_path / "long.json"
+    long = store.new_game(path, Rules(), 3, SANDBOX_BUILD)
+    long.record([engine.join(long.state, "alice")])
+    script = engine.add_script(long.state, "alice", "bot")
+    long.record([script, engine.launch(long.state, "alice", script["script"])])
+    for _ in range(130):
+        long.record(engine.play_round(long.state, lambda state, android: engine.Decision(value={"type": "android.wait"})))
+    page = api.events_page(long, from_round=125, action="wait", limit=500)
+    assert [e["round"] for e in page.events] == list(range(125, 131))
+
+
+def test_an_action_type_or_an_outcome_keeps_those_turns_only(game):
+    """`nova events --action wait --outcome invalid`, get_events action_type/outcome: bob's odd
+    rounds ask for a direction that does not exist (invalid turns, which log no action: not a
+    move); every other turn waits and is accepted."""
+    def turns(**arguments):
+        return [(e["android"], e["round"]) for e in api.events_page(game, limit=500, **arguments).events]
+
+    bobs_invalid = [("android-2", 1), ("android-2", 3)]
+    assert turns(outcome="invalid") == bobs_invalid and turns(action="move") == turns(action="android.move") == []
+    every_turn = [(e["android"], e["round"]) for e in log(game) if e["type"] == "turn"]
+    assert turns(outcome="accepted") == turns(action="wait") == turns(action="android.wait") == [t for t in every_turn if t not in bobs_invalid]
+    assert turns(outcome="refused") == [] and turns(action="wait", outcome="invalid") == []
+    with pytest.raises(api.ApiError, match="^'fly' is not an action type; the types are android.wait, android.move, .*, android.dismantle$"):
+        api.events_page(game, action="fly")
+    with pytest.raises(api.ApiError, match="^'won' is not an outcome; a turn is accepted, refused, invalid, error$"):
+        api.events_page(game, outcome="won")
+
+
+def test_notes_none_leaves_each_turns_notes_out_and_the_rest_of_it_in(game):
+    """`nova events` without --notes, get_events by default: a turn's action without the memory
+    and recording it carried (most of a turn's size), everything else as logged."""
+    def turns(**arguments):
+        return {(e["android"], e["round"]): e for e in api.events_page(game, limit=500, **arguments).events if e["type"] == "turn"}
+
+    logged, bare = turns(), turns(notes="none")
+    assert bare["android-1", 2]["action"] == {"type": "android.wait"} and set(logged["android-1", 2]["action"]) > {"type"}
+    assert bare["android-2", 1] == logged["android-2", 1]  # an invalid turn carries no action: left as it is
+    assert {k: v for k, v in bare["android-1", 2].items() if k != "action"} == {k: v for k, v in logged["android-1", 2].items() if k != "action"}
+
+
+def test_a_filter_that_matches_nothing_is_an_empty_page_in_every_notes_form(game):
+    """`nova events --round 99 --notes` on a 4-round game: an empty page, not a crash (the whole
+    notes are followed along the log only as far as the last event shown)."""
+    for notes in ("logged", "whole", "none"):
+        page = api.events_page(game, round=99, notes=notes)
+        assert (page.total, page.events, page.log_length) == (0, (), len(log(game)))
 
 
 def test_a_player_reads_her_own_notes_and_the_others_redacted(game):

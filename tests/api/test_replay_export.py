@@ -136,3 +136,21 @@ def test_write_replay_writes_the_replay_as_one_json_line(game, tmp_path):
     with pytest.raises(api.USER_ERRORS) as caught:
         api.write_replay(game, "alice", missing)
     assert str(caught.value) == f"cannot write {missing} (No such file or directory)"
+
+
+def test_a_replay_holds_notes_in_any_script_as_the_characters_themselves(tmp_path):
+    """The notes of the other tests are ASCII, where a replay written with \\u escapes would read
+    the same: here alice's memory is Japanese with an emoji, and her replay file holds it as UTF-8
+    text (an editor shows it as written; escaped, it would take two to four times the bytes)."""
+    world = Scenario(Rules(), width=6, height=6)
+    world.player("alice", charger_at=(0, 0))
+    world.player("bob", charger_at=(5, 5))
+    note = "地図: 金属は (3,4) ☕"
+    world.android("alice", (1, 0), memory=note)
+    path = tmp_path / "game.json"
+    store.save(store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=world.build()))
+    out = tmp_path / "alice-replay.json"
+    api.write_replay(path, "alice", out)
+    raw = out.read_bytes()
+    assert note.encode("utf-8") in raw and b"\\u" not in raw
+    assert json.loads(raw)["initial"]["androids"][0]["memory"] == note
