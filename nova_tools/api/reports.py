@@ -76,7 +76,8 @@ def _recorded_android(record: store.MatchRecord, android_id: str, player: str | 
     for android in record.androids:
         if android["id"] == android_id and player in (None, android["ownerId"]):
             return RecordedAndroid.model_validate(android)
-    own = ", ".join(a["id"] for a in record.androids) or "none"
+    # name only the reader's own: bob reading alice's file has none there, whatever it holds
+    own = ", ".join(a["id"] for a in record.androids if player in (None, a["ownerId"])) or "none"
     raise ApiError(f"{record.path} is a match record that keeps only your own androids' recordings, and {android_id!r} is not one of them (yours: {own})")
 
 
