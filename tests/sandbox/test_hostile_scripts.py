@@ -64,6 +64,11 @@ HOSTILE = [
      TurnKind.ERROR, "never finished its top-level code"),
     ("microtask flood", "queueMicrotask(function again() { queueMicrotask(again); });\nexport default () => 1;",
      TurnKind.ERROR, "promise jobs"),
+    # Describing the thrown error reads its name, which never returns: the turn is still one
+    # failed turn that says it threw, not a sandbox crash, and the next turn is untouched.
+    ("thrown error whose name never returns",
+     body("const e = new Error('lost'); Object.defineProperty(e, 'name', { get() { for (;;) {} } }); throw e;"),
+     TurnKind.ERROR, "threw a value that could not be described"),
 ]
 
 
@@ -174,6 +179,10 @@ EXACT = [
     ("export default () => {\n  return 1 +;\n};\n", "has a syntax error: unexpected token in expression: ';' at line 2"),
     ("export default () => {\n  const = 5;\n};\n", "has a syntax error: variable name expected at line 2"),
     (body("return () => 1;"), "returned a function instead of an action"),
+    (body("throw null;"), "threw null"),  # not out of memory: the heap is nowhere near full
+    # JSON.stringify threw an error with neither name nor message: the refusal still says why.
+    (body("return { toJSON() { const e = new Error(''); e.name = ''; throw e; } };"),
+     "returned a value that cannot be sent as JSON (?)"),
 ]
 
 
