@@ -109,6 +109,18 @@ def test_console_lines_come_back_whatever_way_the_turn_fails(run, ending, kind):
     assert result.logs == ("looking 3",)
 
 
+def test_console_lines_come_back_when_top_level_code_fails_after_an_await(run):
+    # After `await`, top-level code runs as a promise job; running out of fuel or memory there
+    # ends the job past its promise, and the turn still says why and keeps what was printed.
+    after_await = "console.log('started');\nawait null;\n{}\nexport default () => 1;"
+    budgets = Budgets(timeout_ms=60_000)
+    loop = run(after_await.format("while (true) {}"), budgets=budgets)
+    bomb = run(after_await.format("const keep = []; for (;;) keep.push(new Array(10000).fill(1));"), budgets=budgets)
+
+    assert (loop.kind, loop.error, loop.logs, loop.ticks) == (TurnKind.FUEL, "ran out of fuel (200 ticks)", ("started",), 201)
+    assert (bomb.kind, bomb.error, bomb.logs) == (TurnKind.MEMORY, "ran out of memory (16 MiB)", ("started",))
+
+
 def test_console_output_is_bounded(run):
     result = run(body("for (let i = 0; i < 1000; i++) console.log('line ' + i); return 1;"))
 
