@@ -15,7 +15,7 @@ from nova_tools.sandbox.build import SANDBOX_BUILD
 from nova_tools.sandbox.bytecode import CACHE
 
 from fuel_figures import CASES, FUEL, LOOP, PINNED_FOR, REPIN
-from sandbox_cases import NORMAL_BOT, body
+from sandbox_cases import NORMAL_BOT, RULES, body
 
 # LOOP, a million empty iterations: two poll points each, one tick per 10,000 poll points.
 LOOP_TICKS = 200
@@ -148,6 +148,23 @@ def test_a_script_that_catches_a_failed_allocation_is_told_what_it_threw_next(ru
 
     assert own_error.kind is TurnKind.ERROR and re.fullmatch(r"threw Error: full at \d+ at line 3", own_error.error), own_error.error
     assert (null.kind, null.error) == (TurnKind.MEMORY, "ran out of memory (2 MiB)")
+
+
+# A 150 KB script (a normal turn and 2,000 functions it never calls) under a 2 MiB heap, in games
+# whose rules hold more and more text: the rules are in the heap before the script is read.
+BIG_SCRIPT = body("return { type: 'android.wait' };") + "\n".join(
+    f"function unused{i}(a, b) {{ return [a + b, `${{a}}-${{b}}`, {{ k: a * {i} }}]; }}" for i in range(2000))
+TWO_MIB = Budgets(memory=2 * 1024 * 1024, timeout_ms=60_000)
+
+
+@pytest.mark.parametrize("rules_text", [600_000, 1_000_000], ids=["no room to read the script", "no room for the world"])
+def test_rules_that_leave_no_room_for_the_script_run_out_of_memory_every_turn(run, rules_text):
+    rules = {**RULES, "notes": "x" * rules_text}
+    fits = run(BIG_SCRIPT, budgets=TWO_MIB, rules={**RULES, "notes": "x" * 200_000})
+    turns = [run(BIG_SCRIPT, budgets=TWO_MIB, rules=rules) for _ in range(2)]
+
+    assert fits.value == {"type": "android.wait"}, fits.error
+    assert [(t.kind, t.error, t.ticks) for t in turns] == [(TurnKind.MEMORY, "ran out of memory (2 MiB)", 0)] * 2
 
 
 def test_the_call_stack_overflows_at_the_same_catchable_depth_every_run(run):
