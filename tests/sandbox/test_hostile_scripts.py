@@ -179,6 +179,8 @@ EXACT = [
     ("export default () => {\n  return 1 +;\n};\n", "has a syntax error: unexpected token in expression: ';' at line 2"),
     ("export default () => {\n  const = 5;\n};\n", "has a syntax error: variable name expected at line 2"),
     (body("return () => 1;"), "returned a function instead of an action"),
+    (body("let v = 1; for (let i = 0; i < 40; i++) v = [v]; return v;"),
+     "returned a value nested more than 32 levels deep; an action is an object at most two levels deep"),
     (body("throw null;"), "threw null"),  # not out of memory: the heap is nowhere near full
     # JSON.stringify threw an error with neither name nor message: the refusal still says why.
     (body("return { toJSON() { const e = new Error(''); e.name = ''; throw e; } };"),

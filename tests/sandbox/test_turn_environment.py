@@ -93,13 +93,14 @@ def test_console_lines_come_back_with_the_result_and_with_a_failure(run):
         ("const o = {}; o.self = o; return o;", TurnKind.NO_ACTION),  # not JSON
         ("return 'x'.repeat(3 * 1024 * 1024);", TurnKind.NO_ACTION),  # too big
         ("return undefined;", TurnKind.NO_ACTION),
+        ("let v = 1; for (let i = 0; i < 40; i++) v = [v]; return v;", TurnKind.NO_ACTION),  # too deep
         ("throw new Error('gave up');", TurnKind.ERROR),
         ("const keep = []; for (;;) keep.push(new Array(10000).fill(1));", TurnKind.MEMORY),
         # The heap stays full of what a global keeps while the failure is described.
         ("globalThis.keep = []; for (let i = 0; ; i++) keep.push('s'.repeat(100) + i);", TurnKind.MEMORY),
         ("const f = () => f() + 1; return f();", TurnKind.STACK),
     ],
-    ids=["not-json", "too-big", "no-action", "thrown", "memory", "memory kept by a global", "stack"],
+    ids=["not-json", "too-big", "no-action", "too-deep", "thrown", "memory", "memory kept by a global", "stack"],
 )
 def test_console_lines_come_back_whatever_way_the_turn_fails(run, ending, kind):
     # What a script printed is how its author finds out why its turn failed.
