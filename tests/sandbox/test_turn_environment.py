@@ -130,6 +130,20 @@ def test_console_output_is_bounded(run):
     assert result.logs[-1] == "... 800 more console line(s) not kept"
 
 
+def test_console_output_is_bounded_to_16_kib_of_text_whole_lines_first(run):
+    result = run(body("for (let i = 0; i < 20; i++) console.log('x'.repeat(1000)); return 1;"))
+
+    assert [len(line) for line in result.logs[:-1]] == [1000] * 16 + [384 + len("...")]
+    assert result.logs[-1] == "... 3 more console line(s) not kept"
+
+
+def test_a_returned_lone_surrogate_is_replaced_and_the_turn_says_where(run):
+    result = run(body("return { type: 'android.wait', memory: 'a\\ud800' };"))
+
+    assert result.value == {"type": "android.wait", "memory": "a\ufffd"}
+    assert result.logs == ("(nova) memory held a lone UTF-16 surrogate at index 1; it was replaced by U+FFFD",)
+
+
 def test_an_error_says_where_it_was_thrown_in_the_bundle(run):
     result = run("const a = 1;\n\nexport default () => {\n  return missing + a;\n};\n")
 
