@@ -157,14 +157,18 @@ BIG_SCRIPT = body("return { type: 'android.wait' };") + "\n".join(
 TWO_MIB = Budgets(memory=2 * 1024 * 1024, timeout_ms=60_000)
 
 
-@pytest.mark.parametrize("rules_text", [600_000, 1_000_000], ids=["no room to read the script", "no room for the world"])
-def test_rules_that_leave_no_room_for_the_script_run_out_of_memory_every_turn(run, rules_text):
+@pytest.mark.parametrize(("rules_text", "started"), [(600_000, True), (1_000_000, False)],
+                         ids=["no room to read the script", "no room for the world"])
+def test_rules_that_leave_no_room_for_the_script_run_out_of_memory_every_turn(run, rules_text, started):
     rules = {**RULES, "notes": "x" * rules_text}
     fits = run(BIG_SCRIPT, budgets=TWO_MIB, rules={**RULES, "notes": "x" * 200_000})
     turns = [run(BIG_SCRIPT, budgets=TWO_MIB, rules=rules) for _ in range(2)]
 
     assert fits.value == {"type": "android.wait"}, fits.error
     assert [(t.kind, t.error, t.ticks) for t in turns] == [(TurnKind.MEMORY, "ran out of memory (2 MiB)", 0)] * 2
+    # A script that never started (its world could not be installed) is charged nothing; one
+    # whose bytecode could not be read is charged its compile and the attempt.
+    assert (turns[0].wasm_fuel > 0) is started and turns[0].wasm_fuel == turns[1].wasm_fuel
 
 
 def test_the_call_stack_overflows_at_the_same_catchable_depth_every_run(run):

@@ -45,7 +45,7 @@ def test_rules_stored_in_a_game_are_taken_as_they_are():
 def test_a_bundle_beyond_the_limit_is_a_failed_turn_in_one_sentence(run):
     big = "const s = '" + "a" * budgets.MAX_BUNDLE_BYTES + "';\nexport default () => ({ type: 'android.wait' });\n"
     result = run(big)
-    assert result.kind is TurnKind.ERROR and result.ticks == 0
+    assert result.kind is TurnKind.ERROR and (result.ticks, result.wasm_fuel) == (0, 0)
     assert result.error == "could not be loaded: its bundle is 1.0 MiB; a script may be at most 1 MiB once bundled"
 
 

@@ -170,6 +170,14 @@ def test_a_wall_clock_timeout_fails_the_turn_when_the_fuel_would_allow_more(run)
     assert after.ok and after.ticks == 0
 
 
+def test_a_turn_reports_the_ticks_the_script_spent_not_what_describing_its_error_cost(run):
+    # 50 ticks of looping, then a throw whose `name` getter loops until the ticks run out.
+    result = run(body("for (let i = 0; i < 250000; i++) {}\nconst e = new Error('lost');\n"
+                      "Object.defineProperty(e, 'name', { get() { for (;;) {} } }); throw e;"), budgets=DETERMINISTIC)
+
+    assert (result.kind, result.error, result.ticks) == (TurnKind.ERROR, "threw a value that could not be described", 50)
+
+
 # The whole sentence a player reads, for the failures whose words carry a detail from the script.
 EXACT = [
     (body("const o = {}; o.self = o; return o;"), "returned a value that cannot be sent as JSON (TypeError: circular reference)"),

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from nova_tools.sandbox import Budgets, TurnKind
+from nova_tools.sandbox.results import Frame
 
 from sandbox_cases import RULES, WORLD, body, globals_json
 
@@ -149,6 +150,12 @@ def test_an_error_says_where_it_was_thrown_in_the_bundle(run):
 
     assert result.error == "threw ReferenceError: missing is not defined at line 4"
     assert (result.line, result.column) == (4, 10)
+
+
+def test_an_error_comes_back_with_the_frames_of_its_callers(run):
+    result = run("const pick = () => missing;\nexport default () => {\n  return pick();\n};\n")
+
+    assert result.stack == (Frame("pick", 1, 20), Frame("default", 3, 10))
 
 
 def test_a_syntax_error_says_where(run):
