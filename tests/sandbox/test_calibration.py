@@ -50,8 +50,10 @@ def test_a_bundle_beyond_the_limit_is_a_failed_turn_in_one_sentence(run):
 
 
 def test_a_bundle_at_the_limit_compiles_within_its_fuel(run):
-    literal = "const s = '" + "a" * (budgets.MAX_BUNDLE_BYTES - 100) + "';\n"
-    result = run(literal + "export default () => ({ type: 'android.wait', memory: s.slice(0, 3) });\n", budgets=Budgets(fuel=0))
+    turn = "';\nexport default () => ({ type: 'android.wait', memory: s.slice(0, 3) });\n"
+    bundle = "const s = '" + "a" * (budgets.MAX_BUNDLE_BYTES - len("const s = '") - len(turn)) + turn
+    assert len(bundle.encode()) == budgets.MAX_BUNDLE_BYTES  # exactly at the limit, not a byte under
+    result = run(bundle, budgets=Budgets(fuel=0))
     assert result.ok and result.value["memory"] == "aaa"
 
 
