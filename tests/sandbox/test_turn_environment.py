@@ -145,6 +145,15 @@ def test_a_returned_lone_surrogate_is_replaced_and_the_turn_says_where(run):
     assert result.logs == ("(nova) memory held a lone UTF-16 surrogate at index 1; it was replaced by U+FFFD",)
 
 
+def test_a_lone_surrogate_in_the_script_itself_runs_like_one_the_script_made(run):
+    # A Python str holding a lone surrogate (as a bundle read with surrogateescape may): QuickJS
+    # reads it as the JS string it was, and the returned value is made well-formed as above.
+    result = run(body("return { type: 'android.wait', memory: '\ud800' + 'x' };"))
+
+    assert result.value == {"type": "android.wait", "memory": "\ufffdx"}
+    assert result.logs == ("(nova) memory held a lone UTF-16 surrogate at index 0; it was replaced by U+FFFD",)
+
+
 def test_an_error_says_where_it_was_thrown_in_the_bundle(run):
     result = run("const a = 1;\n\nexport default () => {\n  return missing + a;\n};\n")
 
