@@ -3,11 +3,17 @@ test process survives, and the next turn in the same Sandbox runs exactly as if 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from nova_tools.sandbox import Budgets, TurnKind
+from nova_tools.sandbox.bytecode import CACHE
 
+from fuel_figures import LOOP
 from sandbox_cases import NORMAL_BOT, body
+
+LOOP_TICKS = 200  # fuel_figures.LOOP spends exactly 200 ticks
 
 # (name, module source, kind, words the error must contain)
 HOSTILE = [
@@ -176,6 +182,18 @@ def test_a_turn_reports_the_ticks_the_script_spent_not_what_describing_its_error
                       "Object.defineProperty(e, 'name', { get() { for (;;) {} } }); throw e;"), budgets=DETERMINISTIC)
 
     assert (result.kind, result.error, result.ticks) == (TurnKind.ERROR, "threw a value that could not be described", 50)
+
+
+def test_a_cold_turns_timeout_loses_only_its_own_compile_not_what_the_thread_ran_before(run):
+    # The compile of a bundle not yet cached counts towards its turn's CPU-time timeout; what the
+    # thread spent on earlier work must not. Spend 0.4 s of this thread's CPU first, then a turn
+    # of a million iterations (~0.1 s of CPU) under a 600 ms timeout.
+    while time.thread_time() < 0.4:
+        pass
+    CACHE.clear()
+    result = run(LOOP, budgets=Budgets(fuel=LOOP_TICKS, timeout_ms=600))
+
+    assert (result.kind, result.value, result.ticks) == (TurnKind.OK, "done", LOOP_TICKS), result.error
 
 
 # The whole sentence a player reads, for the failures whose words carry a detail from the script.
