@@ -4,6 +4,7 @@ run and in every process, which is what lets two peers replay a match and agree.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -14,7 +15,7 @@ from nova_tools.sandbox.build import SANDBOX_BUILD
 from nova_tools.sandbox.bytecode import CACHE
 
 from fuel_figures import CASES, FUEL, LOOP, PINNED_FOR, REPIN
-from sandbox_cases import NORMAL_BOT, body
+from sandbox_cases import NORMAL_BOT, RULES, body
 
 # LOOP, a million empty iterations: two poll points each, one tick per 10,000 poll points.
 LOOP_TICKS = 200
@@ -98,7 +99,7 @@ def test_built_in_work_is_bounded_by_wasm_fuel_deterministically(run):
     first, second = run(joins, budgets=Budgets(fuel=5)), run(joins, budgets=Budgets(fuel=5))
 
     assert first.kind is TurnKind.FUEL and first.ticks == 0
-    assert "built-in calls" in first.error
+    assert first.error == "ran out of fuel (5 ticks): built-in calls (join, sort, JSON, Date...) did too much work"
     assert first == second
 
 
@@ -123,6 +124,51 @@ def test_the_memory_cut_off_is_the_same_every_run(run):
 
     assert all(r.kind is TurnKind.MEMORY for r in results)
     assert len({(r.ticks, r.wasm_fuel, r.line, r.column) for r in results}) == 1
+
+
+# quickjs-wasi 3.7.0 fails some allocations at the heap limit without its "out of memory" error:
+# adding property after property to one object under a 2 MiB heap, the script is handed a thrown
+# value that is no value at all (``typeof`` says "unknown"), which it may even catch.
+AN_OBJECT = "const o = {}; let n = 0;\n"
+FILL_IT = "for (let i = 0; ; i++) { o['k' + i] = i; n = i; }"
+SMALL_HEAP = Budgets(memory=2 * 1024 * 1024, fuel=10**6, timeout_ms=60_000)
+
+
+def test_an_allocation_that_fails_without_its_out_of_memory_error_still_ran_out_of_memory(run):
+    result = run(body(f"console.log('filling'); {AN_OBJECT}{FILL_IT}"), budgets=SMALL_HEAP)
+
+    assert (result.kind, result.error, result.logs) == (TurnKind.MEMORY, "ran out of memory (2 MiB)", ("filling",))
+
+
+def test_a_script_that_catches_a_failed_allocation_is_told_what_it_threw_next(run):
+    own_error = run(body(f"{AN_OBJECT}try {{ {FILL_IT} }} catch (e) {{ throw new Error('full at ' + n); }}"), budgets=SMALL_HEAP)
+    # `null` is what quickjs-wasi throws for some failed allocations: once the heap came close to
+    # its budget, a thrown null is worded as running out of memory.
+    null = run(body(f"{AN_OBJECT}try {{ {FILL_IT} }} catch (e) {{ throw null; }}"), budgets=SMALL_HEAP)
+
+    assert own_error.kind is TurnKind.ERROR and re.fullmatch(r"threw Error: full at \d+ at line 3", own_error.error), own_error.error
+    assert (null.kind, null.error) == (TurnKind.MEMORY, "ran out of memory (2 MiB)")
+
+
+# A 150 KB script (a normal turn and 2,000 functions it never calls) under a 2 MiB heap, in games
+# whose rules hold more and more text: the rules are in the heap before the script is read.
+BIG_SCRIPT = body("return { type: 'android.wait' };") + "\n".join(
+    f"function unused{i}(a, b) {{ return [a + b, `${{a}}-${{b}}`, {{ k: a * {i} }}]; }}" for i in range(2000))
+TWO_MIB = Budgets(memory=2 * 1024 * 1024, timeout_ms=60_000)
+
+
+@pytest.mark.parametrize(("rules_text", "started"), [(600_000, True), (1_000_000, False)],
+                         ids=["no room to read the script", "no room for the world"])
+def test_rules_that_leave_no_room_for_the_script_run_out_of_memory_every_turn(run, rules_text, started):
+    rules = {**RULES, "notes": "x" * rules_text}
+    fits = run(BIG_SCRIPT, budgets=TWO_MIB, rules={**RULES, "notes": "x" * 200_000})
+    turns = [run(BIG_SCRIPT, budgets=TWO_MIB, rules=rules) for _ in range(2)]
+
+    assert fits.value == {"type": "android.wait"}, fits.error
+    assert [(t.kind, t.error, t.ticks) for t in turns] == [(TurnKind.MEMORY, "ran out of memory (2 MiB)", 0)] * 2
+    # A script that never started (its world could not be installed) is charged nothing; one
+    # whose bytecode could not be read is charged its compile and the attempt.
+    assert (turns[0].wasm_fuel > 0) is started and turns[0].wasm_fuel == turns[1].wasm_fuel
 
 
 def test_the_call_stack_overflows_at_the_same_catchable_depth_every_run(run):

@@ -45,13 +45,15 @@ def test_rules_stored_in_a_game_are_taken_as_they_are():
 def test_a_bundle_beyond_the_limit_is_a_failed_turn_in_one_sentence(run):
     big = "const s = '" + "a" * budgets.MAX_BUNDLE_BYTES + "';\nexport default () => ({ type: 'android.wait' });\n"
     result = run(big)
-    assert result.kind is TurnKind.ERROR and result.ticks == 0
+    assert result.kind is TurnKind.ERROR and (result.ticks, result.wasm_fuel) == (0, 0)
     assert result.error == "could not be loaded: its bundle is 1.0 MiB; a script may be at most 1 MiB once bundled"
 
 
 def test_a_bundle_at_the_limit_compiles_within_its_fuel(run):
-    literal = "const s = '" + "a" * (budgets.MAX_BUNDLE_BYTES - 100) + "';\n"
-    result = run(literal + "export default () => ({ type: 'android.wait', memory: s.slice(0, 3) });\n", budgets=Budgets(fuel=0))
+    turn = "';\nexport default () => ({ type: 'android.wait', memory: s.slice(0, 3) });\n"
+    bundle = "const s = '" + "a" * (budgets.MAX_BUNDLE_BYTES - len("const s = '") - len(turn)) + turn
+    assert len(bundle.encode()) == budgets.MAX_BUNDLE_BYTES  # exactly at the limit, not a byte under
+    result = run(bundle, budgets=Budgets(fuel=0))
     assert result.ok and result.value["memory"] == "aaa"
 
 

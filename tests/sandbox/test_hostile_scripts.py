@@ -3,11 +3,17 @@ test process survives, and the next turn in the same Sandbox runs exactly as if 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from nova_tools.sandbox import Budgets, TurnKind
+from nova_tools.sandbox.bytecode import CACHE
 
+from fuel_figures import LOOP
 from sandbox_cases import NORMAL_BOT, body
+
+LOOP_TICKS = 200  # fuel_figures.LOOP spends exactly 200 ticks
 
 # (name, module source, kind, words the error must contain)
 HOSTILE = [
@@ -64,6 +70,11 @@ HOSTILE = [
      TurnKind.ERROR, "never finished its top-level code"),
     ("microtask flood", "queueMicrotask(function again() { queueMicrotask(again); });\nexport default () => 1;",
      TurnKind.ERROR, "promise jobs"),
+    # Describing the thrown error reads its name, which never returns: the turn is still one
+    # failed turn that says it threw, not a sandbox crash, and the next turn is untouched.
+    ("thrown error whose name never returns",
+     body("const e = new Error('lost'); Object.defineProperty(e, 'name', { get() { for (;;) {} } }); throw e;"),
+     TurnKind.ERROR, "threw a value that could not be described"),
 ]
 
 
@@ -165,6 +176,26 @@ def test_a_wall_clock_timeout_fails_the_turn_when_the_fuel_would_allow_more(run)
     assert after.ok and after.ticks == 0
 
 
+def test_a_turn_reports_the_ticks_the_script_spent_not_what_describing_its_error_cost(run):
+    # 50 ticks of looping, then a throw whose `name` getter loops until the ticks run out.
+    result = run(body("for (let i = 0; i < 250000; i++) {}\nconst e = new Error('lost');\n"
+                      "Object.defineProperty(e, 'name', { get() { for (;;) {} } }); throw e;"), budgets=DETERMINISTIC)
+
+    assert (result.kind, result.error, result.ticks) == (TurnKind.ERROR, "threw a value that could not be described", 50)
+
+
+def test_a_cold_turns_timeout_loses_only_its_own_compile_not_what_the_thread_ran_before(run):
+    # The compile of a bundle not yet cached counts towards its turn's CPU-time timeout; what the
+    # thread spent on earlier work must not. Spend 0.4 s of this thread's CPU first, then a turn
+    # of a million iterations (~0.1 s of CPU) under a 600 ms timeout.
+    while time.thread_time() < 0.4:
+        pass
+    CACHE.clear()
+    result = run(LOOP, budgets=Budgets(fuel=LOOP_TICKS, timeout_ms=600))
+
+    assert (result.kind, result.value, result.ticks) == (TurnKind.OK, "done", LOOP_TICKS), result.error
+
+
 # The whole sentence a player reads, for the failures whose words carry a detail from the script.
 EXACT = [
     (body("const o = {}; o.self = o; return o;"), "returned a value that cannot be sent as JSON (TypeError: circular reference)"),
@@ -174,6 +205,12 @@ EXACT = [
     ("export default () => {\n  return 1 +;\n};\n", "has a syntax error: unexpected token in expression: ';' at line 2"),
     ("export default () => {\n  const = 5;\n};\n", "has a syntax error: variable name expected at line 2"),
     (body("return () => 1;"), "returned a function instead of an action"),
+    (body("let v = 1; for (let i = 0; i < 40; i++) v = [v]; return v;"),
+     "returned a value nested more than 32 levels deep; an action is an object at most two levels deep"),
+    (body("throw null;"), "threw null"),  # not out of memory: the heap is nowhere near full
+    # JSON.stringify threw an error with neither name nor message: the refusal still says why.
+    (body("return { toJSON() { const e = new Error(''); e.name = ''; throw e; } };"),
+     "returned a value that cannot be sent as JSON (?)"),
 ]
 
 

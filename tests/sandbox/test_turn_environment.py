@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from nova_tools.sandbox import Budgets, TurnKind
+from nova_tools.sandbox.results import Frame
 
 from sandbox_cases import RULES, WORLD, body, globals_json
 
@@ -93,11 +94,14 @@ def test_console_lines_come_back_with_the_result_and_with_a_failure(run):
         ("const o = {}; o.self = o; return o;", TurnKind.NO_ACTION),  # not JSON
         ("return 'x'.repeat(3 * 1024 * 1024);", TurnKind.NO_ACTION),  # too big
         ("return undefined;", TurnKind.NO_ACTION),
+        ("let v = 1; for (let i = 0; i < 40; i++) v = [v]; return v;", TurnKind.NO_ACTION),  # too deep
         ("throw new Error('gave up');", TurnKind.ERROR),
         ("const keep = []; for (;;) keep.push(new Array(10000).fill(1));", TurnKind.MEMORY),
+        # The heap stays full of what a global keeps while the failure is described.
+        ("globalThis.keep = []; for (let i = 0; ; i++) keep.push('s'.repeat(100) + i);", TurnKind.MEMORY),
         ("const f = () => f() + 1; return f();", TurnKind.STACK),
     ],
-    ids=["not-json", "too-big", "no-action", "thrown", "memory", "stack"],
+    ids=["not-json", "too-big", "no-action", "too-deep", "thrown", "memory", "memory kept by a global", "stack"],
 )
 def test_console_lines_come_back_whatever_way_the_turn_fails(run, ending, kind):
     # What a script printed is how its author finds out why its turn failed.
@@ -105,6 +109,18 @@ def test_console_lines_come_back_whatever_way_the_turn_fails(run, ending, kind):
 
     assert result.kind is kind, result.error
     assert result.logs == ("looking 3",)
+
+
+def test_console_lines_come_back_when_top_level_code_fails_after_an_await(run):
+    # After `await`, top-level code runs as a promise job; running out of fuel or memory there
+    # ends the job past its promise, and the turn still says why and keeps what was printed.
+    after_await = "console.log('started');\nawait null;\n{}\nexport default () => 1;"
+    budgets = Budgets(timeout_ms=60_000)
+    loop = run(after_await.format("while (true) {}"), budgets=budgets)
+    bomb = run(after_await.format("const keep = []; for (;;) keep.push(new Array(10000).fill(1));"), budgets=budgets)
+
+    assert (loop.kind, loop.error, loop.logs, loop.ticks) == (TurnKind.FUEL, "ran out of fuel (200 ticks)", ("started",), 201)
+    assert (bomb.kind, bomb.error, bomb.logs) == (TurnKind.MEMORY, "ran out of memory (16 MiB)", ("started",))
 
 
 def test_console_output_is_bounded(run):
@@ -115,11 +131,40 @@ def test_console_output_is_bounded(run):
     assert result.logs[-1] == "... 800 more console line(s) not kept"
 
 
+def test_console_output_is_bounded_to_16_kib_of_text_whole_lines_first(run):
+    result = run(body("for (let i = 0; i < 20; i++) console.log('x'.repeat(1000)); return 1;"))
+
+    assert [len(line) for line in result.logs[:-1]] == [1000] * 16 + [384 + len("...")]
+    assert result.logs[-1] == "... 3 more console line(s) not kept"
+
+
+def test_a_returned_lone_surrogate_is_replaced_and_the_turn_says_where(run):
+    result = run(body("return { type: 'android.wait', memory: 'a\\ud800' };"))
+
+    assert result.value == {"type": "android.wait", "memory": "a\ufffd"}
+    assert result.logs == ("(nova) memory held a lone UTF-16 surrogate at index 1; it was replaced by U+FFFD",)
+
+
+def test_a_lone_surrogate_in_the_script_itself_runs_like_one_the_script_made(run):
+    # A Python str holding a lone surrogate (as a bundle read with surrogateescape may): QuickJS
+    # reads it as the JS string it was, and the returned value is made well-formed as above.
+    result = run(body("return { type: 'android.wait', memory: '\ud800' + 'x' };"))
+
+    assert result.value == {"type": "android.wait", "memory": "\ufffdx"}
+    assert result.logs == ("(nova) memory held a lone UTF-16 surrogate at index 0; it was replaced by U+FFFD",)
+
+
 def test_an_error_says_where_it_was_thrown_in_the_bundle(run):
     result = run("const a = 1;\n\nexport default () => {\n  return missing + a;\n};\n")
 
     assert result.error == "threw ReferenceError: missing is not defined at line 4"
     assert (result.line, result.column) == (4, 10)
+
+
+def test_an_error_comes_back_with_the_frames_of_its_callers(run):
+    result = run("const pick = () => missing;\nexport default () => {\n  return pick();\n};\n")
+
+    assert result.stack == (Frame("pick", 1, 20), Frame("default", 3, 10))
 
 
 def test_a_syntax_error_says_where(run):

@@ -10,7 +10,7 @@ import pytest
 
 from nova_tools.sandbox import Budgets, GameGlobals, Sandbox, TurnGlobals, TurnKind
 from nova_tools.sandbox.bytecode import CACHE, cache_key
-from nova_tools.sandbox.guest import Guest, encode_string, restore
+from nova_tools.sandbox.guest import SCRATCH_BYTES, SCRATCH_PAYLOAD, Guest, encode_string, restore
 from nova_tools.sandbox.images import BUNDLES, GAMES, game_key
 from nova_tools.sandbox.wasi import TurnState
 
@@ -72,6 +72,22 @@ def test_a_frozen_world_still_reads_and_refuses_writes_like_a_frozen_object(sand
         "try { world.tiles = []; return 'written'; } catch (e) { return [n, world.tiles.length, e.name]; }"), _turn(), Budgets(), 1)
 
     assert result.value == [len(WORLD["tiles"]), len(WORLD["tiles"]), "TypeError"]
+
+
+def test_a_world_of_any_size_reaches_the_script_whole_around_the_hand_over_buffer(sandbox):
+    # The globals are handed over in a fixed 64 KiB buffer when they fit, in a fresh allocation
+    # when they do not: worlds whose encoded text is a few bytes either side of the limit.
+    limit = SCRATCH_BYTES - SCRATCH_PAYLOAD
+    version = sandbox._snapshot.object_version
+    padded = {len(encode_string(_turn({**WORLD, "pad": "p" * n}).payload(), version)) - limit: n
+              for n in range(limit - 11_100, limit - 10_900)}
+    sizes = (-1, 0, 1, SCRATCH_PAYLOAD, 2 * SCRATCH_PAYLOAD, 2 * SCRATCH_PAYLOAD + 1)
+    assert all(over in padded for over in sizes), sorted(padded)
+    reads = body("return [world.pad.length, world.tiles.length, world.androids[0].id, androidId, turn];")
+
+    for over in sizes:
+        result = sandbox.run_turn(reads, _turn({**WORLD, "pad": "p" * padded[over]}), Budgets(), 1)
+        assert result.value == [padded[over], len(WORLD["tiles"]), "and-1", "and-1", 3], (over, result.error)
 
 
 def test_a_script_that_never_reads_the_world_pays_nothing_for_its_size(sandbox):
