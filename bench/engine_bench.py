@@ -140,6 +140,14 @@ def record(rules: Rules, seed: int, rounds: int) -> tuple[dict, list[dict], list
 
 
 clock = time.process_time  # CPU time of this process: steadier than wall time on a shared machine
+# Under a CPU-time limit (mutmut's workers set RLIMIT_CPU) some kernels advance the CPU clock only
+# in coarse steps, so a short piece of work can read 0 s: a reading never goes below the clock's
+# stated resolution, and every ratio below stays defined (the figure is meaningless then, not fatal).
+TICK = time.get_clock_info("process_time").resolution
+
+
+def since(start: float) -> float:
+    return max(clock() - start, TICK)
 
 
 def time_turns(rules: Rules, seed: int, rounds: int, decisions: list[dict], expected_hash: str) -> tuple[float, int]:
@@ -159,7 +167,7 @@ def time_turns(rules: Rules, seed: int, rounds: int, decisions: list[dict], expe
     start = clock()
     for _ in range(rounds):
         play_round(state, decide)
-    elapsed = clock() - start
+    elapsed = since(start)
     assert state_hash(state) == expected_hash, "the timed game diverged from the recorded one"
     return elapsed, turns
 
@@ -185,7 +193,7 @@ def time_dumps(views: list[dict]) -> float:
     start = clock()
     for view in views:
         dumps(view)
-    return clock() - start
+    return since(start)
 
 
 def time_replay(rules: Rules, initial: dict, log: list[dict], expected_hash: str) -> float:
@@ -193,7 +201,7 @@ def time_replay(rules: Rules, initial: dict, log: list[dict], expected_hash: str
     gc.collect()
     start = clock()
     replay(state, log)
-    elapsed = clock() - start
+    elapsed = since(start)
     assert state_hash(state) == expected_hash, "replay diverged from the live game"
     return elapsed
 
@@ -202,7 +210,7 @@ def time_log_parse(text: str) -> float:
     gc.collect()
     start = clock()
     json.loads(text)
-    return clock() - start
+    return since(start)
 
 
 def hash_costs(repeats: int, sizes: tuple[int, ...] = (24, 128)) -> dict[int, tuple[float, float]]:
@@ -224,10 +232,10 @@ def hash_costs(repeats: int, sizes: tuple[int, ...] = (24, 128)) -> dict[int, tu
         for _ in range(repeats):
             start = clock()
             digest = state_hash(state)
-            fast.append(clock() - start)
+            fast.append(since(start))
             start = clock()
             again = hashlib.sha256(canonical(to_json(state))).hexdigest()
-            plain.append(clock() - start)
+            plain.append(since(start))
             assert digest == again, "state_hash differs from its definition"
         out[size] = (statistics.median(fast) * 1000, statistics.median(plain) * 1000)
     return out

@@ -19,3 +19,15 @@ def test_bench_measures_a_small_game() -> None:
     for key in ("turns_per_s", "turn_over_dumps", "replay_events_per_s", "replay_over_parse"):
         assert figures[key] > 0
     assert "replay" in module.report(figures)
+
+
+def test_bench_survives_a_cpu_clock_that_reads_zero() -> None:
+    """Under a CPU-time limit (mutmut's workers set RLIMIT_CPU) this machine's kernel advances the
+    CPU clock in coarse steps, so a short timing can read 0 s; the bench divided by it and this
+    file failed in every mutation run, counting engine mutants as killed that no test caught."""
+    spec = importlib.util.spec_from_file_location("engine_bench_coarse_clock", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.clock = lambda: 12.5  # a clock that never moves
+    figures = module.measure(repeats=1, rounds=3)
+    assert figures["turns"] == 3 * 8 and figures["turn_over_dumps"] == 1.0 and figures["replay_over_parse"] == 1.0
