@@ -101,6 +101,8 @@ def test_a_round_range_keeps_the_rounds_between_its_ends_both_included(game):
 
     assert rounds(from_round=2, to_round=3) == ([2, 3], [i for i, e in enumerate(events) if e.get("round") in (2, 3)])
     assert rounds(from_round=3)[0] == [3, 4] and rounds(to_round=2)[0] == [1, 2] and rounds(from_round=2, to_round=2) == rounds(round=2)
+    # rounds start at 1: a range ending at round 0 is a page with nothing in it, not a refusal
+    assert rounds(to_round=0) == ([], []) and rounds(from_round=0) == rounds(from_round=1)
     with pytest.raises(api.ApiError, match=r"^give either round or a range \(from_round, to_round\), not both$"):
         api.events_page(game, round=2, to_round=3)
     with pytest.raises(api.ApiError, match="^the round range 3-2 is empty: from_round must not be above to_round$"):
