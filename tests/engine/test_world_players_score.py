@@ -313,6 +313,19 @@ def test_retuned_scoring() -> None:
     assert lines(score(state, P1)) == {"buildings.depot": 3, "buildings.scanner": 2.5, "materials.ore": 2}
 
 
+def test_points_are_rounded_to_six_decimals_whatever_the_rules_hold() -> None:
+    """The schema takes any number as points, so a rule may carry seven decimals; every line and
+    the total are kept to six (what `nova status` prints and game files record), never float
+    noise such as 0.30000000000000004."""
+    s = scenario({"scoring": {"buildings": {"scanner": 0.1234567, "charger": 0}, "materials": {"metal": 0, "ore": 0.1234567, "water": 0.1}}})
+    s.building("scanner", P1, (1, 1))
+    s.building("depot", P1, (2, 2), storage={"ore": 3, "water": 3})
+    state = s.build()
+    result = score(state, P1)
+    assert lines(result) == {"buildings.depot": 3, "buildings.scanner": 0.123457, "materials.ore": 0.37037, "materials.water": 0.3}
+    assert result.points == 3.793827
+
+
 def test_an_initial_charger_placed_by_hand_must_be_on_a_free_tile() -> None:
     """"Initial chargers are placed on non-overlapping tiles": a scenario (or a replayed log)
     that names a tile is held to it."""
