@@ -162,3 +162,11 @@ def test_a_value_64_levels_deep_still_loads(tmp_path: Path) -> None:
     deep = b"[" * 62 + b"]" * 62
     game.path.write_bytes(game.path.read_bytes().replace(b'"seed":5,', b'"note":' + deep + b',"seed":5,', 1))
     assert store.load(game.path).state.round == game.state.round
+
+
+def test_a_path_through_a_missing_folder_is_never_written_elsewhere(tmp_path: Path) -> None:
+    """`missing/../g.json` names a file in a folder that does not exist; following it by text
+    (as `os.path.realpath` does when no link is involved) would write `g.json` beside `missing`."""
+    with pytest.raises(FileNotFoundError):
+        store.write_atomic(tmp_path / "missing" / ".." / "g.json", b"{}")
+    assert list(tmp_path.iterdir()) == []
