@@ -16,6 +16,9 @@ a user starts and waits for, with a baseline measured in the same run:
   the status cache in a folder of the run's own), against ``python -c pass`` (the interpreter's own
   start) in the same run. DESIGN targets: upload under 0.5 s; ``--help`` and ``status`` under
   150 ms.
+* **first read, by phase** — where the CPU of a ``nova status`` that has to read the game in
+  full goes (interpreter start, pydantic's import, the rules and action models, the other
+  imports, the replay), each phase timed in one fresh process (``PHASES_SCRIPT``).
 
 Medians of ``--repeats`` runs; run again when the machine is quieter (``uptime``), and compare
 the ratios rather than the milliseconds.
