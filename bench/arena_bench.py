@@ -40,7 +40,12 @@ def children_cpu() -> float:
 
 
 def nova(*args: object) -> str:
-    done = subprocess.run([sys.executable, "-m", "nova_tools.cli", *map(str, args)], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "nova_tools.cli", *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         raise SystemExit(f"nova {args[0]} failed: {done.stderr.strip()}")
     return done.stdout
@@ -52,7 +57,9 @@ def cli_game(folder: Path, rules: Path, seed: int, index: int) -> tuple[float, l
     start = time.perf_counter()
     nova("create-game", "--file", game, "--rules", rules, "--seed", seed, "--force")
     for player in ("p1", "p2"):
-        script = json.loads(nova("upload", "--file", game, "--player", player, STARTER, "--json"))["scriptId"]
+        script = json.loads(nova("upload", "--file", game, "--player", player, STARTER, "--json"))[
+            "scriptId"
+        ]
         nova("launch", "--file", game, "--player", player, "--script", script)
     nova("run", "--file", game, "--rounds", ROUNDS, "--json")
     status = json.loads(nova("status", "--file", game, "--json"))
@@ -62,7 +69,20 @@ def cli_game(folder: Path, rules: Path, seed: int, index: int) -> tuple[float, l
 def main(seeds: int = 20, cli_games: int = 4) -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores; figures are noisy above ~1)")
     start, cpu_start = time.perf_counter(), children_cpu()
-    report = json.loads(nova("compare", STARTER, STARTER, "--seeds", f"1-{seeds}", "--rounds", ROUNDS, "--jobs", 2, "--json"))
+    report = json.loads(
+        nova(
+            "compare",
+            STARTER,
+            STARTER,
+            "--seeds",
+            f"1-{seeds}",
+            "--rounds",
+            ROUNDS,
+            "--jobs",
+            2,
+            "--json",
+        )
+    )
     compare_seconds = time.perf_counter() - start
     compare_cpu = children_cpu() - cpu_start
     games = report["games"]
@@ -73,19 +93,27 @@ def main(seeds: int = 20, cli_games: int = 4) -> None:
     )
     # What the command itself needs, whatever else runs: its CPU time and that of its workers. With
     # both cores to itself it could not finish faster than half of it (two workers in parallel).
-    print(f"  its CPU time, workers included: {compare_cpu:.1f} s; on 2 free cores at least {compare_cpu / 2:.1f} s wall "
-          f"(wall / that bound: {compare_seconds / (compare_cpu / 2):.1f}x, the share other jobs took)")
+    print(
+        f"  its CPU time, workers included: {compare_cpu:.1f} s; on 2 free cores at least {compare_cpu / 2:.1f} s wall "
+        f"(wall / that bound: {compare_seconds / (compare_cpu / 2):.1f}x, the share other jobs took)"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         rules = folder / "rules.json"
-        rules.write_text(json.dumps({"world": {"symmetry": "rotational"}, "match": {"finalRound": ROUNDS}}))
+        rules.write_text(
+            json.dumps({"world": {"symmetry": "rotational"}, "match": {"finalRound": ROUNDS}})
+        )
         times = []
         cli_cpu_start = children_cpu()
         for index, result in enumerate(report["results"][:cli_games]):
             seconds, scores = cli_game(folder, rules, result["seed"], index)
-            if scores != result["scores"]:  # both seats run the starter, so seat order does not change the game
-                raise SystemExit(f"the CLI game of seed {result['seed']} scored {scores}, nova compare {result['scores']}")
+            if (
+                scores != result["scores"]
+            ):  # both seats run the starter, so seat order does not change the game
+                raise SystemExit(
+                    f"the CLI game of seed {result['seed']} scored {scores}, nova compare {result['scores']}"
+                )
             times.append(seconds)
         cli_cpu = (children_cpu() - cli_cpu_start) / len(times) * games
     per_game = statistics.median(times)
@@ -95,9 +123,13 @@ def main(seeds: int = 20, cli_games: int = 4) -> None:
         f"(scores identical), {loop:.0f} s for {games} extrapolated"
     )
     print(f"  their CPU time: {cli_cpu:.0f} s for {games} extrapolated")
-    print(f"ratio: nova compare --jobs 2 takes {compare_seconds / loop:.2f}x the shell loop's time ({loop / compare_seconds:.1f}x faster); "
-          f"CPU time {compare_cpu / cli_cpu:.2f}x")
-    print(f"target: under 30 s -> {'met' if compare_seconds < 30 else 'NOT met'} ({compare_seconds:.1f} s)")
+    print(
+        f"ratio: nova compare --jobs 2 takes {compare_seconds / loop:.2f}x the shell loop's time ({loop / compare_seconds:.1f}x faster); "
+        f"CPU time {compare_cpu / cli_cpu:.2f}x"
+    )
+    print(
+        f"target: under 30 s -> {'met' if compare_seconds < 30 else 'NOT met'} ({compare_seconds:.1f} s)"
+    )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

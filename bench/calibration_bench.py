@@ -116,12 +116,26 @@ class Case:
 
 def cases(only: str | None) -> list[Case]:
     room = budgets.MAX_BUNDLE_BYTES - 1024  # the burner and export fit in the rest
-    found = [Case(f"burner: {name}", burner_source(code), cold=False) for name, code in BURNERS.items()]
-    found += [Case(f"source: {name} ({room // 1024} KB)", make(room) + "export default () => ({ type: 'android.wait' });\n", cold=True)
-              for name, make in SOURCES.items()]
+    found = [
+        Case(f"burner: {name}", burner_source(code), cold=False) for name, code in BURNERS.items()
+    ]
+    found += [
+        Case(
+            f"source: {name} ({room // 1024} KB)",
+            make(room) + "export default () => ({ type: 'android.wait' });\n",
+            cold=True,
+        )
+        for name, make in SOURCES.items()
+    ]
     # the whole ceiling: compiling the largest bundle, then the slowest burners with what is left
     for burner in ("BigInt toString", "sort a sparse array", "regex backtracking"):
-        found.append(Case(f"source + burner: statements + {burner}", _big_statements(room) + burner_source(BURNERS[burner]), cold=True))
+        found.append(
+            Case(
+                f"source + burner: statements + {burner}",
+                _big_statements(room) + burner_source(BURNERS[burner]),
+                cold=True,
+            )
+        )
     return [c for c in found if only is None or only.lower() in c.name.lower()]
 
 
@@ -147,14 +161,24 @@ def measure(case: Case, sandbox: Sandbox, budgets_: Budgets, runs: int) -> Measu
         if case.cold:
             CACHE.clear()
         else:
-            sandbox.run_turn(case.source, GLOBALS, Budgets(fuel=0), 1)  # compiled before the clock starts
+            sandbox.run_turn(
+                case.source, GLOBALS, Budgets(fuel=0), 1
+            )  # compiled before the clock starts
         start_cpu, start_wall = time.thread_time(), time.perf_counter()
         result = sandbox.run_turn(case.source, GLOBALS, budgets_, 1)
         cpu.append((time.thread_time() - start_cpu) * 1000)
         wall.append((time.perf_counter() - start_wall) * 1000)
     assert result is not None
-    return Measured(case, statistics.median(cpu), statistics.median(wall), result.wasm_fuel, result.ticks, str(result.kind),
-                    result.error, len(case.source.encode()))
+    return Measured(
+        case,
+        statistics.median(cpu),
+        statistics.median(wall),
+        result.wasm_fuel,
+        result.ticks,
+        str(result.kind),
+        result.error,
+        len(case.source.encode()),
+    )
 
 
 def run(runs: int = 3, only: str | None = None, out=sys.stdout) -> list[Measured]:
@@ -163,33 +187,49 @@ def run(runs: int = 3, only: str | None = None, out=sys.stdout) -> list[Measured
     # the default fuel and heap; a watchdog far away, so the real duration shows
     limits = Budgets(fuel=rules.script.fuel, memory=rules.script.memory, timeout_ms=600_000)
     ceiling = budgets.wasm_fuel_ceiling(rules.script.fuel, budgets.MAX_BUNDLE_BYTES)
-    print(f"default rules: fuel {rules.script.fuel} ticks, memory {rules.script.memory >> 20} MiB, timeoutMs {timeout}; "
-          f"wasm-fuel ceiling {ceiling / 1e9:.2f}G with a {budgets.MAX_BUNDLE_BYTES >> 10} KB bundle "
-          f"(budgets.SLOWEST_FUEL_PER_MS {budgets.SLOWEST_FUEL_PER_MS / 1e6:.1f}M -> worst case "
-          f"{budgets.worst_case_ms(rules.script.fuel, rules.script.memory):.0f} ms by the rule)", file=out)
-    print(f"load average at start: {os.getloadavg()[0]:.2f}; median of {runs} runs per case", file=out)
+    print(
+        f"default rules: fuel {rules.script.fuel} ticks, memory {rules.script.memory >> 20} MiB, timeoutMs {timeout}; "
+        f"wasm-fuel ceiling {ceiling / 1e9:.2f}G with a {budgets.MAX_BUNDLE_BYTES >> 10} KB bundle "
+        f"(budgets.SLOWEST_FUEL_PER_MS {budgets.SLOWEST_FUEL_PER_MS / 1e6:.1f}M -> worst case "
+        f"{budgets.worst_case_ms(rules.script.fuel, rules.script.memory):.0f} ms by the rule)",
+        file=out,
+    )
+    print(
+        f"load average at start: {os.getloadavg()[0]:.2f}; median of {runs} runs per case", file=out
+    )
     sandbox = Sandbox()
     found = []
     for case in cases(only):
         m = measure(case, sandbox, limits, runs)
         found.append(m)
         flag = "" if m.kind == TurnKind.FUEL else f"  [{m.kind}: {m.error}]"
-        print(f"  {case.name:58s} {m.cpu_ms:7.0f} ms cpu {m.wall_ms:7.0f} ms wall  {m.cpu_ms / timeout:5.3f} of timeoutMs  "
-              f"{m.fuel / 1e9:5.2f}G fuel  {m.rate / 1e6:5.2f}M fuel/ms{flag}", file=out, flush=True)
+        print(
+            f"  {case.name:58s} {m.cpu_ms:7.0f} ms cpu {m.wall_ms:7.0f} ms wall  {m.cpu_ms / timeout:5.3f} of timeoutMs  "
+            f"{m.fuel / 1e9:5.2f}G fuel  {m.rate / 1e6:5.2f}M fuel/ms{flag}",
+            file=out,
+            flush=True,
+        )
     worst = max(found, key=lambda m: m.cpu_ms)
     slowest = min((m for m in found if m.fuel > 1e9), key=lambda m: m.rate, default=worst)
-    print(f"worst case: {worst.case.name}: {worst.cpu_ms:.0f} ms = {worst.cpu_ms / timeout:.3f} of timeoutMs "
-          f"(target <= {1 / budgets.TIMEOUT_SHARE:.2f}) -> {'OK' if worst.cpu_ms * budgets.TIMEOUT_SHARE <= timeout else 'TOO SLOW'}",
-          file=out)
-    print(f"slowest rate: {slowest.case.name}: {slowest.rate / 1e6:.2f}M fuel/ms "
-          f"(budgets.SLOWEST_FUEL_PER_MS: {budgets.SLOWEST_FUEL_PER_MS / 1e6:.2f}M)", file=out)
+    print(
+        f"worst case: {worst.case.name}: {worst.cpu_ms:.0f} ms = {worst.cpu_ms / timeout:.3f} of timeoutMs "
+        f"(target <= {1 / budgets.TIMEOUT_SHARE:.2f}) -> {'OK' if worst.cpu_ms * budgets.TIMEOUT_SHARE <= timeout else 'TOO SLOW'}",
+        file=out,
+    )
+    print(
+        f"slowest rate: {slowest.case.name}: {slowest.rate / 1e6:.2f}M fuel/ms "
+        f"(budgets.SLOWEST_FUEL_PER_MS: {budgets.SLOWEST_FUEL_PER_MS / 1e6:.2f}M)",
+        file=out,
+    )
     print(f"load average at end: {os.getloadavg()[0]:.2f}", file=out)
     return found
 
 
 def main(argv: list[str] | None = None) -> None:
     """``argv`` defaults to no options (not sys.argv): `python -m bench` calls ``main()``."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=3, help="runs per case (median; default 3)")
     parser.add_argument("--only", help="only the cases whose name contains this")
     args = parser.parse_args([] if argv is None else argv)

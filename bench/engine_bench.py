@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from nova_tools.engine import (  # noqa: E402
     Decision,
     GameState,
+    active_count,
     add_script,
     capacity,
-    active_count,
     from_json,
     generate,
     join,
@@ -83,17 +83,41 @@ def builder(state: GameState, android) -> dict:
         return {"type": "android.collect", **note}
     metal = android.cargo.get("metal", 0)
     if here is None and metal >= 10 and rng.below(3) == 0:
-        return {"type": "android.start-construction", "buildingType": "charger", "resources": {"metal": 10}, **note}
+        return {
+            "type": "android.start-construction",
+            "buildingType": "charger",
+            "resources": {"metal": 10},
+            **note,
+        }
     if here is None and metal >= 6:
-        return {"type": "android.start-construction", "buildingType": "depot", "resources": {"metal": 6}, **note}
+        return {
+            "type": "android.start-construction",
+            "buildingType": "depot",
+            "resources": {"metal": 6},
+            **note,
+        }
     if rng.below(12) == 0:
-        return {"type": "android.broadcast", "content": f"{android.id} r{state.round} {android.x},{android.y}", **note}
+        return {
+            "type": "android.broadcast",
+            "content": f"{android.id} r{state.round} {android.x},{android.y}",
+            **note,
+        }
     home = next(b for b in state.buildings.values() if b.owner == android.owner and b.initial)
-    if android.battery < abs(home.x - android.x) + abs(home.y - android.y) + 8:  # head home to charge
+    if (
+        android.battery < abs(home.x - android.x) + abs(home.y - android.y) + 8
+    ):  # head home to charge
         if android.x != home.x:
-            return {"type": "android.move", "direction": "east" if home.x > android.x else "west", **note}
+            return {
+                "type": "android.move",
+                "direction": "east" if home.x > android.x else "west",
+                **note,
+            }
         if android.y != home.y:
-            return {"type": "android.move", "direction": "south" if home.y > android.y else "north", **note}
+            return {
+                "type": "android.move",
+                "direction": "south" if home.y > android.y else "north",
+                **note,
+            }
     safe = []
     for direction, (dx, dy) in STEPS.items():
         x, y = android.x + dx, android.y + dy
@@ -150,7 +174,9 @@ def since(start: float) -> float:
     return max(clock() - start, TICK)
 
 
-def time_turns(rules: Rules, seed: int, rounds: int, decisions: list[dict], expected_hash: str) -> tuple[float, int]:
+def time_turns(
+    rules: Rules, seed: int, rounds: int, decisions: list[dict], expected_hash: str
+) -> tuple[float, int]:
     """CPU seconds for the engine's part of every turn (view + json.dumps + apply), whole rounds."""
     state, _ = fresh_game(rules, seed)
     feed = iter(decisions)
@@ -241,7 +267,9 @@ def hash_costs(repeats: int, sizes: tuple[int, ...] = (24, 128)) -> dict[int, tu
     return out
 
 
-def measure(repeats: int = 7, rounds: int = 150, seed: int = 2024, rules: Rules | None = None) -> dict:
+def measure(
+    repeats: int = 7, rounds: int = 150, seed: int = 2024, rules: Rules | None = None
+) -> dict:
     """Medians over ``repeats``; each ratio is the median of per-repeat ratios, the measurement
     and its baseline being taken back to back so that both see the same machine load."""
     rules = rules or resolve({"world": {"width": 24, "height": 24}})
@@ -264,7 +292,9 @@ def measure(repeats: int = 7, rounds: int = 150, seed: int = 2024, rules: Rules 
         "turns": turns,
         "events": len(log),
         "accepted_share": accepted / max(1, sum(1 for e in log if e["type"] == "turn")),
-        "mean_view_bytes": statistics.mean(len(json.dumps(v)) for v in views[:: max(1, len(views) // 200)]),
+        "mean_view_bytes": statistics.mean(
+            len(json.dumps(v)) for v in views[:: max(1, len(views) // 200)]
+        ),
         "turn_us": med(turn_s) / turns * 1e6,
         "dumps_us": med(dumps_s) / turns * 1e6,
         "turns_per_s": turns / med(turn_s),
@@ -279,24 +309,44 @@ def measure(repeats: int = 7, rounds: int = 150, seed: int = 2024, rules: Rules 
 
 def report(m: dict) -> str:
     rows = [
-        ("workload", f"{m['rounds']} rounds, {len(PLAYERS)} players, {m['turns']} android turns, {m['events']} events "
-                     f"({m['accepted_share']:.0%} of turns accepted), 24x24 board"),
+        (
+            "workload",
+            f"{m['rounds']} rounds, {len(PLAYERS)} players, {m['turns']} android turns, {m['events']} events "
+            f"({m['accepted_share']:.0%} of turns accepted), 24x24 board",
+        ),
         ("", ""),
-        ("android turn (view + dumps + apply)", f"{m['turn_us']:8.1f} us   {m['turns_per_s']:10,.0f} turns/s"),
-        ("baseline: json.dumps(view) alone", f"{m['dumps_us']:8.1f} us   (view ~{m['mean_view_bytes']:,.0f} bytes)"),
+        (
+            "android turn (view + dumps + apply)",
+            f"{m['turn_us']:8.1f} us   {m['turns_per_s']:10,.0f} turns/s",
+        ),
+        (
+            "baseline: json.dumps(view) alone",
+            f"{m['dumps_us']:8.1f} us   (view ~{m['mean_view_bytes']:,.0f} bytes)",
+        ),
         ("ratio turn / baseline", f"{m['turn_over_dumps']:8.2f} x"),
-        ("1,000 android turns (engine share)", f"{m['turn_us'] / 1000:8.3f} s    (DESIGN: engine + sandbox < 3 s)"),
+        (
+            "1,000 android turns (engine share)",
+            f"{m['turn_us'] / 1000:8.3f} s    (DESIGN: engine + sandbox < 3 s)",
+        ),
         ("", ""),
-        ("engine replay of the parsed log", f"{m['replay_events_per_s']:10,.0f} events/s   target >= {REPLAY_TARGET:,}  "
-                   f"{'OK' if m['replay_events_per_s'] >= REPLAY_TARGET else 'BELOW TARGET'}"),
+        (
+            "engine replay of the parsed log",
+            f"{m['replay_events_per_s']:10,.0f} events/s   target >= {REPLAY_TARGET:,}  "
+            f"{'OK' if m['replay_events_per_s'] >= REPLAY_TARGET else 'BELOW TARGET'}",
+        ),
         ("  (a synthetic bot's log; user_bench times store.load of a real starter game)", ""),
         ("baseline: json.loads(log)", f"{m['parse_events_per_s']:10,.0f} events/s"),
         ("ratio replay / baseline", f"{m['replay_over_parse']:8.2f} x"),
         ("", ""),
     ]
     for size, (fast, plain) in m["state_hash_ms"].items():
-        rows.append((f"state_hash, {size}x{size} board", f"{fast:8.2f} ms   baseline sha256(canonical(to_json)) {plain:.2f} ms "
-                                                         f"({plain / fast:.1f}x)"))
+        rows.append(
+            (
+                f"state_hash, {size}x{size} board",
+                f"{fast:8.2f} ms   baseline sha256(canonical(to_json)) {plain:.2f} ms "
+                f"({plain / fast:.1f}x)",
+            )
+        )
     width = max(len(a) for a, b in rows if b)
     lines = [f"engine bench (CPU time, medians of {m['repeats']} repeats)", ""]
     lines += [f"  {a.ljust(width)}  {b}" if b else f"  {a}" if a else "" for a, b in rows]

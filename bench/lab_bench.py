@@ -46,12 +46,22 @@ from nova_tools import api  # noqa: E402
 OPEN_TARGET_S = 1.0
 SCRUB_TARGET_MS = 50.0
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def record_game(folder: Path, rounds: int, players: int, seed: int = 7) -> Path:
     path = folder / "long.json"
-    api.play_run(path, [(p, api.starter_entry()) for p in PLAYERS[:players]], rounds=rounds, seed=seed)
+    api.play_run(
+        path, [(p, api.starter_entry()) for p in PLAYERS[:players]], rounds=rounds, seed=seed
+    )
     return path
 
 
@@ -60,7 +70,17 @@ class LabServer:
 
     def __init__(self, root: Path) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "nova_tools.cli", "lab", "--root", str(root), "--port", "0", "--no-browser"],
+            [
+                sys.executable,
+                "-m",
+                "nova_tools.cli",
+                "lab",
+                "--root",
+                str(root),
+                "--port",
+                "0",
+                "--no-browser",
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -143,7 +163,9 @@ def measure(rounds: int, players: int, repeats: int, scrubs: int, browser=None) 
 
         executable = os.environ.get("NOVA_CHROMIUM") or shutil.which("chromium")
         if not executable:
-            raise SystemExit("bench lab: no chromium (apt-get install -y chromium; `make bench` installs it)")
+            raise SystemExit(
+                "bench lab: no chromium (apt-get install -y chromium; `make bench` installs it)"
+            )
         with sync_playwright() as playwright:
             launched = playwright.chromium.launch(executable_path=executable, args=FLAGS)
             try:
@@ -170,7 +192,9 @@ def measure(rounds: int, players: int, repeats: int, scrubs: int, browser=None) 
                 cold.append(open_once(browser, server.url))
                 warm.append(open_once(browser, server.url))
                 t0 = time.perf_counter()
-                with urllib.request.urlopen(server.url + "api/games/long/timeline", timeout=120) as response:
+                with urllib.request.urlopen(
+                    server.url + "api/games/long/timeline", timeout=120
+                ) as response:
                     size = len(response.read())
                 fetch_s.append(time.perf_counter() - t0)
                 if scrubbed is None:  # one page of scrubs is enough

@@ -100,14 +100,21 @@ class Session:
             hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
         )
         await self.client.initialize_async(
-            types.InitializeParams(capabilities=types.ClientCapabilities(text_document=text_caps), root_uri=self.root.as_uri())
+            types.InitializeParams(
+                capabilities=types.ClientCapabilities(text_document=text_caps),
+                root_uri=self.root.as_uri(),
+            )
         )
         self.client.initialized(types.InitializedParams())
         path = self.root / "main.ts"
         path.write_text(SCRIPT, encoding="utf-8")
         self.uri = path.as_uri()
         self.version = 1
-        self.client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(self.uri, "typescript", 1, SCRIPT)))
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                types.TextDocumentItem(self.uri, "typescript", 1, SCRIPT)
+            )
+        )
         if wait_for_diagnostics:
             await self.diagnostics_after_edit()  # warm: tsc has built the program
         return self.uri
@@ -118,12 +125,16 @@ class Session:
         start = time.perf_counter()
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(uri=self.uri, version=self.version),
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=self.uri, version=self.version
+                ),
                 content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
             )
         )
         if self.pull:
-            await self.client.text_document_diagnostic_async(types.DocumentDiagnosticParams(types.TextDocumentIdentifier(self.uri)))
+            await self.client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(types.TextDocumentIdentifier(self.uri))
+            )
             return time.perf_counter() - start
         while self.version not in self.published:
             self.event.clear()
@@ -132,7 +143,9 @@ class Session:
 
     async def hover(self) -> float:
         start = time.perf_counter()
-        result = await self.client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(self.uri), HOVER_AT))
+        result = await self.client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(self.uri), HOVER_AT)
+        )
         elapsed = time.perf_counter() - start
         assert result is not None and "`12`" in result.contents.value, result
         return elapsed
@@ -144,12 +157,16 @@ class Session:
             self.version += 1
             self.client.text_document_did_change(
                 types.DidChangeTextDocumentParams(
-                    text_document=types.VersionedTextDocumentIdentifier(uri=self.uri, version=self.version),
+                    text_document=types.VersionedTextDocumentIdentifier(
+                        uri=self.uri, version=self.version
+                    ),
                     content_changes=[types.TextDocumentContentChangeWholeDocument(text=source)],
                 )
             )
         start = time.perf_counter()
-        result = await self.client.workspace_execute_command_async(types.ExecuteCommandParams("nova.dryRun", [self.uri]))
+        result = await self.client.workspace_execute_command_async(
+            types.ExecuteCommandParams("nova.dryRun", [self.uri])
+        )
         elapsed = time.perf_counter() - start
         assert result["ok"], result
         return elapsed
@@ -177,7 +194,13 @@ async def baselines(root: Path, repeats: int) -> dict[str, float]:
         await ts.diagnostics(uri)
         diag.append(time.perf_counter() - start)
         start = time.perf_counter()
-        await ts.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": HOVER_AT.line, "character": HOVER_AT.character}})
+        await ts.request(
+            "textDocument/hover",
+            {
+                "textDocument": {"uri": uri},
+                "position": {"line": HOVER_AT.line, "character": HOVER_AT.character},
+            },
+        )
         hover.append(time.perf_counter() - start)
     await ts.stop()
     runs = []
@@ -212,10 +235,14 @@ async def run(repeats: int) -> None:
             session = Session(root / ("pull" if pull else "push"), pull)
             await session.start()
             edits = [await session.diagnostics_after_edit() for _ in range(repeats)]
-            results[f"edit -> diagnostics ({'pull' if pull else 'push, 40 ms debounce'})"] = median_ms(edits)
+            results[f"edit -> diagnostics ({'pull' if pull else 'push, 40 ms debounce'})"] = (
+                median_ms(edits)
+            )
             if pull:
                 hovers = [await session.hover() for _ in range(repeats)]
-                await session.dry_run(SCRIPT)  # warm: the sandbox module is compiled once per process
+                await session.dry_run(
+                    SCRIPT
+                )  # warm: the sandbox module is compiled once per process
                 runs = [await session.dry_run(valid(2000 + i)) for i in range(max(3, repeats // 3))]
                 results["hover"] = median_ms(hovers)
                 results["dry-run"] = median_ms(runs)
@@ -232,7 +259,9 @@ async def run(repeats: int) -> None:
         ratio = value / base[key] if base.get(key) else float("nan")
         print(f"{name:<44}{value:>8.1f}ms{target:>8.0f}ms{base[key]:>9.1f}ms{ratio:>7.1f}x")
     print(f"first dry-run after start: worst of {len(firsts)} fresh servers {worst_first:.0f} ms")
-    print("baselines: tsc's own diagnostics/hover through TsServer in-process; api.dry_run called directly (warm)")
+    print(
+        "baselines: tsc's own diagnostics/hover through TsServer in-process; api.dry_run called directly (warm)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

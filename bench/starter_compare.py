@@ -27,7 +27,13 @@ ROOT = Path(__file__).resolve().parent.parent
 STARTER = ROOT / "nova_tools" / "starter" / "src" / "main.ts"
 ANDROIDS = Path(__file__).resolve().parent / "androids"
 OPPONENTS = ("starter-v1", "raider")
-PASSED_ON = ("--seeds", "--rounds", "--rules", "--jobs", "--out")  # nova compare's own options, with a value
+PASSED_ON = (
+    "--seeds",
+    "--rounds",
+    "--rules",
+    "--jobs",
+    "--out",
+)  # nova compare's own options, with a value
 
 
 def entry(name: str) -> Path:
@@ -41,7 +47,15 @@ def entry(name: str) -> Path:
 
 def compare(a: str, b: str, options: list[str], as_json: bool) -> tuple[int, str]:
     """One `nova compare` of ``a`` against ``b``: (exit code, its output)."""
-    command = [sys.executable, "-m", "nova_tools.cli", "compare", str(entry(a)), str(entry(b)), *options]
+    command = [
+        sys.executable,
+        "-m",
+        "nova_tools.cli",
+        "compare",
+        str(entry(a)),
+        str(entry(b)),
+        *options,
+    ]
     if as_json:
         command.append("--json")
     ran = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
@@ -50,17 +64,40 @@ def compare(a: str, b: str, options: list[str], as_json: bool) -> tuple[int, str
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("scripts", nargs="*", metavar="SCRIPT", help="A B: compare these two (default: the starter against each bench android)")
-    parser.add_argument("--against", action="append", choices=OPPONENTS, help="the starter's opponent (default: both)")
-    parser.add_argument("--json", action="store_true", help="one JSON object: nova compare's JSON for each pair, keyed by the opponent")
+    parser.add_argument(
+        "scripts",
+        nargs="*",
+        metavar="SCRIPT",
+        help="A B: compare these two (default: the starter against each bench android)",
+    )
+    parser.add_argument(
+        "--against",
+        action="append",
+        choices=OPPONENTS,
+        help="the starter's opponent (default: both)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object: nova compare's JSON for each pair, keyed by the opponent",
+    )
     for option in PASSED_ON:
         parser.add_argument(option, help=f"passed on to nova compare {option}")
     parser.add_argument("-j", dest="jobs", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.scripts and (len(args.scripts) != 2 or args.against):
         parser.error("give two scripts (A B), or none and --against")
-    options = [part for option in PASSED_ON if (value := getattr(args, option[2:])) is not None for part in (option, value)]
-    pairs = [tuple(args.scripts)] if args.scripts else [("starter", opponent) for opponent in args.against or OPPONENTS]
+    options = [
+        part
+        for option in PASSED_ON
+        if (value := getattr(args, option[2:])) is not None
+        for part in (option, value)
+    ]
+    pairs = (
+        [tuple(args.scripts)]
+        if args.scripts
+        else [("starter", opponent) for opponent in args.against or OPPONENTS]
+    )
     reports = {}
     for a, b in pairs:
         code, out = compare(a, b, options, args.json)

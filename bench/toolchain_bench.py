@@ -56,14 +56,18 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         results = {name: _median(fn, args.runs) for name, fn in steps.items()}
 
     lines = sum(text.count("\n") for text in files.values())
-    print(f"starter android: {len(files)} files, {lines} lines; medians over {args.runs} runs, in this process "
-          "(the `nova upload` command's wall time, start-up and game file included, is in user_bench)")
+    print(
+        f"starter android: {len(files)} files, {lines} lines; medians over {args.runs} runs, in this process "
+        "(the `nova upload` command's wall time, start-up and game file included, is in user_bench)"
+    )
     for name, seconds in results.items():
         print(f"  {name:34s} {seconds * 1000:7.1f} ms")
     for where in ("disk", "memory"):
         upload = results[f"upload = check + bundle ({where})"]
-        print(f"  upload from {where}: {upload / TARGET_S:.2f} x the {TARGET_S:g} s target "
-              f"({'within' if upload < TARGET_S else 'OVER'} target)")
+        print(
+            f"  upload from {where}: {upload / TARGET_S:.2f} x the {TARGET_S:g} s target "
+            f"({'within' if upload < TARGET_S else 'OVER'} target)"
+        )
     return results
 
 

@@ -94,12 +94,20 @@ def main() -> None:
 
     game, bare = statistics.median(game_turns) * 1000, statistics.median(bare_turns) * 1000
     game_c, bare_c = statistics.median(game_cpu) * 1000, statistics.median(bare_cpu) * 1000
-    print(f"android turns measured:            {len(game_turns)} ({MEASURED_ROUNDS} rounds, 2 players, starter androids)")
+    print(
+        f"android turns measured:            {len(game_turns)} ({MEASURED_ROUNDS} rounds, 2 players, starter androids)"
+    )
     print(f"median game turn (engine+sandbox): {game:.2f} ms, {game_c:.2f} ms CPU")
-    print(f"median bare sandbox call:          {bare:.2f} ms, {bare_c:.2f} ms CPU   (baseline, same script and globals)")
-    print(f"ratio game / bare:                 {game / bare:.2f}x, {game_c / bare_c:.2f}x CPU   (target <= 1.5x)")
-    print(f"1,000 android-turns of play:       {wall / len(game_turns) * 1000:.2f} s, {cpu / len(game_turns) * 1000:.2f} s CPU"
-          "   (target < 3 s; includes round ends)")
+    print(
+        f"median bare sandbox call:          {bare:.2f} ms, {bare_c:.2f} ms CPU   (baseline, same script and globals)"
+    )
+    print(
+        f"ratio game / bare:                 {game / bare:.2f}x, {game_c / bare_c:.2f}x CPU   (target <= 1.5x)"
+    )
+    print(
+        f"1,000 android-turns of play:       {wall / len(game_turns) * 1000:.2f} s, {cpu / len(game_turns) * 1000:.2f} s CPU"
+        "   (target < 3 s; includes round ends)"
+    )
 
 
 if __name__ == "__main__":

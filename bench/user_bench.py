@@ -95,7 +95,9 @@ def measure_load(path: Path, repeats: int) -> dict:
         "load_cpu_s": _median_seconds(lambda: store.load(path), repeats, time.process_time),
         "engine_replay_cpu_s": _median_seconds(engine_replay, repeats, time.process_time),
         "parse_cpu_s": _median_seconds(lambda: json.loads(raw), repeats, time.process_time),
-        "checked_parse_cpu_s": _median_seconds(lambda: checked_parse(raw), repeats, time.process_time),
+        "checked_parse_cpu_s": _median_seconds(
+            lambda: checked_parse(raw), repeats, time.process_time
+        ),
     }
 
 
@@ -132,7 +134,9 @@ def _wall(args: list[str], prepare=None, env: dict | None = None) -> tuple[float
     return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure_commands(recorded: Path, folder: Path, repeats: int, rounds: int) -> dict[str, dict[str, float]]:
+def measure_commands(
+    recorded: Path, folder: Path, repeats: int, rounds: int
+) -> dict[str, dict[str, float]]:
     """Median wall and CPU seconds of each command, interleaved with the baseline so that all of
     them see the same machine load.
 
@@ -144,7 +148,13 @@ def measure_commands(recorded: Path, folder: Path, repeats: int, rounds: int) ->
     fresh = folder / "fresh.json"
     api.create_game(fresh, seed=3)
     for player in ("alice", "bob"):
-        api.launch_android(fresh, player, api.upload_script(fresh, player, files=starter.files(), entry_name=starter.ENTRY).script_id)
+        api.launch_android(
+            fresh,
+            player,
+            api.upload_script(
+                fresh, player, files=starter.files(), entry_name=starter.ENTRY
+            ).script_id,
+        )
     scratch = folder / "scratch.json"
     played = store.load(recorded).state.round
 
@@ -160,8 +170,14 @@ def measure_commands(recorded: Path, folder: Path, repeats: int, rounds: int) ->
         "nova --help": ([*NOVA, "--help"], None),
         f"nova status, {played} rounds, after nova run": (status, None),
         f"nova status, {played} rounds, first read": (status, forget_statuses),
-        "nova upload (the starter)": ([*NOVA, "upload", "--file", str(scratch), "--player", "carol", str(entry)], fresh_copy),
-        f"nova run --rounds {rounds} (two starters each)": ([*NOVA, "run", "--file", str(scratch), "--rounds", str(rounds)], fresh_copy),
+        "nova upload (the starter)": (
+            [*NOVA, "upload", "--file", str(scratch), "--player", "carol", str(entry)],
+            fresh_copy,
+        ),
+        f"nova run --rounds {rounds} (two starters each)": (
+            [*NOVA, "run", "--file", str(scratch), "--rounds", str(rounds)],
+            fresh_copy,
+        ),
     }
     for args, prepare in commands.values():  # warm: file cache, compiled sandbox, __pycache__
         _wall(args, prepare, env)
@@ -173,7 +189,10 @@ def measure_commands(recorded: Path, folder: Path, repeats: int, rounds: int) ->
             if prepare is forget_statuses:
                 _wall(status, None, env)  # remembered again for the next "after nova run"
     return {
-        name: {"wall_s": statistics.median(t[0] for t in times), "cpu_s": statistics.median(t[1] for t in times)}
+        name: {
+            "wall_s": statistics.median(t[0] for t in times),
+            "cpu_s": statistics.median(t[1] for t in times),
+        }
         for name, times in samples.items()
     }
 
@@ -213,12 +232,19 @@ def measure_first_read_phases(recorded: Path, repeats: int) -> dict[str, float]:
     """Median CPU seconds of each phase of a first read (PHASES_SCRIPT), each run a fresh process."""
     runs = []
     for _ in range(repeats):
-        done = subprocess.run([sys.executable, "-c", PHASES_SCRIPT, str(recorded)], capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", PHASES_SCRIPT, str(recorded)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         runs.append(dict(json.loads(done.stdout)))
     return {name: statistics.median(run[name] for run in runs) for name in runs[0]}
 
 
-def report(load: dict, commands: dict[str, float], repeats: int, phases: dict[str, float] | None = None) -> str:
+def report(
+    load: dict, commands: dict[str, float], repeats: int, phases: dict[str, float] | None = None
+) -> str:
     python = commands["python -c pass"]
     lines = [
         f"user-facing figures (wall time, medians of {repeats})",
@@ -237,18 +263,42 @@ def report(load: dict, commands: dict[str, float], repeats: int, phases: dict[st
     ]
     for name, figures in commands.items():
         seconds, cpu = figures["wall_s"], figures["cpu_s"]
-        target = UPLOAD_TARGET_S if "upload" in name else QUICK_COMMAND_TARGET_S if ("--help" in name or "status" in name) else None
-        verdict = f"   target < {target * 1000:.0f} ms: wall {'OK' if seconds < target else 'OVER'}, cpu {'OK' if cpu < target else 'OVER'}" if target else ""
-        ratio = "" if name == "python -c pass" else f"  {seconds / python['wall_s']:5.1f}x python -c pass"
-        lines.append(f"    {name:44s} {seconds * 1000:8.1f} ms (cpu {cpu * 1000:6.1f} ms){ratio}{verdict}")
+        target = (
+            UPLOAD_TARGET_S
+            if "upload" in name
+            else QUICK_COMMAND_TARGET_S
+            if ("--help" in name or "status" in name)
+            else None
+        )
+        verdict = (
+            f"   target < {target * 1000:.0f} ms: wall {'OK' if seconds < target else 'OVER'}, cpu {'OK' if cpu < target else 'OVER'}"
+            if target
+            else ""
+        )
+        ratio = (
+            ""
+            if name == "python -c pass"
+            else f"  {seconds / python['wall_s']:5.1f}x python -c pass"
+        )
+        lines.append(
+            f"    {name:44s} {seconds * 1000:8.1f} ms (cpu {cpu * 1000:6.1f} ms){ratio}{verdict}"
+        )
     if phases:
         total = sum(phases.values())
-        lines += ["", f"  first read of nova status, CPU by phase in one fresh process (medians, {total * 1000:.0f} ms in all):"]
-        lines += [f"    {name:44s} {cpu * 1000:8.1f} ms  {cpu / total:4.0%}" for name, cpu in phases.items()]
+        lines += [
+            "",
+            f"  first read of nova status, CPU by phase in one fresh process (medians, {total * 1000:.0f} ms in all):",
+        ]
+        lines += [
+            f"    {name:44s} {cpu * 1000:8.1f} ms  {cpu / total:4.0%}"
+            for name, cpu in phases.items()
+        ]
     return "\n".join(lines)
 
 
-def measure(repeats: int = 7, rounds: int = 100, run_rounds: int = 10) -> tuple[dict, dict[str, float], dict[str, float]]:
+def measure(
+    repeats: int = 7, rounds: int = 100, run_rounds: int = 10
+) -> tuple[dict, dict[str, float], dict[str, float]]:
     with tempfile.TemporaryDirectory(prefix="nova-user-bench-") as tmp:
         folder = Path(tmp)
         recorded = record_starter_game(folder, rounds)
@@ -261,12 +311,18 @@ def measure(repeats: int = 7, rounds: int = 100, run_rounds: int = 10) -> tuple[
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--rounds", type=int, default=100, help="rounds of the recorded game that is loaded")
+    parser.add_argument(
+        "--rounds", type=int, default=100, help="rounds of the recorded game that is loaded"
+    )
     parser.add_argument("--run-rounds", type=int, default=10, help="rounds of the timed `nova run`")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv if argv is not None else [])
     load, commands, phases = measure(args.repeats, args.rounds, args.run_rounds)
-    print(json.dumps({"load": load, "commands": commands, "firstReadPhases": phases}, indent=2) if args.json else report(load, commands, args.repeats, phases))
+    print(
+        json.dumps({"load": load, "commands": commands, "firstReadPhases": phases}, indent=2)
+        if args.json
+        else report(load, commands, args.repeats, phases)
+    )
     return 0
 
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import engine, strictjson
-from .errors import NovaError
 from .engine.state import GameState, canonical
+from .errors import NovaError
 from .rules import Rules, RulesError, resolve
 
 FORMAT = "nova-game"
@@ -43,14 +43,21 @@ class StoredScript:
     source_map: dict | None = None
 
     def to_json(self) -> dict:
-        data = {"player": self.player, "name": self.name, "sha256": self.sha256, "bundle": self.bundle}
+        data = {
+            "player": self.player,
+            "name": self.name,
+            "sha256": self.sha256,
+            "bundle": self.bundle,
+        }
         if self.source_map is not None:
             data["sourceMap"] = self.source_map
         return data
 
     @classmethod
     def from_json(cls, data: dict) -> "StoredScript":
-        return cls(data["player"], data["name"], data["sha256"], data["bundle"], data.get("sourceMap"))
+        return cls(
+            data["player"], data["name"], data["sha256"], data["bundle"], data.get("sourceMap")
+        )
 
 
 @dataclass
@@ -93,7 +100,9 @@ class Game:
         return data
 
 
-def new_game(path: Path, rules: Rules, seed: int, sandbox: dict[str, str], initial: GameState | None = None) -> Game:
+def new_game(
+    path: Path, rules: Rules, seed: int, sandbox: dict[str, str], initial: GameState | None = None
+) -> Game:
     state = initial if initial is not None else engine.generate(rules, seed)
     return Game(path, rules, seed, dict(sandbox), engine.to_json(state), {}, [], state)
 
@@ -106,7 +115,10 @@ def serialize(game: Game) -> bytes:
     events = data.pop("events")
     head = canonical(data).decode("utf-8")[:-1]  # drop the closing brace
     lines = [head + ',"events":[']
-    lines += [canonical(e).decode("utf-8") + ("," if i < len(events) - 1 else "") for i, e in enumerate(events)]
+    lines += [
+        canonical(e).decode("utf-8") + ("," if i < len(events) - 1 else "")
+        for i, e in enumerate(events)
+    ]
     lines.append("]}")
     return ("\n".join(lines) + "\n").encode("utf-8")
 
@@ -137,10 +149,17 @@ def _decode(path: Path, raw: bytes) -> object:
         # every game file this code writes ends with the close of the event list
         truncated = error.pos >= len(raw.rstrip()) - 1 or not raw.rstrip().endswith(b"]}")
         hint = "it looks truncated" if truncated else "it is corrupt"
-        raise GameFileError(f"{where} is not a readable Nova game file ({hint}: {error.msg} at line {error.lineno}, column {error.colno})") from None
-    if strictjson.may_hold_surrogates(text) and (at := strictjson.first_lone_surrogate(data)) is not None:
+        raise GameFileError(
+            f"{where} is not a readable Nova game file ({hint}: {error.msg} at line {error.lineno}, column {error.colno})"
+        ) from None
+    if (
+        strictjson.may_hold_surrogates(text)
+        and (at := strictjson.first_lone_surrogate(data)) is not None
+    ):
         # no UTF-8 text can hold one; only a \ud800-style escape written by hand can
-        raise GameFileError(f"{where} is damaged: {at[:80]} holds a lone UTF-16 surrogate escape, which no text can hold")
+        raise GameFileError(
+            f"{where} is damaged: {at[:80]} holds a lone UTF-16 surrogate escape, which no text can hold"
+        )
     return data
 
 
@@ -152,10 +171,12 @@ def _game_from(path: Path, data: object) -> Game:
             "androids' recordings, not a game to replay or continue (`nova status` and `nova android` read it)"
         )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise GameFileError(f"{where} is not a Nova game file (no \"format\": \"{FORMAT}\" marker)")
+        raise GameFileError(f'{where} is not a Nova game file (no "format": "{FORMAT}" marker)')
     version = data.get("version")
     if not isinstance(version, int) or version > VERSION:
-        raise GameFileError(f"{where} was written by a newer Nova (game format {version}); upgrade nova-tools to open it")
+        raise GameFileError(
+            f"{where} was written by a newer Nova (game format {version}); upgrade nova-tools to open it"
+        )
     try:
         # A recording made before rules were data has no "rules": it was played under the
         # shipped defaults, and opens under them (rulebook, "Rules and Recordings").
@@ -177,8 +198,21 @@ def _game_from(path: Path, data: object) -> Game:
     except engine.ReplayError as error:
         raise GameFileError(f"{where} has an event log that does not replay: {error}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise GameFileError(f"{where} is damaged: a required part is missing or malformed ({error.__class__.__name__}: {error})") from None
-    return Game(path, rules, seed, dict(data.get("sandbox", {})), initial, scripts, events, state, match, run)
+        raise GameFileError(
+            f"{where} is damaged: a required part is missing or malformed ({error.__class__.__name__}: {error})"
+        ) from None
+    return Game(
+        path,
+        rules,
+        seed,
+        dict(data.get("sandbox", {})),
+        initial,
+        scripts,
+        events,
+        state,
+        match,
+        run,
+    )
 
 
 REPLAY_FORMAT = "nova-replay"  # a player-facing replay (`nova replay export`, api/reports.py)
@@ -202,7 +236,9 @@ def _read_data(path: Path, raw: bytes | None = None) -> object:
         try:
             raw = path.read_bytes()
         except FileNotFoundError:
-            raise GameFileError(f"there is no game file at {path} (create one with `nova create-game --file {path}`)") from None
+            raise GameFileError(
+                f"there is no game file at {path} (create one with `nova create-game --file {path}`)"
+            ) from None
         except IsADirectoryError:
             raise GameFileError(f"{path} is a folder, not a game file") from None
         except OSError as error:
@@ -220,10 +256,18 @@ def _watchable(replay: dict) -> dict:
         action = event.get("action") if isinstance(event, dict) else None
         if not isinstance(action, dict) or not any(action.get(k) == REDACTED for k in NOTE_KEYS):
             return event
-        return {**event, "action": {k: v for k, v in action.items() if not (k in NOTE_KEYS and v == REDACTED)}}
+        return {
+            **event,
+            "action": {k: v for k, v in action.items() if not (k in NOTE_KEYS and v == REDACTED)},
+        }
 
     events = replay.get("events")
-    return {**replay, "format": FORMAT, "scripts": {}, "events": [plain(e) for e in events] if isinstance(events, list) else events}
+    return {
+        **replay,
+        "format": FORMAT,
+        "scripts": {},
+        "events": [plain(e) for e in events] if isinstance(events, list) else events,
+    }
 
 
 def save(game: Game) -> bytes:
@@ -233,7 +277,9 @@ def save(game: Game) -> bytes:
     try:
         write_atomic(game.path, data)
     except OSError as error:
-        raise GameFileError(f"cannot write {game.path} ({error.strerror or error}); the game file was left as it was") from None
+        raise GameFileError(
+            f"cannot write {game.path} ({error.strerror or error}); the game file was left as it was"
+        ) from None
     return data
 
 
@@ -242,7 +288,11 @@ def real_path(path: Path) -> Path:
 
     Writes go to the real file, never replace the link: ``duel.json -> games/duel.json`` keeps
     pointing at the one game, however often it is saved."""
-    return Path(os.path.realpath(path)) if path.is_symlink() or any(p.is_symlink() for p in path.parents) else path
+    return (
+        Path(os.path.realpath(path))
+        if path.is_symlink() or any(p.is_symlink() for p in path.parents)
+        else path
+    )
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -298,8 +348,10 @@ def _open_lock(lock: Path, path: Path):
         fd = os.open(lock, flags, 0o666)
     except OSError as error:
         if error.errno == errno.ELOOP or lock.is_symlink():
-            raise GameFileError(f"cannot lock {path}: its lock file {lock.name} is a symbolic link; "
-                                f"remove {lock} (nova keeps a plain lock file there)") from None
+            raise GameFileError(
+                f"cannot lock {path}: its lock file {lock.name} is a symbolic link; "
+                f"remove {lock} (nova keeps a plain lock file there)"
+            ) from None
         raise GameFileError(f"cannot lock {path}: {error.strerror}") from None
     return os.fdopen(fd, "r+b")
 
@@ -375,23 +427,43 @@ def _record_from(path: Path, data: dict) -> MatchRecord:
     where = _describe(path)
     version = data.get("version")
     if not isinstance(version, int) or version > RECORD_VERSION:
-        raise GameFileError(f"{where} was written by a newer Nova (match record format {version}); upgrade nova-tools to open it")
+        raise GameFileError(
+            f"{where} was written by a newer Nova (match record format {version}); upgrade nova-tools to open it"
+        )
     try:
         rules = resolve(data["rules"], f"{where} (stored rules)")
-        status, androids, scripts, match = data["status"], data["androids"], data["scripts"], data["match"]
-        if not (isinstance(status, dict) and isinstance(status["round"], int) and isinstance(status["players"], list)):
+        status, androids, scripts, match = (
+            data["status"],
+            data["androids"],
+            data["scripts"],
+            data["match"],
+        )
+        if not (
+            isinstance(status, dict)
+            and isinstance(status["round"], int)
+            and isinstance(status["players"], list)
+        ):
             raise TypeError("'status' is not a status object")
         for player in status["players"]:
-            if not (isinstance(player["id"], str) and isinstance(player["score"], (int, float)) and isinstance(player["breakdown"], list)):
+            if not (
+                isinstance(player["id"], str)
+                and isinstance(player["score"], (int, float))
+                and isinstance(player["breakdown"], list)
+            ):
                 raise TypeError("a player's score is malformed")
-        if not isinstance(androids, list) or not all(isinstance(a, dict) and isinstance(a["id"], str) and isinstance(a["recording"], str) for a in androids):
+        if not isinstance(androids, list) or not all(
+            isinstance(a, dict) and isinstance(a["id"], str) and isinstance(a["recording"], str)
+            for a in androids
+        ):
             raise TypeError("'androids' is not a list of androids")
         if not isinstance(scripts, dict) or not isinstance(match, dict):
             raise TypeError("'scripts' or 'match' is not an object")
     except RulesError as error:
         raise GameFileError(str(error)) from None
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise GameFileError(f"{where} is damaged: a required part is missing or malformed ({error.__class__.__name__}: {error})") from None
+        raise GameFileError(
+            f"{where} is damaged: a required part is missing or malformed ({error.__class__.__name__}: {error})"
+        ) from None
     return MatchRecord(path, rules, match, status, androids, scripts, dict(data.get("sandbox", {})))
 
 

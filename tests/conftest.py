@@ -135,7 +135,9 @@ def tier_of(path: Path) -> str | None:
 
 def untiered_files() -> list[str]:
     """Test files of the suite that no table above gives a tier (tests/test_tiers.py lists them)."""
-    return sorted(p.relative_to(HERE).as_posix() for p in HERE.rglob("test_*.py") if tier_of(p) is None)
+    return sorted(
+        p.relative_to(HERE).as_posix() for p in HERE.rglob("test_*.py") if tier_of(p) is None
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from nova_testing import REPO
 
 CHROMIUM_FLAGS = [
@@ -38,9 +37,15 @@ OUTPUT = Path(os.environ.get("NOVA_TEST_OUTPUT", REPO / "test-output")) / "lab"
 
 def chromium() -> str:
     """Debian's chromium, or a skip that says how to get it (a skip fails the run under CI=true)."""
-    found = os.environ.get("NOVA_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    found = (
+        os.environ.get("NOVA_CHROMIUM")
+        or shutil.which("chromium")
+        or shutil.which("chromium-browser")
+    )
     if not found:
-        pytest.skip("no Chromium: install Debian's `chromium` (`apt-get install -y chromium`; `make test` does) to run the browser tests")
+        pytest.skip(
+            "no Chromium: install Debian's `chromium` (`apt-get install -y chromium`; `make test` does) to run the browser tests"
+        )
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
@@ -61,7 +66,10 @@ class Lab:
     def post(self, path: str, body: object, headers: dict | None = None) -> tuple[int, object]:
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
         request = urllib.request.Request(
-            self.url.rstrip("/") + path, data=data, method="POST", headers={"Content-Type": "application/json", **(headers or {})}
+            self.url.rstrip("/") + path,
+            data=data,
+            method="POST",
+            headers={"Content-Type": "application/json", **(headers or {})},
         )
         return _open(request)
 
@@ -79,12 +87,27 @@ def _open(request: urllib.request.Request) -> tuple[int, object]:
 
 
 @contextmanager
-def running_lab(root: Path, *extra: str, command: list[str] | None = None, env: dict | None = None, browser: bool = False) -> Iterator[Lab]:
+def running_lab(
+    root: Path,
+    *extra: str,
+    command: list[str] | None = None,
+    env: dict | None = None,
+    browser: bool = False,
+) -> Iterator[Lab]:
     """`nova lab --root ROOT --port 0 --no-browser` as a user starts it; stopped with Ctrl-C.
     ``command``: the `nova` to run (default: this checkout's, through this Python); ``browser``:
     leave out --no-browser."""
     process = subprocess.Popen(
-        [*(command or [sys.executable, "-m", "nova_tools.cli"]), "lab", "--root", str(root), "--port", "0", *([] if browser else ["--no-browser"]), *extra],
+        [
+            *(command or [sys.executable, "-m", "nova_tools.cli"]),
+            "lab",
+            "--root",
+            str(root),
+            "--port",
+            "0",
+            *([] if browser else ["--no-browser"]),
+            *extra,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -98,7 +121,9 @@ def running_lab(root: Path, *extra: str, command: list[str] | None = None, env: 
         url = process.stdout.readline().strip()
         if not url.startswith("http://127.0.0.1:"):
             process.kill()
-            raise AssertionError(f"nova lab's first line is not its URL: {url!r}; stderr: {process.stderr.read()}")
+            raise AssertionError(
+                f"nova lab's first line is not its URL: {url!r}; stderr: {process.stderr.read()}"
+            )
         yield Lab(url, root, process)
     finally:
         if process.poll() is None:

@@ -14,9 +14,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from websockets.sync.client import connect
-
 from nova_testing import Run
+from websockets.sync.client import connect
 
 PEER_PROGRAM = Path(__file__).resolve().parent / "match" / "peer.py"
 LIMIT = 120  # seconds: no process of these tests may live longer
@@ -30,10 +29,20 @@ class Process:
 
     def __init__(self, argv: list[str], cwd: Path) -> None:
         Process.running.append(self)
-        self.proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self.proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
         self.out: list[str] = []
         self.err: list[str] = []
-        self.readers = [threading.Thread(target=self._drain, args=(pipe, into), daemon=True) for pipe, into in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))]
+        self.readers = [
+            threading.Thread(target=self._drain, args=(pipe, into), daemon=True)
+            for pipe, into in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))
+        ]
         for reader in self.readers:
             reader.start()
 
@@ -54,7 +63,9 @@ class Process:
                 break
             time.sleep(0.05)
         result = self.kill_and_collect()
-        raise AssertionError(f"no line with {text!r} within {timeout} s; stdout: {result.out}; stderr: {result.err}")
+        raise AssertionError(
+            f"no line with {text!r} within {timeout} s; stdout: {result.out}; stderr: {result.err}"
+        )
 
     def read_first_line(self, timeout: float = 60) -> str:
         self.wait_for("", "out", timeout)
@@ -72,7 +83,9 @@ class Process:
             self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             result = self.kill_and_collect()
-            raise AssertionError(f"the process did not end within {timeout} s; stderr: {result.err}") from None
+            raise AssertionError(
+                f"the process did not end within {timeout} s; stderr: {result.err}"
+            ) from None
         return self._collect()
 
     def kill_and_collect(self) -> Run:
@@ -127,14 +140,18 @@ def one_sentence(err: str, command: str) -> str:
     return lines[-1]
 
 
-TINY_BUNDLE = "export default function turn() { return { type: 'android.wait', recording: 'raw peer' }; }\n"
+TINY_BUNDLE = (
+    "export default function turn() { return { type: 'android.wait', recording: 'raw peer' }; }\n"
+)
 
 
 class RawPeer:
     """A joiner written by hand over a real WebSocket: it can follow the protocol, or break it."""
 
     def __init__(self, url: str) -> None:
-        self.ws = connect(url, proxy=None, open_timeout=10, compression=None, max_size=None).__enter__()
+        self.ws = connect(
+            url, proxy=None, open_timeout=10, compression=None, max_size=None
+        ).__enter__()
         self.nonce = bytes(range(32))
         self.told: dict | None = None  # an abort received during the handshake
 
@@ -148,20 +165,35 @@ class RawPeer:
         from nova_tools.match.seed import commitment
 
         accept = {
-            "type": "accept", "protocol": "nova-match", "version": 1, "player": player, "size": offer["sizes"][0],
-            "sandbox": offer["sandbox"], "nova": offer["nova"], "seedCommit": commitment("joiner", self.nonce),
+            "type": "accept",
+            "protocol": "nova-match",
+            "version": 1,
+            "player": player,
+            "size": offer["sizes"][0],
+            "sandbox": offer["sandbox"],
+            "nova": offer["nova"],
+            "seedCommit": commitment("joiner", self.nonce),
             "scriptCommit": hashlib.sha256(TINY_BUNDLE.encode()).hexdigest(),
         }
         self.send({**accept, **override})
 
-    def handshake(self, player: str = "mallory", bundle: str = TINY_BUNDLE, nonce: bytes | None = None) -> dict:
+    def handshake(
+        self, player: str = "mallory", bundle: str = TINY_BUNDLE, nonce: bytes | None = None
+    ) -> dict:
         """Everything up to round 1: offer, accept, scripts, reveals. Returns the offer. A
         ``bundle`` or ``nonce`` other than the ones committed to breaks the commitments."""
         offer = self.receive()
         assert offer["type"] == "offer", offer
         self.accept(offer, player)
         assert self.receive()["type"] == "script"
-        self.send({"type": "script", "name": "raw", "sha256": hashlib.sha256(bundle.encode()).hexdigest(), "bundle": bundle})
+        self.send(
+            {
+                "type": "script",
+                "name": "raw",
+                "sha256": hashlib.sha256(bundle.encode()).hexdigest(),
+                "bundle": bundle,
+            }
+        )
         reply = self.receive()
         if reply["type"] == "abort":  # the host caught a broken commitment
             self.told = reply

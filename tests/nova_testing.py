@@ -19,7 +19,9 @@ class Run:
     err: str
 
 
-def nova(*args: object, cwd: Path | None = None, input: str | None = None, env: dict | None = None) -> Run:
+def nova(
+    *args: object, cwd: Path | None = None, input: str | None = None, env: dict | None = None
+) -> Run:
     """Run the real CLI in a separate process, as a user would."""
     proc = subprocess.run(
         [sys.executable, "-m", "nova_tools.cli", *map(str, args)],

@@ -40,8 +40,8 @@ BUGS = (
         "scoring-second-building",
         "a second building of a type adds no points",
         "nova_tools/engine/scoring.py",
-        "building_points[building.type] = building_points.get(building.type, 0) + scoring[\"buildings\"][building.type]",
-        "building_points[building.type] = scoring[\"buildings\"][building.type]",
+        'building_points.get(building.type, 0) + scoring["buildings"][building.type]',
+        'scoring["buildings"][building.type]',
         ("tests/engine", "tests/cli/test_reports.py"),
     ),
     Bug(
@@ -84,7 +84,9 @@ BUGS = (
 
 def scratch_copy(into: Path) -> Path:
     copy = into / "repo"
-    ignore = shutil.ignore_patterns(".git", ".venv", "node_modules", "__pycache__", ".pytest_cache", "mutants", "*.egg-info")
+    ignore = shutil.ignore_patterns(
+        ".git", ".venv", "node_modules", "__pycache__", ".pytest_cache", "mutants", "*.egg-info"
+    )
     shutil.copytree(REPO, copy, ignore=ignore, symlinks=True)
     if (REPO / "node_modules").is_dir():
         (copy / "node_modules").symlink_to(REPO / "node_modules")
@@ -96,19 +98,39 @@ def plant(bug: Bug, copy: Path, *, dry_run: bool = False) -> None:
     text = path.read_text(encoding="utf-8")
     found = text.count(bug.old)
     if found != 1:
-        raise LookupError(f"{bug.file} holds the code to break {found} times, not once: update BUGS in {Path(__file__).name}")
+        raise LookupError(
+            f"{bug.file} holds the code to break {found} times, not once: update BUGS in {Path(__file__).name}"
+        )
     if not dry_run:
         path.write_text(text.replace(bug.old, bug.new), encoding="utf-8")
 
 
 def run_tests(bug: Bug, copy: Path, all_failures: bool) -> tuple[int, list[str], float]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(copy), str(copy / "tests")]), "PYTHONDONTWRITEBYTECODE": "1"}
-    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rf", "--no-header", *bug.tests]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(copy), str(copy / "tests")]),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    args = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-rf",
+        "--no-header",
+        *bug.tests,
+    ]
     if not all_failures:
         args.insert(4, "-x")
     started = time.monotonic()
     done = subprocess.run(args, cwd=copy, env=env, capture_output=True, text=True)
-    failed = [line.split(" ", 1)[1].split(" - ")[0] for line in done.stdout.splitlines() if line.startswith("FAILED ")]
+    failed = [
+        line.split(" ", 1)[1].split(" - ")[0]
+        for line in done.stdout.splitlines()
+        if line.startswith("FAILED ")
+    ]
     return done.returncode, failed, time.monotonic() - started
 
 
@@ -122,7 +144,9 @@ def check(bug: Bug, all_failures: bool, control: bool) -> bool:
             return False
         if control:  # the same tests on the unbroken copy must pass, or a "catch" proves nothing
             code, failed, seconds = run_tests(bug, copy, all_failures)
-            print(f"[{bug.name}] control, nothing planted: {'passed' if code == 0 else 'FAILED'} in {seconds:.0f} s")
+            print(
+                f"[{bug.name}] control, nothing planted: {'passed' if code == 0 else 'FAILED'} in {seconds:.0f} s"
+            )
             for test in failed:
                 print(f"    failed: {test}")
             if code != 0:
@@ -134,8 +158,10 @@ def check(bug: Bug, all_failures: bool, control: bool) -> bool:
             return False
         code, failed, seconds = run_tests(bug, copy, all_failures)
     caught = code == 1 and bool(failed)
-    print(f"[{bug.name}] {bug.what} ({bug.file}): {'CAUGHT' if caught else 'NOT CAUGHT'} by "
-          f"{' '.join(bug.tests)} in {seconds:.0f} s (pytest exit {code})")
+    print(
+        f"[{bug.name}] {bug.what} ({bug.file}): {'CAUGHT' if caught else 'NOT CAUGHT'} by "
+        f"{' '.join(bug.tests)} in {seconds:.0f} s (pytest exit {code})"
+    )
     for test in failed:
         print(f"    failed: {test}")
     return caught
@@ -143,9 +169,21 @@ def check(bug: Bug, all_failures: bool, control: bool) -> bool:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="*", help=f"bugs to plant (default: all of {', '.join(b.name for b in BUGS)})")
-    parser.add_argument("--all-failures", action="store_true", help="run the whole of each bug's tests, not up to the first failure")
-    parser.add_argument("--control", action="store_true", help="first run each bug's tests on the unbroken copy (they must pass)")
+    parser.add_argument(
+        "names",
+        nargs="*",
+        help=f"bugs to plant (default: all of {', '.join(b.name for b in BUGS)})",
+    )
+    parser.add_argument(
+        "--all-failures",
+        action="store_true",
+        help="run the whole of each bug's tests, not up to the first failure",
+    )
+    parser.add_argument(
+        "--control",
+        action="store_true",
+        help="first run each bug's tests on the unbroken copy (they must pass)",
+    )
     args = parser.parse_args(argv)
     unknown = set(args.names) - {b.name for b in BUGS}
     if unknown:

@@ -28,11 +28,17 @@ MODULES = _modules_with_examples()
 
 
 def test_the_docstrings_hold_examples() -> None:
-    assert len(MODULES) >= 8, MODULES  # engine notes/prng/reasons, rules walk, play, ... (a floor, not a count)
+    assert len(MODULES) >= 8, (
+        MODULES
+    )  # engine notes/prng/reasons, rules walk, play, ... (a floor, not a count)
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_the_examples_in_the_docstrings_hold(name: str) -> None:
     module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, report=False)
-    assert result.failed == 0, f"{result.failed} of {result.attempted} examples in {name} failed (run `python -m pytest --doctest-modules {module.__file__}`)"
+    result = doctest.testmod(
+        module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, report=False
+    )
+    assert result.failed == 0, (
+        f"{result.failed} of {result.attempted} examples in {name} failed (run `python -m pytest --doctest-modules {module.__file__}`)"
+    )

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from nova_testing import REPO
 
 LINT = Path(sys.executable).with_name("lint-imports")
@@ -39,7 +38,11 @@ def test_the_code_keeps_the_layers() -> None:
 
 @pytest.fixture
 def copy(tmp_path: Path) -> Path:
-    shutil.copytree(REPO / "nova_tools", tmp_path / "nova_tools", ignore=shutil.ignore_patterns("__pycache__", "*.wasm", "*.d.ts"))
+    shutil.copytree(
+        REPO / "nova_tools",
+        tmp_path / "nova_tools",
+        ignore=shutil.ignore_patterns("__pycache__", "*.wasm", "*.d.ts"),
+    )
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path
 
@@ -47,11 +50,15 @@ def copy(tmp_path: Path) -> Path:
 def _add_import(module: Path, line: str) -> None:
     text = module.read_text(encoding="utf-8")
     head, rest = text.split("from __future__ import annotations\n", 1)
-    module.write_text(f"{head}from __future__ import annotations\n\n{line}\n{rest}", encoding="utf-8")
+    module.write_text(
+        f"{head}from __future__ import annotations\n\n{line}\n{rest}", encoding="utf-8"
+    )
 
 
 def test_a_front_end_that_imports_the_engine_breaks_the_contract(copy: Path) -> None:
-    _add_import(copy / "nova_tools" / "cli" / "output.py", "from .. import engine  # reaching past api")
+    _add_import(
+        copy / "nova_tools" / "cli" / "output.py", "from .. import engine  # reaching past api"
+    )
     run = lint(copy)
     assert run.returncode == 1, run.stdout
     assert "front ends call api" in run.stdout and "BROKEN" in run.stdout
@@ -59,7 +66,10 @@ def test_a_front_end_that_imports_the_engine_breaks_the_contract(copy: Path) -> 
 
 
 def test_the_engine_importing_a_service_breaks_the_layers(copy: Path) -> None:
-    _add_import(copy / "nova_tools" / "engine" / "scoring.py", "from ..api import status  # an upward import")
+    _add_import(
+        copy / "nova_tools" / "engine" / "scoring.py",
+        "from ..api import status  # an upward import",
+    )
     run = lint(copy)
     assert run.returncode == 1, run.stdout
     assert "front ends over services" in run.stdout and "BROKEN" in run.stdout
@@ -73,8 +83,12 @@ def test_every_part_of_nova_tools_has_a_layer() -> None:
 
     import nova_tools
 
-    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "importlinter"
+    ]
     [layers] = [c["layers"] for c in config["contracts"] if c["type"] == "layers"]
     placed = {name.strip() for layer in layers for name in layer.replace(":", "|").split("|")}
     parts = {f"nova_tools.{m.name}" for m in pkgutil.iter_modules(nova_tools.__path__)}
-    assert parts - placed == set(), f"place these in the layers of pyproject.toml: {sorted(parts - placed)}"
+    assert parts - placed == set(), (
+        f"place these in the layers of pyproject.toml: {sorted(parts - placed)}"
+    )

@@ -12,7 +12,7 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 
-NEEDS_A_MISSING_TOOL = '''
+NEEDS_A_MISSING_TOOL = """
 import shutil
 import pytest
 
@@ -26,15 +26,15 @@ def test_plain():
 @pytest.mark.xfail(reason="a known bug, not a missing tool", strict=True)
 def test_known_bug():
     assert False
-'''
+"""
 
-SKIPS_THE_WHOLE_MODULE = '''
+SKIPS_THE_WHOLE_MODULE = """
 import pytest
 pytest.importorskip("no_such_module_for_nova")
 
 def test_never_runs():
     pass
-'''
+"""
 
 
 @pytest.fixture
@@ -49,8 +49,24 @@ def run_pytest(folder: Path, ci: str | None, *paths: str) -> subprocess.Complete
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     if ci is not None:
         env["CI"] = ci
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(folder), *paths],
-                          cwd=folder, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(folder),
+            *paths,
+        ],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_a_missing_tool_is_a_skip_on_a_developers_machine(suite):
@@ -74,4 +90,7 @@ def test_a_module_skipped_for_a_missing_import_fails_in_ci(suite):
     result = run_pytest(suite, "true", "test_module.py")
 
     assert result.returncode != 0, result.stdout
-    assert "ERROR test_module.py - skipped in CI: could not import 'no_such_module_for_nova'" in result.stdout
+    assert (
+        "ERROR test_module.py - skipped in CI: could not import 'no_such_module_for_nova'"
+        in result.stdout
+    )

@@ -19,26 +19,43 @@ from __future__ import annotations
 
 import importlib
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a few ms of every command's start)
+TYPE_CHECKING = (
+    False  # typing.TYPE_CHECKING without importing typing (a few ms of every command's start)
+)
 if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from ..engine.reasons import Outcome, Reason, failed_turn
-    from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
     from ..engine.refusals import Refusal, UnknownPlayer
+    from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
     from .access import game_rules, open_game, read_game, require_player
     from .dryrun import DryRun, dry_run
     from .errors import USER_ERRORS, ApiError, NovaError
     from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
     from .frames import replay_frames
+    from .games import (
+        PlayerScript,
+        compile_upload,
+        create_game,
+        launch_android,
+        player_script,
+        resolve_rules,
+        run_rounds,
+        upload_script,
+    )
+    from .history import score_history, status_at
     from .library import LibraryEntry, LibraryScript, ScriptLibrary, add_to_library
-    from .timeline import android_at, replay_timeline
-    from .runs import play_run
-    from .games import PlayerScript, compile_upload, create_game, launch_android, player_script, resolve_rules, run_rounds, upload_script
     from .played import PlayedGame, demo_spec, play_to_file, starter_entry
     from .reference import action_docs
-    from .rules_reference import rules_table
     from .reference import write_docs as write_generated_docs
-    from .history import score_history, status_at
-    from .reports import android_fall, android_report, events_page, redact_event, replay_export, replay_json, status, write_replay
+    from .reports import (
+        android_fall,
+        android_report,
+        events_page,
+        redact_event,
+        replay_export,
+        replay_json,
+        status,
+        write_replay,
+    )
     from .results import (
         ActionDoc,
         ActionField,
@@ -49,9 +66,9 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
         Created,
         EventsPage,
         Frame,
-        GameEntry,
         FrameChange,
         FrameScore,
+        GameEntry,
         GameSummary,
         Holdings,
         Launched,
@@ -76,8 +93,11 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
         Uploaded,
         VisibleTile,
     )
-    from .world import player_world
+    from .rules_reference import rules_table
+    from .runs import play_run
+    from .timeline import android_at, replay_timeline
     from .wording import describe_event
+    from .world import player_world
 
 # name -> (module, attribute): where each public name lives
 _WHERE = {

@@ -73,8 +73,12 @@ def holdings(state: GameState, player: str) -> Holdings:
         capacity=engine.capacity(state, player),
         active_androids=engine.active_count(state, player),
         androids=tuple(own_android(a) for a in state.androids.values() if a.owner == player),
-        buildings=tuple(building_state(state, b) for b in state.buildings.values() if b.owner == player),
-        scripts=tuple(ScriptRef(id=s.id, name=s.name) for s in state.scripts.values() if s.owner == player),
+        buildings=tuple(
+            building_state(state, b) for b in state.buildings.values() if b.owner == player
+        ),
+        scripts=tuple(
+            ScriptRef(id=s.id, name=s.name) for s in state.scripts.values() if s.owner == player
+        ),
     )
 
 

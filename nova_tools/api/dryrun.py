@@ -39,9 +39,15 @@ def dry_run(
         rules = loaded.rules
         state = from_json(to_json(loaded.state), rules)  # a copy: the game itself is never changed
         if android_id is None:
-            candidates = [a for a in state.androids.values() if a.active and (player is None or a.owner == player)]
+            candidates = [
+                a
+                for a in state.androids.values()
+                if a.active and (player is None or a.owner == player)
+            ]
             if not candidates:
-                raise ApiError(f"{game} has no active android{' of ' + player if player else ''} to dry-run as; pass an android id")
+                raise ApiError(
+                    f"{game} has no active android{' of ' + player if player else ''} to dry-run as; pass an android id"
+                )
             android_id = candidates[0].id
         android = state.androids.get(android_id)
         if android is None:
@@ -51,12 +57,18 @@ def dry_run(
         if not android.active:
             raise ApiError(f"{android_id} is a wreck and takes no more turns")
         compiled = compiled or compile_upload(entry, files, entry_name)
-        session = GameSession(state, {android.script: compiled.bundle}, source_maps={android.script: compiled.source_map})
+        session = GameSession(
+            state,
+            {android.script: compiled.bundle},
+            source_maps={android.script: compiled.source_map},
+        )
     else:
         # a fresh default world with one player and one android on its initial charger
         rules = rules or Rules()
         compiled = compiled or compile_upload(entry, files, entry_name)
-        session = GameSession.start(GameSpec(rules, 0, (Seat(DRY_RUN_PLAYER, compiled, "dry-run"),), rounds=1))
+        session = GameSession.start(
+            GameSpec(rules, 0, (Seat(DRY_RUN_PLAYER, compiled, "dry-run"),), rounds=1)
+        )
         android_id = next(iter(session.state.androids))
     decision, event = session.trial_turn(android_id)
     value = decision.value if decision.error is None else None
@@ -77,5 +89,10 @@ def dry_run(
         recording_size=len(recording) if isinstance(recording, str) else None,
         event=event,
         logs=tuple(line[:MAX_LOG_LINE_CHARS] for line in session.runner.last_logs[:MAX_LOG_LINES]),
-        stack=tuple(SourcePlace(file=p.file, line=p.line, column=p.column, function=f) for f, p in located.stack) if located else (),
+        stack=tuple(
+            SourcePlace(file=p.file, line=p.line, column=p.column, function=f)
+            for f, p in located.stack
+        )
+        if located
+        else (),
     )

@@ -32,7 +32,9 @@ def check_name(name: str, what: str = "game name") -> str:
     if isinstance(name, str) and NAME.fullmatch(name):
         return name
     if isinstance(name, str) and name.endswith(SUFFIX) and NAME.fullmatch(name[: -len(SUFFIX)]):
-        raise BadName(f"{name!r} is a file name; pass the {what} without {SUFFIX}: {name[: -len(SUFFIX)]!r}")
+        raise BadName(
+            f"{name!r} is a file name; pass the {what} without {SUFFIX}: {name[: -len(SUFFIX)]!r}"
+        )
     shown = name if isinstance(name, str) and len(name) <= 80 else f"{str(name)[:80]}..."
     raise BadName(f"{shown!r} is not a valid {what}: use {NAME_RULE} (no folders, no dots)")
 
@@ -73,8 +75,10 @@ class GameFolder:
         assert path.parent == self.root  # guaranteed by the name pattern
         for planted in (path, path.with_name(path.name + ".lock")):
             if planted.is_symlink() and not _inside(Path(os.path.realpath(planted)), self.root):
-                raise BadName(f"{planted.name} in the game folder is a link to a file outside it; "
-                              "nova serves only the files inside its folder (remove the link, or copy the game in)")
+                raise BadName(
+                    f"{planted.name} in the game folder is a link to a file outside it; "
+                    "nova serves only the files inside its folder (remove the link, or copy the game in)"
+                )
         return path
 
     @property
@@ -87,8 +91,12 @@ class GameFolder:
         path = self.path(name)
         if not path.is_file():
             known = self.names()
-            listing = ", ".join(known[:20]) + (" ..." if len(known) > 20 else "") if known else "none yet"
-            raise ApiError(f"there is no game {name!r} (games: {listing}); create it with create_game or pick one from list_games")
+            listing = (
+                ", ".join(known[:20]) + (" ..." if len(known) > 20 else "") if known else "none yet"
+            )
+            raise ApiError(
+                f"there is no game {name!r} (games: {listing}); create it with create_game or pick one from list_games"
+            )
         return path
 
     def delete(self, name: str) -> GameSummary | None:
@@ -105,15 +113,20 @@ class GameFolder:
             try:
                 path.unlink()
             except OSError as error:
-                raise ApiError(f"game {name!r} could not be deleted ({error.strerror or error}); it was left as it was") from None
+                raise ApiError(
+                    f"game {name!r} could not be deleted ({error.strerror or error}); it was left as it was"
+                ) from None
         return summary
 
     def names(self) -> list[str]:
         """Names of the ``*.json`` files in the root that a name can address, sorted."""
         if not self.root.is_dir():
             return []
-        found = [p.name[: -len(SUFFIX)] for p in self.root.glob("*" + SUFFIX)
-                 if p.is_file() and (not p.is_symlink() or _inside(Path(os.path.realpath(p)), self.root))]
+        found = [
+            p.name[: -len(SUFFIX)]
+            for p in self.root.glob("*" + SUFFIX)
+            if p.is_file() and (not p.is_symlink() or _inside(Path(os.path.realpath(p)), self.root))
+        ]
         return sorted(n for n in found if NAME.fullmatch(n))
 
     def games(self, limit: int | None = None, offset: int = 0) -> list[GameEntry]:

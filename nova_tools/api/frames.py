@@ -13,9 +13,9 @@ from pathlib import Path
 
 from .. import engine, store
 from ..engine.state import GameState
+from .access import open_game
 from .convert import android_state, building_state, score_lines, visible_tile
 from .errors import ApiError
-from .access import open_game
 from .results import Frame, FrameScore, Position
 from .wording import describe_event
 
@@ -83,23 +83,32 @@ def frame_of(moment: Moment) -> Frame:
         androids=tuple(android_state(a) for a in state.androids.values()),
         buildings=tuple(building_state(state, b) for b in state.buildings.values()),
         players=tuple(
-            FrameScore(id=s.player, seat=seats[s.player], score=s.points, breakdown=score_lines(s)) for s in engine.scores(state)
+            FrameScore(id=s.player, seat=seats[s.player], score=s.points, breakdown=score_lines(s))
+            for s in engine.scores(state)
         ),
         events=tuple({**event, "text": describe_event(event)} for event in moment.events),
     )
 
 
 def replay_frames(
-    path: str | Path | store.Game, *, first_round: int = 0, last_round: int | None = None, per_turn: bool = False
+    path: str | Path | store.Game,
+    *,
+    first_round: int = 0,
+    last_round: int | None = None,
+    per_turn: bool = False,
 ) -> Iterator[Frame]:
     """The frames of a recorded game (a game file, or a player's replay export), from ``first_round`` to ``last_round`` (both included; the
     frame of round 0 is the world after setup). With ``per_turn``, a frame after every turn too
     (``turn`` counts the turns of its round), then the round's end."""
     game = path if isinstance(path, store.Game) else store.load(path, replays=True)
     if first_round < 0 or (last_round is not None and last_round < first_round):
-        raise ApiError(f"there is no round range {first_round}-{last_round}; give rounds from 0 to {game.state.round}")
+        raise ApiError(
+            f"there is no round range {first_round}-{last_round}; give rounds from 0 to {game.state.round}"
+        )
     if first_round > game.state.round:
-        raise ApiError(f"{game.path} has no round {first_round} (it has rounds 0-{game.state.round})")
+        raise ApiError(
+            f"{game.path} has no round {first_round} (it has rounds 0-{game.state.round})"
+        )
     for moment in moments(game, per_turn=per_turn):
         if moment.round < first_round:
             continue

@@ -7,8 +7,8 @@ nothing is written unless the whole command succeeds.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import engine, store
@@ -42,7 +42,10 @@ def with_final_round(rules: Rules, final_round: int | None) -> Rules:
         return rules
     if final_round < 1:
         raise ApiError(f"the final round must be at least 1, not {final_round}")
-    return resolve({**rules.to_json(), "match": {**rules.to_json()["match"], "finalRound": final_round}}, "rules")
+    return resolve(
+        {**rules.to_json(), "match": {**rules.to_json()["match"], "finalRound": final_round}},
+        "rules",
+    )
 
 
 def create_game(
@@ -61,10 +64,18 @@ def create_game(
         raise ApiError(f"the folder {path.parent} does not exist")
     with store.locked(path):  # checked under the lock, so two creators cannot both win
         if path.exists() and not force:
-            raise ApiError(f"{path} already exists; replace it only deliberately (--force on the command line)")
+            raise ApiError(
+                f"{path} already exists; replace it only deliberately (--force on the command line)"
+            )
         game = store.new_game(path, resolved, seed, sandbox_build())
         store.save(game)
-    return Created(path=path, seed=seed, width=resolved.world.width, height=resolved.world.height, final_turn=resolved.match.final_round)
+    return Created(
+        path=path,
+        seed=seed,
+        width=resolved.world.width,
+        height=resolved.world.height,
+        final_turn=resolved.match.final_round,
+    )
 
 
 def script_name(entry: str) -> str:
@@ -92,13 +103,19 @@ def _refuse_finished_match(game: store.Game) -> None:
         )
 
 
-def compile_upload(entry: str | Path | None = None, files: Mapping[str, str] | None = None, entry_name: str | None = None) -> CompiledScript:
+def compile_upload(
+    entry: str | Path | None = None,
+    files: Mapping[str, str] | None = None,
+    entry_name: str | None = None,
+) -> CompiledScript:
     if files is not None:
         if not files:
             raise ApiError("no files were given to upload")
         name = entry_name or ("main.ts" if "main.ts" in files else next(iter(files)))
         if name not in files:
-            raise ApiError(f"the entry {name!r} is not among the files given ({', '.join(sorted(files))})")
+            raise ApiError(
+                f"the entry {name!r} is not among the files given ({', '.join(sorted(files))})"
+            )
         return compile_sources(dict(files), name)
     if entry is None:
         raise ApiError("give a script file (or files) to upload")
@@ -121,9 +138,15 @@ def player_script(path: str | Path, player: str, script_id: str) -> PlayerScript
     game = store.load(path)
     stored = game.scripts.get(script_id)
     if stored is None or stored.player != player:
-        raise ApiError(f"{script_id!r} is not one of {player}'s scripts in {Path(path).stem} (upload_script returns the ids)")
+        raise ApiError(
+            f"{script_id!r} is not one of {player}'s scripts in {Path(path).stem} (upload_script returns the ids)"
+        )
     entry = f"{Path(path).name}:{script_id}"
-    return PlayerScript(script_id, stored.name, CompiledScript(stored.bundle, entry, stored.sha256, source_map=stored.source_map))
+    return PlayerScript(
+        script_id,
+        stored.name,
+        CompiledScript(stored.bundle, entry, stored.sha256, source_map=stored.source_map),
+    )
 
 
 def upload_script(
@@ -152,9 +175,13 @@ def upload_script(
             events.append(engine.join(game.state, player))
         event = engine.add_script(game.state, player, name)
         events.append(event)
-        game.scripts[event["script"]] = store.StoredScript(player, name, compiled.sha256, compiled.bundle, compiled.source_map)
+        game.scripts[event["script"]] = store.StoredScript(
+            player, name, compiled.sha256, compiled.bundle, compiled.source_map
+        )
         game.record(events)
-    return Uploaded(script_id=event["script"], player=player, name=name, sha256=compiled.sha256, joined=joined)
+    return Uploaded(
+        script_id=event["script"], player=player, name=name, sha256=compiled.sha256, joined=joined
+    )
 
 
 def launch_android(path: str | Path, player: str, script_id: str) -> Launched:
@@ -187,7 +214,12 @@ def source_maps_of(game: store.Game) -> dict[str, dict]:
     return {sid: s.source_map for sid, s in game.scripts.items() if s.source_map is not None}
 
 
-def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None, stop: Callable[[], bool] | None = None) -> RunSummary:
+def run_rounds(
+    path: str | Path,
+    rounds: int,
+    progress: Progress | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> RunSummary:
     """Play ``rounds`` more rounds, running every android's script in the sandbox (through the
     one game loop, :class:`nova_tools.play.GameSession`, resumed from the file's state).
 
@@ -202,7 +234,9 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None, 
     with store.locked(path):
         game = store.load(path)
         _refuse_finished_match(game)
-        session = GameSession(game.state, bundles_of(game), keep_events=False, source_maps=source_maps_of(game))
+        session = GameSession(
+            game.state, bundles_of(game), keep_events=False, source_maps=source_maps_of(game)
+        )
         first = game.state.round + 1
         turns = failed = 0
         destroyed: list[str] = []
@@ -227,7 +261,13 @@ def run_rounds(path: str | Path, rounds: int, progress: Progress | None = None, 
         written = store.save(game)
     # the next `nova status` of this file answers without replaying it
     statuscache.remember(
-        written, Status(round=game.state.round, final_turn=game.rules.match.final_round, players=standings(game.state), match=game.match).to_json()
+        written,
+        Status(
+            round=game.state.round,
+            final_turn=game.rules.match.final_round,
+            players=standings(game.state),
+            match=game.match,
+        ).to_json(),
     )
     return RunSummary(
         rounds=done,

@@ -19,7 +19,9 @@ from .results import LeadChange, PlayerHistory, ScoreHistory, Status
 def _replayable(path: str | Path | store.Game | store.MatchRecord, what: str) -> store.Game:
     game = read_game(path)
     if isinstance(game, store.MatchRecord):
-        raise ApiError(f"{game.path} is a match record that keeps only the final scores, not {what} (its log stays with the host)")
+        raise ApiError(
+            f"{game.path} is a match record that keeps only the final scores, not {what} (its log stays with the host)"
+        )
     return game
 
 
@@ -29,7 +31,9 @@ def score_history(path: str | Path | store.Game | store.MatchRecord) -> ScoreHis
     game = _replayable(path, "a score history")
     by_round: dict[int, dict[str, float]] = {}
     for moment in moments(game):
-        by_round[moment.round] = {s.player: s.points for s in engine.scores(moment.state)}  # a round's last moment wins
+        by_round[moment.round] = {
+            s.player: s.points for s in engine.scores(moment.state)
+        }  # a round's last moment wins
     rounds = sorted(by_round)
     players = list(game.state.players)  # join order
     history = {p: tuple(by_round[r].get(p, 0) for r in rounds) for p in players}
@@ -48,14 +52,20 @@ def _leaders(scores: dict[str, float]) -> tuple[str, ...]:
     return tuple(p for p, v in scores.items() if v == best)
 
 
-def _lead_changes(rounds: list[int], players: list[str], history: dict[str, tuple]) -> tuple[LeadChange, ...]:
+def _lead_changes(
+    rounds: list[int], players: list[str], history: dict[str, tuple]
+) -> tuple[LeadChange, ...]:
     changes = []
     previous: tuple[str, ...] = ()
     for i, round_number in enumerate(rounds):
         scores = {p: history[p][i] for p in players}
         leaders = _leaders(scores)
         if leaders != previous:
-            changes.append(LeadChange(round=round_number, leaders=leaders, scores=tuple(scores[p] for p in players)))
+            changes.append(
+                LeadChange(
+                    round=round_number, leaders=leaders, scores=tuple(scores[p] for p in players)
+                )
+            )
             previous = leaders
     return tuple(changes)
 
@@ -70,10 +80,11 @@ def status_at(path: str | Path | store.Game | store.MatchRecord, round: int) -> 
     found = None
     for moment in moments(game):
         if moment.round == round:
-            found = standings(moment.state)  # the live state: read it now (the last moment of the round wins)
+            found = standings(
+                moment.state
+            )  # the live state: read it now (the last moment of the round wins)
         elif moment.round > round:
             break
     if found is None:  # a round 0 with no setup events of its own: nobody had joined yet
         found = ()
     return Status(round=round, final_turn=game.rules.match.final_round, players=found)
-

@@ -59,8 +59,14 @@ def script_id_of(sha256: str) -> str:
 def check_script_id(script_id: str) -> str:
     if isinstance(script_id, str) and ID.fullmatch(script_id):
         return script_id
-    shown = script_id if isinstance(script_id, str) and len(script_id) <= 80 else f"{str(script_id)[:80]}..."
-    raise ApiError(f"{shown!r} is not a library id: they look like 'lib-' and 16 hex digits, e.g. 'lib-3f2a9c0b1d4e5f67' (add_script returns them)")
+    shown = (
+        script_id
+        if isinstance(script_id, str) and len(script_id) <= 80
+        else f"{str(script_id)[:80]}..."
+    )
+    raise ApiError(
+        f"{shown!r} is not a library id: they look like 'lib-' and 16 hex digits, e.g. 'lib-3f2a9c0b1d4e5f67' (add_script returns them)"
+    )
 
 
 @dataclass(frozen=True)
@@ -80,10 +86,14 @@ class ScriptLibrary:
         path = self.folder / f"{check_script_id(script_id)}.json"
         for planted in (self.folder, path):
             if planted.is_symlink():
-                raise ApiError(f"the script library's {planted.name} is a symbolic link; nova keeps plain files there (remove the link)")
+                raise ApiError(
+                    f"the script library's {planted.name} is a symbolic link; nova keeps plain files there (remove the link)"
+                )
         return path
 
-    def add(self, player: str, compiled: CompiledScript, name: str, files: tuple[str, ...]) -> LibraryEntry:
+    def add(
+        self, player: str, compiled: CompiledScript, name: str, files: tuple[str, ...]
+    ) -> LibraryEntry:
         """Keep ``compiled`` for ``player`` (and whoever added the same bundle before): its entry."""
         script_id = script_id_of(compiled.sha256)
         path = self._path(script_id)
@@ -122,7 +132,12 @@ class ScriptLibrary:
             raise ApiError(
                 f"{script_id!r} is not in {player}'s script library (add_script or upload_script returns the ids; list_scripts lists yours)"
             )
-        script = CompiledScript(data["bundle"], f"{FOLDER}/{script_id}", data["sha256"], source_map=data.get("sourceMap"))
+        script = CompiledScript(
+            data["bundle"],
+            f"{FOLDER}/{script_id}",
+            data["sha256"],
+            source_map=data.get("sourceMap"),
+        )
         return LibraryScript(self._entry(data, player), script)
 
     def listing(self, player: str) -> list[LibraryEntry]:
@@ -169,20 +184,31 @@ class ScriptLibrary:
                 and isinstance(data.get("names"), dict)
                 and all(isinstance(n, str) for n in data["names"].values())
                 and isinstance(data.get("files"), list)
-                and hashlib.sha256(data["bundle"].encode("utf-8", "surrogatepass")).hexdigest() == data.get("sha256")
+                and hashlib.sha256(data["bundle"].encode("utf-8", "surrogatepass")).hexdigest()
+                == data.get("sha256")
                 and script_id_of(data["sha256"]) == script_id
             )
         except (OSError, ValueError) as error:
-            raise ApiError(f"the library's {script_id} cannot be read ({error}); add the script again") from None
+            raise ApiError(
+                f"the library's {script_id} cannot be read ({error}); add the script again"
+            ) from None
         if not ok:
-            raise ApiError(f"the library's {script_id} is damaged (its file is not what add_script wrote); add the script again")
+            raise ApiError(
+                f"the library's {script_id} is damaged (its file is not what add_script wrote); add the script again"
+            )
         return data
 
 
-def add_to_library(root: str | Path, player: str, compiled: CompiledScript, files: Mapping[str, str], entry_name: str | None, name: str | None = None) -> LibraryEntry:
+def add_to_library(
+    root: str | Path,
+    player: str,
+    compiled: CompiledScript,
+    files: Mapping[str, str],
+    entry_name: str | None,
+    name: str | None = None,
+) -> LibraryEntry:
     """Keep a compiled script in the library of the games folder ``root`` for ``player``."""
     names = list(files)
     entry = entry_name or ("main.ts" if "main.ts" in files else names[0])
     ordered = (entry, *(n for n in names if n != entry))
     return ScriptLibrary.of(root).add(player, compiled, name or script_name(entry), ordered)
-

@@ -33,7 +33,12 @@ def starter_entry() -> Path:
 def demo_spec(seed: int = 3, rounds: int = 100, script: CompiledScript | None = None) -> GameSpec:
     """The demo game: the shipped rules, two players (alice, bob) each running the starter android."""
     script = script or compile_android(starter_entry())
-    return GameSpec(Rules(), seed, tuple(Seat(player, script, DEMO_SCRIPT_NAME) for player in DEMO_PLAYERS), rounds)
+    return GameSpec(
+        Rules(),
+        seed,
+        tuple(Seat(player, script, DEMO_SCRIPT_NAME) for player in DEMO_PLAYERS),
+        rounds,
+    )
 
 
 @dataclass(frozen=True)
@@ -59,19 +64,27 @@ def _seats(result: GameResult) -> tuple[SeatPlayed, ...]:
     for event in launched:
         # launched on its charger (an initial charger is never salvaged)
         site = state.buildings.get(event["charger"]) or state.androids[event["android"]]
-        seats.append(SeatPlayed(event["player"], event["script"], event["android"], (site.x, site.y)))
+        seats.append(
+            SeatPlayed(event["player"], event["script"], event["android"], (site.x, site.y))
+        )
     return tuple(seats)
 
 
 def play_to_file(
-    path: str | Path, spec: GameSpec, *, force: bool = False, progress: Callable[[int, int], None] | None = None
+    path: str | Path,
+    spec: GameSpec,
+    *,
+    force: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> PlayedGame:
     """Play ``spec`` in memory and write it as the game file ``path`` (atomically)."""
     path = Path(path)
     if path.parent and not path.parent.exists():
         raise ApiError(f"the folder {path.parent} does not exist")
     if path.exists() and not force:
-        raise ApiError(f"{path} already exists; replace it only deliberately (--force on the command line)")
+        raise ApiError(
+            f"{path} already exists; replace it only deliberately (--force on the command line)"
+        )
     start = time.perf_counter()
     session = GameSession.start(spec)
     session.play(spec.rounds, progress=progress)

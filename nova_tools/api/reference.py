@@ -24,7 +24,11 @@ END = "<!-- end of the generated reason codes -->"
 
 _SECTIONS = (
     ("script", "The script produced no action", "The turn failed before the engine saw an action."),
-    ("action", "The engine refused the action", "A well-formed action the rules do not allow; nothing else changes."),
+    (
+        "action",
+        "The engine refused the action",
+        "A well-formed action the rules do not allow; nothing else changes.",
+    ),
     (
         "command",
         "A player command was refused",
@@ -47,7 +51,9 @@ def splice(text: str, generated: str, where: Path = GAME_DETAILS) -> str:
         head, rest = text.split(BEGIN, 1)
         _, tail = rest.split(END, 1)
     except ValueError:
-        raise ValueError(f"{where} lacks the markers of the generated reason codes ({BEGIN} ... {END})") from None
+        raise ValueError(
+            f"{where} lacks the markers of the generated reason codes ({BEGIN} ... {END})"
+        ) from None
     return f"{head}{BEGIN}\n{generated}\n{END}{tail}"
 
 
@@ -78,7 +84,9 @@ def action_docs() -> tuple[ActionDoc, ...]:
     for model in wire.ACTION_MODELS:
         action_type = typing.get_args(model.model_fields["type"].annotation)[0]
         fields = tuple(
-            ActionField(name=f.alias or name, required=f.is_required(), description=f.description or "")
+            ActionField(
+                name=f.alias or name, required=f.is_required(), description=f.description or ""
+            )
             for name, f in model.model_fields.items()
             if name not in ("type", "memory", "recording")
         )

@@ -29,10 +29,17 @@ def status(path: str | Path | store.Game | store.MatchRecord) -> Status:
     game = read_game(path)
     if isinstance(game, store.MatchRecord):
         return Status.model_validate({**game.status, "match": game.match})
-    return Status(round=game.state.round, final_turn=game.rules.match.final_round, players=standings(game.state), match=game.match)
+    return Status(
+        round=game.state.round,
+        final_turn=game.rules.match.final_round,
+        players=standings(game.state),
+        match=game.match,
+    )
 
 
-def android_report(path: str | Path | store.Game | store.MatchRecord, android_id: str, player: str | None = None) -> AndroidReport | RecordedAndroid:
+def android_report(
+    path: str | Path | store.Game | store.MatchRecord, android_id: str, player: str | None = None
+) -> AndroidReport | RecordedAndroid:
     """One android as its owner sees it. With ``player``, only that player's own androids."""
     game = read_game(path)
     if isinstance(game, store.MatchRecord):
@@ -44,7 +51,9 @@ def android_report(path: str | Path | store.Game | store.MatchRecord, android_id
         known = ", ".join(list(game.state.androids)[:10]) or "none yet"
         raise ApiError(f"there is no android {android_id!r} in {game.path} (androids: {known})")
     if player is not None and android.owner != player:
-        raise ApiError(f"{android_id} belongs to another player; you can only read your own androids")
+        raise ApiError(
+            f"{android_id} belongs to another player; you can only read your own androids"
+        )
     return report_of(android)
 
 
@@ -71,14 +80,18 @@ def android_fall(path: str | Path | store.Game, android_id: str) -> str | None:
     return None
 
 
-def _recorded_android(record: store.MatchRecord, android_id: str, player: str | None) -> RecordedAndroid:
+def _recorded_android(
+    record: store.MatchRecord, android_id: str, player: str | None
+) -> RecordedAndroid:
     """One of the player's own androids from a match record: its recording, nothing else."""
     for android in record.androids:
         if android["id"] == android_id and player in (None, android["ownerId"]):
             return RecordedAndroid.model_validate(android)
     # name only the reader's own: bob reading alice's file has none there, whatever it holds
     own = ", ".join(a["id"] for a in record.androids if player in (None, a["ownerId"])) or "none"
-    raise ApiError(f"{record.path} is a match record that keeps only your own androids' recordings, and {android_id!r} is not one of them (yours: {own})")
+    raise ApiError(
+        f"{record.path} is a match record that keeps only your own androids' recordings, and {android_id!r} is not one of them (yours: {own})"
+    )
 
 
 def events_page(
@@ -119,7 +132,9 @@ def events_page(
     owners = {a.id: a.owner for a in game.state.androids.values()}
     selected = []
     for index, event in enumerate(game.events):
-        if rounds is not None and not (isinstance(event.get("round"), int) and rounds[0] <= event["round"] <= rounds[1]):
+        if rounds is not None and not (
+            isinstance(event.get("round"), int) and rounds[0] <= event["round"] <= rounds[1]
+        ):
             continue
         if android is not None and not _involves(event, android):
             continue
@@ -130,7 +145,9 @@ def events_page(
             continue
         if outcome is not None and not (is_turn and event.get("outcome") == outcome):
             continue
-        if action_type is not None and not (is_turn and (event.get("action") or {}).get("type") == action_type):
+        if action_type is not None and not (
+            is_turn and (event.get("action") or {}).get("type") == action_type
+        ):
             continue
         selected.append(index)
     start = max(0, len(selected) - limit) if offset is None else offset
@@ -138,8 +155,13 @@ def events_page(
     shown = _with_whole_notes(game, page) if notes == "whole" else {i: game.events[i] for i in page}
     if notes == "none":
         shown = {i: _without_notes(e) for i, e in shown.items()}
-    items = tuple(_with_text(i, redact_event(shown[i], owners, player) if player is not None else shown[i]) for i in page)
-    return EventsPage(total=len(selected), offset=start, limit=limit, events=items, log_length=len(game.events))
+    items = tuple(
+        _with_text(i, redact_event(shown[i], owners, player) if player is not None else shown[i])
+        for i in page
+    )
+    return EventsPage(
+        total=len(selected), offset=start, limit=limit, events=items, log_length=len(game.events)
+    )
 
 
 def _round_range(round: int | None, first: int | None, last: int | None) -> tuple[int, int] | None:
@@ -152,7 +174,9 @@ def _round_range(round: int | None, first: int | None, last: int | None) -> tupl
         return None
     low, high = (0 if first is None else first), (2**63 if last is None else last)
     if low > high:
-        raise ApiError(f"the round range {first}-{last} is empty: from_round must not be above to_round")
+        raise ApiError(
+            f"the round range {first}-{last} is empty: from_round must not be above to_round"
+        )
     return (low, high)
 
 
@@ -190,7 +214,9 @@ def _involves(event: dict, android: str) -> bool:
         return True
     if event["type"] != "round.ended":
         return False
-    return android in event.get("destroyed", ()) or any(hurt.get("android") == android for hurt in event.get("hazards", ()))
+    return android in event.get("destroyed", ()) or any(
+        hurt.get("android") == android for hurt in event.get("hazards", ())
+    )
 
 
 def _with_text(index: int, event: dict) -> dict:
@@ -246,7 +272,9 @@ def replay_export(path: str | Path | store.Game, player: str) -> dict:
         "events": [redact_event(e, owners, player) for e in game.events],
         "final": {
             "round": game.state.round,
-            "androids": [android_json(a, private=a.owner == player) for a in game.state.androids.values()],
+            "androids": [
+                android_json(a, private=a.owner == player) for a in game.state.androids.values()
+            ],
             "scores": status(game).to_json()["players"],
         },
     }
@@ -256,7 +284,12 @@ def _replay_script(script: store.StoredScript, player: str) -> dict:
     """A script as ``player``'s replay shows it: their own whole (with its source map), another
     player's without its code (the map, which names their files, is left out too)."""
     if script.player != player:
-        return {"player": script.player, "name": script.name, "sha256": script.sha256, "bundle": REDACTED}
+        return {
+            "player": script.player,
+            "name": script.name,
+            "sha256": script.sha256,
+            "bundle": REDACTED,
+        }
     return script.to_json()
 
 

@@ -23,7 +23,13 @@ Materials = dict[str, int]  # sparse: a material left out is zero
 class Result(BaseModel):
     # defer_build: a model's validator is built the first time it is used, not when this module is
     # imported, so a command pays only for the results it returns (nova status: three of them)
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True, serialize_by_alias=True, defer_build=True)
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        frozen=True,
+        serialize_by_alias=True,
+        defer_build=True,
+    )
 
     # the fields ``to_json()`` gives, when the documented shape is a part of the result
     json_fields: ClassVar[frozenset[str] | None] = None
@@ -78,7 +84,9 @@ class Launched(Result):
 class RunSummary(Result):
     """``nova run --json``: ``{"rounds", "firstRound", "lastRound", "turns", "failedTurns", "destroyed"}``."""
 
-    json_fields: ClassVar = frozenset({"rounds", "first_round", "last_round", "turns", "failed_turns", "destroyed"})
+    json_fields: ClassVar = frozenset(
+        {"rounds", "first_round", "last_round", "turns", "failed_turns", "destroyed"}
+    )
 
     rounds: int
     first_round: int
@@ -87,7 +95,9 @@ class RunSummary(Result):
     failed_turns: int
     destroyed: tuple[str, ...]
     seconds: float
-    final_round: int | None = None  # rules.match.finalRound: None means the game has no arrival date
+    final_round: int | None = (
+        None  # rules.match.finalRound: None means the game has no arrival date
+    )
 
 
 class SourcePlace(Result):
@@ -104,8 +114,21 @@ class DryRun(Result):
     """``nova dry-run --json``: one turn of a script judged by the engine, changing nothing."""
 
     json_fields: ClassVar = frozenset(
-        {"android_id", "round", "action", "ticks", "accepted", "outcome", "code", "reason", "penalty", "memory_size", "recording_size",
-         "logs", "stack"}
+        {
+            "android_id",
+            "round",
+            "action",
+            "ticks",
+            "accepted",
+            "outcome",
+            "code",
+            "reason",
+            "penalty",
+            "memory_size",
+            "recording_size",
+            "logs",
+            "stack",
+        }
     )
 
     android_id: str
@@ -130,7 +153,9 @@ class DryRun(Result):
 
 
 class ScoreLine(Result):
-    source: str  # "buildings.<type>" or "materials.<material>": the rules.scoring path it comes from
+    source: (
+        str  # "buildings.<type>" or "materials.<material>": the rules.scoring path it comes from
+    )
     points: Points
 
 
@@ -268,7 +293,9 @@ class EventsPage(Result):
     total: int  # events matching the filters
     offset: int  # index, among the matches, of the first one shown
     limit: int
-    events: tuple[dict[str, Any], ...]  # each with its ``index`` and its ``text`` (what happened, in words)
+    events: tuple[
+        dict[str, Any], ...
+    ]  # each with its ``index`` and its ``text`` (what happened, in words)
     log_length: int = 0  # events in the whole log, matching or not
 
 
@@ -302,7 +329,10 @@ class ScoreHistory(Result):
             picked.append(len(self.rounds) - 1)
         return ScoreHistory(
             rounds=tuple(self.rounds[i] for i in picked),
-            players=tuple(PlayerHistory(id=p.id, scores=tuple(p.scores[i] for i in picked)) for p in self.players),
+            players=tuple(
+                PlayerHistory(id=p.id, scores=tuple(p.scores[i] for i in picked))
+                for p in self.players
+            ),
             lead_changes=self.lead_changes,
         )
 
@@ -364,7 +394,9 @@ class FrameChange(Result):
     androids_gone: tuple[str, ...] = ()  # out of sight (a fogged timeline); a wreck stays
     buildings: tuple[BuildingState, ...] = ()
     buildings_gone: tuple[str, ...] = ()  # salvaged, or out of sight
-    players: tuple[FrameScore, ...] | None = None  # every player's score, when any changed; else None
+    players: tuple[FrameScore, ...] | None = (
+        None  # every player's score, when any changed; else None
+    )
     events: int  # how many events of the log led here from the previous frame
 
 

@@ -21,7 +21,11 @@ RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 GROUPS = (
     ("world", "The world", "rulebook section 3 (World) and 9 (Resources)"),
     ("android", "Androids", "rulebook section 5 (Androids) and 8 (Android Action API)"),
-    ("buildings", "Buildings", "rulebook sections 6 (Chargers), 10 (Buildings), 11 (Acid) and 14 (Visibility)"),
+    (
+        "buildings",
+        "Buildings",
+        "rulebook sections 6 (Chargers), 10 (Buildings), 11 (Acid) and 14 (Visibility)",
+    ),
     ("salvage", "Salvage and repair", "rulebook section 12 (Salvage and Sabotage)"),
     ("scoring", "The colony readiness score", "rulebook section 16 (Colony Readiness Score)"),
     ("script", "What a turn may spend", "rulebook section 7.1 (What a Turn May Spend)"),
@@ -66,9 +70,16 @@ def shown(path: tuple, value: object) -> str:
         allowed = [k for k in ("deposit", "withdraw") if value.get(k)]
         return " and ".join(allowed) if allowed else "none"
     if name == "extraction":
-        return "; ".join(f"{e['amount']} {e['material']} from {e['source']}" for e in value) or "none"
+        return (
+            "; ".join(f"{e['amount']} {e['material']} from {e['source']}" for e in value) or "none"
+        )
     if name == "conversion":
-        return "; ".join(f"{bag_text(c['inputs'], ' + ')} -> {bag_text(c['outputs'], ' + ')}" for c in value) or "none"
+        return (
+            "; ".join(
+                f"{bag_text(c['inputs'], ' + ')} -> {bag_text(c['outputs'], ' + ')}" for c in value
+            )
+            or "none"
+        )
     if isinstance(value, dict) and set(value) == {"min", "max"}:
         return f"{value['min']}-{value['max']}"
     if isinstance(value, dict) and set(value) == {"chance", "min", "max"}:
@@ -92,7 +103,11 @@ def _scalar_rows(within: tuple) -> list[str]:
     A leaf value (a sight, a roll) is one row; its fields are described in its meaning."""
     rows = []
     for entry in reference(within):
-        if entry.path == within or entry.type.startswith(("group", "entries by id", "list")) or _inside_leaf(entry.path):
+        if (
+            entry.path == within
+            or entry.type.startswith(("group", "entries by id", "list"))
+            or _inside_leaf(entry.path)
+        ):
             continue
         rows.append(_row(entry))
     return rows
@@ -147,16 +162,28 @@ def _scoring_section() -> list[str]:
         "| completed building | points | rule |",
         "|---|---|---|",
     ]
-    out += [f"| {kind} | {shown((), points)} | `rules.scoring.buildings.{kind}` |" for kind, points in scoring["buildings"].items()]
+    out += [
+        f"| {kind} | {shown((), points)} | `rules.scoring.buildings.{kind}` |"
+        for kind, points in scoring["buildings"].items()
+    ]
     out += ["", "| stored material, per unit | points | rule |", "|---|---|---|"]
-    out += [f"| {material} | {shown((), points)} | `rules.scoring.materials.{material}` |" for material, points in scoring["materials"].items()]
+    out += [
+        f"| {material} | {shown((), points)} | `rules.scoring.materials.{material}` |"
+        for material, points in scoring["materials"].items()
+    ]
     return out
 
 
 def _generation_rows() -> list[str]:
-    rows = [_row(e) for e in reference(("world",)) if e.path[:2] != ("world", "generation") and e.path != ("world",)]
+    rows = [
+        _row(e)
+        for e in reference(("world",))
+        if e.path[:2] != ("world", "generation") and e.path != ("world",)
+    ]
     pods = default_json()["world"]["generation"]["pods"]
-    rows.append(f"| `rules.world.generation.pods.count` | {pods['count']} | {_cell(node_at(('world', 'generation', 'pods', 'count')).description)} |")
+    rows.append(
+        f"| `rules.world.generation.pods.count` | {pods['count']} | {_cell(node_at(('world', 'generation', 'pods', 'count')).description)} |"
+    )
     contents = node_at(("world", "generation", "pods", "contents"))
     rows.append(
         f"| `rules.world.generation.pods.contents` | {_cell('; '.join(f'{m} {shown((), r)}' for m, r in pods['contents'].items()))} "
@@ -164,7 +191,9 @@ def _generation_rows() -> list[str]:
     )
     for kind in ("ore", "water", "acid", "radiation"):
         node = node_at(("world", "generation", kind))
-        rows.append(f"| `rules.world.generation.{kind}` | {_cell(shown((), node.default))} | {_cell(node.description)} |")
+        rows.append(
+            f"| `rules.world.generation.{kind}` | {_cell(shown((), node.default))} | {_cell(node.description)} |"
+        )
     return rows
 
 
@@ -190,7 +219,14 @@ def _leaves_section() -> list[str]:
     for title, path in LEAF_EXAMPLES:
         node = node_at(path)
         model = node.model
-        out += [f"### {title}", "", " ".join((model.__doc__ or "").split()), "", "| field | meaning |", "|---|---|"]
+        out += [
+            f"### {title}",
+            "",
+            " ".join((model.__doc__ or "").split()),
+            "",
+            "| field | meaning |",
+            "|---|---|",
+        ]
         for name, field in model.model_fields.items():
             out.append(f"| `{field.alias or name}` | {_cell(field.description or '')} |")
         out.append("")
@@ -217,7 +253,12 @@ def rules_markdown() -> str:
         "",
     ]
     for group, title, where in GROUPS:
-        out += [f"## {title} (`rules.{group}`)", "", f"{node_at((group,)).description} See {where}.", ""]
+        out += [
+            f"## {title} (`rules.{group}`)",
+            "",
+            f"{node_at((group,)).description} See {where}.",
+            "",
+        ]
         if group == "buildings":
             out += _buildings_section()
         elif group == "scoring":
@@ -254,7 +295,9 @@ def rules_table(rules: Rules, width: int | None = None) -> str:
         entries = [
             e
             for e in reference((group,))
-            if e.path != (group,) and not e.type.startswith(("group", "entries by id")) and not _inside_leaf(e.path)
+            if e.path != (group,)
+            and not e.type.startswith(("group", "entries by id"))
+            and not _inside_leaf(e.path)
         ]
         rows = []
         for entry in entries:
@@ -263,7 +306,13 @@ def rules_table(rules: Rules, width: int | None = None) -> str:
                 continue
             differs = value != value_at(defaults, entry.path)
             changed += differs
-            rows.append((entry.dotted.removeprefix("rules."), shown(entry.path, value) + (" *" if differs else ""), entry.description))
+            rows.append(
+                (
+                    entry.dotted.removeprefix("rules."),
+                    shown(entry.path, value) + (" *" if differs else ""),
+                    entry.description,
+                )
+            )
         name_width = max(len(r[0]) for r in rows)
         value_width = min(max(len(r[1]) for r in rows), 24)
         for name, value, meaning in rows:
@@ -272,5 +321,9 @@ def rules_table(rules: Rules, width: int | None = None) -> str:
                 line = line[: max(width - 1, name_width + value_width + 6)] + "…"
             lines.append(line)
         lines.append("")
-    lines.append(f"{changed} rule{'s' if changed != 1 else ''} differ from the defaults (marked *)." if changed else "Every rule is at its default.")
+    lines.append(
+        f"{changed} rule{'s' if changed != 1 else ''} differ from the defaults (marked *)."
+        if changed
+        else "Every rule is at its default."
+    )
     return "\n".join(lines)

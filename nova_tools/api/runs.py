@@ -21,7 +21,7 @@ from ..rules import Rules
 from .access import open_game
 from .convert import standings
 from .errors import ApiError
-from .games import compile_upload, script_name, resolve_rules, with_final_round
+from .games import compile_upload, resolve_rules, script_name, with_final_round
 from .results import RunGame
 
 MAX_RUN_ROUNDS = 10_000
@@ -30,13 +30,22 @@ MAX_SEATS = 8
 Progress = Callable[[int, int], None]  # (rounds played, rounds asked)
 
 
-def run_rules(rules: Rules | dict | str | Path | None, rounds: int, width: int | None = None, height: int | None = None) -> Rules:
+def run_rules(
+    rules: Rules | dict | str | Path | None,
+    rounds: int,
+    width: int | None = None,
+    height: int | None = None,
+) -> Rules:
     """The rules of a run: ``rules`` (default: the shipped ones) with the board size given and
     ``match.finalRound`` = ``rounds``."""
     resolved = resolve_rules(rules)
     if width is not None or height is not None:
         data = resolved.to_json()
-        world = {**data["world"], **({"width": width} if width is not None else {}), **({"height": height} if height is not None else {})}
+        world = {
+            **data["world"],
+            **({"width": width} if width is not None else {}),
+            **({"height": height} if height is not None else {}),
+        }
         resolved = resolve_rules({**data, "world": world}, "the run's board size")
     return with_final_round(resolved, rounds)
 
@@ -68,7 +77,9 @@ def play_run(
         raise ApiError(f"{path} already exists; pick another name or replace it deliberately")
     resolved = run_rules(rules, rounds, width, height)
     start = time.perf_counter()
-    compiled = [Seat(player, compile_upload(entry), script_name(str(entry))) for player, entry in seats]
+    compiled = [
+        Seat(player, compile_upload(entry), script_name(str(entry))) for player, entry in seats
+    ]
     try:
         spec = GameSpec(resolved, seed, tuple(compiled), rounds)
         session = GameSession.start(spec)
@@ -76,7 +87,9 @@ def play_run(
         raise ApiError(str(error)) from None
     session.play(rounds, progress=progress, stop=stop)
     if session.round < rounds:
-        raise ApiError(f"the run was stopped after round {session.round} of {rounds}; nothing was written")
+        raise ApiError(
+            f"the run was stopped after round {session.round} of {rounds}; nothing was written"
+        )
     with store.locked(path):
         if path.exists() and not force:
             raise ApiError(f"{path} appeared while the run was played; pick another name")

@@ -45,7 +45,9 @@ def code_identity() -> str:
         for name in sorted(files):
             if name.endswith(".py"):
                 stat = os.stat(os.path.join(folder, name))
-                digest.update(f"{os.path.relpath(os.path.join(folder, name), PACKAGE)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+                digest.update(
+                    f"{os.path.relpath(os.path.join(folder, name), PACKAGE)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode()
+                )
     return digest.hexdigest()
 
 

@@ -13,16 +13,26 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import engine, store
-from ..engine.state import ordered_dict
 from ..engine.materials import ordered
 from ..engine.notes import NOTE_KEYS
+from ..engine.state import ordered_dict
 from ..engine.view import REDACTED, android_json, building_json
 from .access import open_game, require_player
 from .errors import ApiError
 from .frames import Moment, moments
 from .reports import redact_event
-from .results import AndroidMoment, AndroidState, BuildingState, FrameChange, FrameScore, Position, ScoreLine, Timeline, TurnSummary, VisibleTile
-
+from .results import (
+    AndroidMoment,
+    AndroidState,
+    BuildingState,
+    FrameChange,
+    FrameScore,
+    Position,
+    ScoreLine,
+    Timeline,
+    TurnSummary,
+    VisibleTile,
+)
 
 
 def _position(index: int, width: int) -> dict:
@@ -45,7 +55,17 @@ class _Changes:
 
 
 def _building_mark(b) -> tuple:
-    return (b.x, b.y, b.owner, b.type, b.health, b.complete, b.remaining_ticks, tuple(b.invested.items()), tuple(b.storage.items()))
+    return (
+        b.x,
+        b.y,
+        b.owner,
+        b.type,
+        b.health,
+        b.complete,
+        b.remaining_ticks,
+        tuple(b.invested.items()),
+        tuple(b.storage.items()),
+    )
 
 
 def _android_mark(a) -> tuple:
@@ -64,7 +84,9 @@ class _Framer:
         self.scores: tuple | None = None
         self.score_inputs: tuple | None = None
 
-    def _tile(self, state: engine.GameState, index: int, revealed: list[str] | None = None) -> VisibleTile:
+    def _tile(
+        self, state: engine.GameState, index: int, revealed: list[str] | None = None
+    ) -> VisibleTile:
         tile = state.tiles[index]
         return VisibleTile(
             position=Position(**_position(index, self.width)),
@@ -98,8 +120,12 @@ class _Framer:
         else:
             tiles, androids, buildings = self._fogged(state, self.player)
         changed_tiles, gone_tiles = self.tiles.update(tiles[0], tiles[1])
-        changed_androids, gone_androids = self.androids.update(androids, lambda key: self._android(state, key))
-        changed_buildings, gone_buildings = self.buildings.update(buildings, lambda key: self._building(state, key))
+        changed_androids, gone_androids = self.androids.update(
+            androids, lambda key: self._android(state, key)
+        )
+        changed_buildings, gone_buildings = self.buildings.update(
+            buildings, lambda key: self._building(state, key)
+        )
         return FrameChange(
             round=moment.round,
             turn=moment.turn,
@@ -128,15 +154,30 @@ class _Framer:
         """What ``player`` saw (engine.world_view) and their own things wherever they were."""
         view = engine.world_view(state, player)
         width = self.width
-        revealed = {t["position"]["y"] * width + t["position"]["x"]: t.get("revealedBy", []) for t in view["tiles"]}
+        revealed = {
+            t["position"]["y"] * width + t["position"]["x"]: t.get("revealedBy", [])
+            for t in view["tiles"]
+        }
         tiles = {
-            index: (tuple(state.tiles[index].composition.items()), tuple(state.tiles[index].scattered.items()), tuple(seen))
+            index: (
+                tuple(state.tiles[index].composition.items()),
+                tuple(state.tiles[index].scattered.items()),
+                tuple(seen),
+            )
             for index, seen in revealed.items()
         }
         seen_androids = {a["id"] for a in view["androids"]}
         seen_buildings = {b["id"] for b in view["buildings"]}
-        androids = {a.id: _android_mark(a) for a in state.androids.values() if a.id in seen_androids or a.owner == player}
-        buildings = {b.id: _building_mark(b) for b in state.buildings.values() if b.id in seen_buildings or b.owner == player}
+        androids = {
+            a.id: _android_mark(a)
+            for a in state.androids.values()
+            if a.id in seen_androids or a.owner == player
+        }
+        buildings = {
+            b.id: _building_mark(b)
+            for b in state.buildings.values()
+            if b.id in seen_buildings or b.owner == player
+        }
         return (tiles, lambda index: self._tile(state, index, revealed[index])), androids, buildings
 
     def _scores(self, state: engine.GameState) -> tuple[FrameScore, ...] | None:
@@ -167,9 +208,13 @@ class _Framer:
 
 def _check_rounds(game: store.Game, first_round: int, last_round: int | None) -> None:
     if first_round < 0 or (last_round is not None and last_round < first_round):
-        raise ApiError(f"there is no round range {first_round}-{last_round}; give rounds from 0 to {game.state.round}")
+        raise ApiError(
+            f"there is no round range {first_round}-{last_round}; give rounds from 0 to {game.state.round}"
+        )
     if first_round > game.state.round:
-        raise ApiError(f"{game.path} has no round {first_round} (it has rounds 0-{game.state.round})")
+        raise ApiError(
+            f"{game.path} has no round {first_round} (it has rounds 0-{game.state.round})"
+        )
 
 
 def replay_timeline(
@@ -211,7 +256,9 @@ def replay_timeline(
 def _turn_summary(event: dict) -> TurnSummary:
     action = event.get("action")
     if isinstance(action, dict):
-        action = {k: v for k, v in action.items() if k not in NOTE_KEYS}  # the notes (or the log's edits of them)
+        action = {
+            k: v for k, v in action.items() if k not in NOTE_KEYS
+        }  # the notes (or the log's edits of them)
     return TurnSummary(
         round=event["round"],
         action=action,
@@ -223,7 +270,12 @@ def _turn_summary(event: dict) -> TurnSummary:
 
 
 def android_at(
-    path: str | Path | store.Game, android_id: str, *, round: int, turn: int | None = None, player: str | None = None
+    path: str | Path | store.Game,
+    android_id: str,
+    *,
+    round: int,
+    turn: int | None = None,
+    player: str | None = None,
 ) -> AndroidMoment:
     """Android ``android_id`` as it stood after round ``round`` (0: after setup), or with ``turn``
     after that many turns of the round, and its last turn up to then. With ``player``, as that
@@ -252,11 +304,19 @@ def android_at(
         raise ApiError(f"round {round} of {game.path} has no turn {turn}")
     data, last = found
     if data is None:
-        raise ApiError(f"{android_id} had not been launched by round {round}" + (f", turn {turn}" if turn is not None else ""))
+        raise ApiError(
+            f"{android_id} had not been launched by round {round}"
+            + (f", turn {turn}" if turn is not None else "")
+        )
     if player is not None and data["ownerId"] != player:
         data["memory"] = data["recording"] = REDACTED
     if last is not None and player is not None:
         last = redact_event(last, owners, player)
     return AndroidMoment.model_validate(
-        {**data, "round": round, "turn": turn, "lastTurn": None if last is None else _turn_summary(last)}
+        {
+            **data,
+            "round": round,
+            "turn": turn,
+            "lastTurn": None if last is None else _turn_summary(last),
+        }
     )

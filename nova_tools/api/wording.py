@@ -81,7 +81,9 @@ def _still_to_do(result: Mapping) -> str:
     if owed:
         parts.append(f"owes {materials(owed)}")
     if ticks is not None:
-        parts.append(f"{ticks} tick{'s' if ticks != 1 else ''} of work left" if ticks else "no work left")
+        parts.append(
+            f"{ticks} tick{'s' if ticks != 1 else ''} of work left" if ticks else "no work left"
+        )
     return f" ({', '.join(parts)})" if parts else ""
 
 
@@ -92,7 +94,11 @@ def _turn_words(action: Mapping, result: Mapping) -> str:
         return "waited"
     if kind == "android.move":
         to = result.get("to")
-        return f"moved {action.get('direction', '')} to {at(to)}" if to else f"moved {action.get('direction', '')}"
+        return (
+            f"moved {action.get('direction', '')} to {at(to)}"
+            if to
+            else f"moved {action.get('direction', '')}"
+        )
     if kind == "android.charge":
         return f"charged {points(result.get('charged', 0))} battery"
     if kind == "android.collect":
@@ -133,7 +139,11 @@ def _turn_words(action: Mapping, result: Mapping) -> str:
         tile = result.get("tile")
         where = f" on {at(tile)}" if tile else ""
         left = f" ({result['acidLeft']} left)" if "acidLeft" in result else ""
-        into = f"; {result.get('cleaned', 0)} acidCanister into {result['building']}" if result.get("cleaned") and result.get("building") else ""
+        into = (
+            f"; {result.get('cleaned', 0)} acidCanister into {result['building']}"
+            if result.get("cleaned") and result.get("building")
+            else ""
+        )
         return f"cleaned {result.get('cleaned', 0)} acid{where}{left}{into}"
     if kind == "android.launch":
         return f"launched {result.get('android', 'an android')} running {result.get('script', action.get('scriptId', '?'))}"
@@ -147,7 +157,9 @@ def _salvage_words(result: Mapping) -> str:
     owner = result.get("owner")
     kind = result.get("buildingType")
     name = result.get("building", "a building")
-    target = f"{owner}'s {kind} {name}" if owner and kind else (f"the {kind} {name}" if kind else name)
+    target = (
+        f"{owner}'s {kind} {name}" if owner and kind else (f"the {kind} {name}" if kind else name)
+    )
     damage = f"{points(result['damage'])} damage" if "damage" in result else "damaged it"
     if not result.get("destroyed"):
         health = f", health {points(result['health'])} left" if "health" in result else ""
@@ -196,7 +208,9 @@ def describe_event(event: Mapping) -> str:
     kind = event.get("type")
     if kind == "turn":
         head = f"r{event.get('round')} {event.get('android')}"
-        if event.get("outcome") != "accepted":  # engine.failed_turn, which would load the engine here
+        if (
+            event.get("outcome") != "accepted"
+        ):  # engine.failed_turn, which would load the engine here
             return f"{head} {_failed_words(event)}"
         action = event.get("action") if isinstance(event.get("action"), dict) else {}
         return f"{head} {_turn_words(action, event.get('result') or {})}"
@@ -226,7 +240,9 @@ def nothing_matches(filters: Mapping[str, object], log_length: int, matching: in
     >>> nothing_matches({"action": "deposit", "outcome": "refused", "from_round": 5}, 120)
     'No refused deposit turns from round 5 on (the log holds 120 events).'
     """
-    kind = " ".join(str(filters[k]).removeprefix("android.") for k in ("outcome", "action") if filters.get(k))
+    kind = " ".join(
+        str(filters[k]).removeprefix("android.") for k in ("outcome", "action") if filters.get(k)
+    )
     what = "failed turns" if filters.get("failed") else "events"
     if kind:
         what = f"{kind} turns" if not filters.get("failed") else f"failed {kind} turns"
@@ -275,7 +291,11 @@ def _leaders_text(leaders, names, scores) -> str:
         return f"{' and '.join(leaders)} tie at {points(by_player[leaders[0]])}"
     leader = leaders[0]
     others = sorted((v for p, v in by_player.items() if p != leader), reverse=True)
-    ahead = f" ({points(by_player[leader])} to {points(others[0])})" if others else f" ({points(by_player[leader])})"
+    ahead = (
+        f" ({points(by_player[leader])} to {points(others[0])})"
+        if others
+        else f" ({points(by_player[leader])})"
+    )
     return f"{leader} leads{ahead}"
 
 
@@ -294,16 +314,29 @@ def score_history_lines(history, every: int | None = None) -> list[str]:
     round_width = max(len("round"), len(str(last)))
     title = "every round" if step == 1 else f"every {step} rounds and the last"
     lines = [f"Scores after each round ({title}; round 0 is after setup):"]
-    lines.append("  " + "round".rjust(round_width) + "".join("  " + n.rjust(w) for n, w in zip(names, widths)))
+    lines.append(
+        "  "
+        + "round".rjust(round_width)
+        + "".join("  " + n.rjust(w) for n, w in zip(names, widths))
+    )
     for i, round_number in enumerate(shown.rounds):
-        lines.append("  " + str(round_number).rjust(round_width) + "".join("  " + col[i].rjust(w) for col, w in zip(columns, widths)))
+        lines.append(
+            "  "
+            + str(round_number).rjust(round_width)
+            + "".join("  " + col[i].rjust(w) for col, w in zip(columns, widths))
+        )
     if history.lead_changes:
         lines.append("Where the lead changed:")
-        lines += [f"  round {c.round}: {_leaders_text(c.leaders, names, c.scores)}" for c in history.lead_changes]
+        lines += [
+            f"  round {c.round}: {_leaders_text(c.leaders, names, c.scores)}"
+            for c in history.lead_changes
+        ]
     if len(names) >= 2:
         gap, at_round, ahead, behind = _widest_gap(history)
         if gap > 0:
-            lines.append(f"Widest gap: {points(gap)} points, round {at_round} ({ahead} over {behind}).")
+            lines.append(
+                f"Widest gap: {points(gap)} points, round {at_round} ({ahead} over {behind})."
+            )
     return lines
 
 

@@ -20,11 +20,17 @@ def state_after_round(game: store.Game, round: int) -> GameState:
         raise ApiError(f"{game.path} has no round {round} (it has rounds 0-{game.state.round})")
     if round == game.state.round:
         return game.state
-    end = next(i for i, e in enumerate(game.events) if e["type"] == "round.started" and e["round"] == round + 1)
+    end = next(
+        i
+        for i, e in enumerate(game.events)
+        if e["type"] == "round.started" and e["round"] == round + 1
+    )
     return engine.replay(engine.from_json(game.initial, game.rules), game.events[:end])
 
 
-def player_world(path: str | Path | store.Game, player: str, round: int | None = None, *, whole: bool = False) -> PlayerWorld:
+def player_world(
+    path: str | Path | store.Game, player: str, round: int | None = None, *, whole: bool = False
+) -> PlayerWorld:
     """What ``player`` sees now (between rounds), or after round ``round``, and what they own.
 
     ``whole``: the complete world instead of the player's sight, as ``player``'s replay keeps it

@@ -16,7 +16,15 @@ from .backends import Backend, InProcess, ProcessPool, choose_backend, default_j
 from .compare import Comparison, SeedDifference, compare
 from .errors import ArenaError, Interrupted
 from .game import GameRecord, SeatRecord, play_task, seat_player
-from .plan import Contest, Entrant, GameTask, arena_rules, compare_plan, parse_seeds, round_robin_plan
+from .plan import (
+    Contest,
+    Entrant,
+    GameTask,
+    arena_rules,
+    compare_plan,
+    parse_seeds,
+    round_robin_plan,
+)
 from .run import Run, entrants_from_files, play_all, script_name
 from .stats import Interval, interval, t_quantile
 from .summary import ScriptTally

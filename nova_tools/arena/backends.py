@@ -49,7 +49,9 @@ class InProcess(Backend):
         try:
             for task in tasks:
                 record = play_task(contest, task)
-                on_done(record)  # counted once its file is kept: a stop during the write leaves no counted game without its file
+                on_done(
+                    record
+                )  # counted once its file is kept: a stop during the write leaves no counted game without its file
                 played.append(record)
         except KeyboardInterrupt:
             raise Interrupted(played) from None
@@ -80,7 +82,9 @@ def _play_in_worker(task: GameTask) -> GameRecord:
 
 def _stop(executor: ProcessPoolExecutor) -> None:
     """Stop the workers now, mid-game (the executor itself only stops between tasks)."""
-    processes = list((getattr(executor, "_processes", None) or {}).values())  # no public way to reach them
+    processes = list(
+        (getattr(executor, "_processes", None) or {}).values()
+    )  # no public way to reach them
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
@@ -115,7 +119,9 @@ class ProcessPool(Backend):
         played: list[GameRecord] = []
         context = multiprocessing.get_context("spawn")
         workers = min(self.workers, max(len(tasks), 1))
-        executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(contest,))
+        executor = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_start_worker, initargs=(contest,)
+        )
         waiting = iter(tasks)
         running: set[Future] = set()
 
@@ -125,13 +131,17 @@ class ProcessPool(Backend):
                 running.add(executor.submit(_play_in_worker, task))
 
         try:
-            with _sigint_ignored():  # workers start with Ctrl-C ignored: a terminal sends it to them too
+            with (
+                _sigint_ignored()
+            ):  # workers start with Ctrl-C ignored: a terminal sends it to them too
                 submit_more()  # the first submissions spawn the workers
             while running:
                 done, running = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:  # the caller orders the records by task
                     record = future.result()
-                    on_done(record)  # counted once its file is kept: a stop during the write leaves no counted game without its file
+                    on_done(
+                        record
+                    )  # counted once its file is kept: a stop during the write leaves no counted game without its file
                     played.append(record)
                 submit_more()
         except KeyboardInterrupt:

@@ -74,7 +74,11 @@ class Comparison:
             "draws": self.draws,
             "rounds": self.run.planned[0].rounds if self.run.planned else 0,
             "seeds": sorted({t.seed for t in self.run.planned}),
-            "map": {"width": rules.world.width, "height": rules.world.height, "symmetry": rules.world.symmetry},
+            "map": {
+                "width": rules.world.width,
+                "height": rules.world.height,
+                "symmetry": rules.world.symmetry,
+            },
             "scripts": [s.to_json() for s in self.scripts],
             "difference": None
             if ci is None
@@ -89,11 +93,18 @@ class Comparison:
             },
             "verdict": self.verdict(),
             "mostDifferent": [
-                {"seed": s.seed, "difference": round(s.difference, 4), "scores": [list(g) for g in s.games]} for s in self.most_different()
+                {
+                    "seed": s.seed,
+                    "difference": round(s.difference, 4),
+                    "scores": [list(g) for g in s.games],
+                }
+                for s in self.most_different()
             ],
             "warnings": list(self.warnings),
             "results": [result_json(r, entrants, _file(self.run, r)) for r in self.run.played],
-            "timing": timing_json(self.run.seconds, self.run.where, self.run.workers, self.run.played),
+            "timing": timing_json(
+                self.run.seconds, self.run.where, self.run.workers, self.run.played
+            ),
         }
 
 
@@ -116,7 +127,9 @@ def seed_differences(records: Sequence) -> list[SeedDifference]:
     return out
 
 
-def _warnings(scripts: Sequence[ScriptTally], seeds: Sequence[SeedDifference], ci: Interval | None, run: Run) -> list[str]:
+def _warnings(
+    scripts: Sequence[ScriptTally], seeds: Sequence[SeedDifference], ci: Interval | None, run: Run
+) -> list[str]:
     out = []
     if run.interrupted:
         out.append(f"interrupted: {len(run.played)} of {len(run.planned)} games were played")
@@ -132,7 +145,11 @@ def _warnings(scripts: Sequence[ScriptTally], seeds: Sequence[SeedDifference], c
         )
     # the seat swing: the same script on the same map, in the other seat
     # (games are (A, B) scores: with A seated first, then with B seated first)
-    swings = [(abs(s.games[0][k] - s.games[1][k]), s.seed, scripts[k].name, s.games[0][k], s.games[1][k]) for s in seeds for k in (0, 1)]
+    swings = [
+        (abs(s.games[0][k] - s.games[1][k]), s.seed, scripts[k].name, s.games[0][k], s.games[1][k])
+        for s in seeds
+        for k in (0, 1)
+    ]
     if swings and ci is not None:
         swing, seed, name, first, second = max(swings, key=lambda w: (w[0], -w[1]))
         if swing > abs(ci.mean) and swing > 0:
@@ -159,4 +176,10 @@ def compare(
     scripts = tally(contest.entrants, run.played)
     seeds_played = seed_differences(run.played)
     ci = interval([s.difference for s in seeds_played])
-    return Comparison(run, (scripts[0], scripts[1]), ci, tuple(seeds_played), tuple(_warnings(scripts, seeds_played, ci, run)))
+    return Comparison(
+        run,
+        (scripts[0], scripts[1]),
+        ci,
+        tuple(seeds_played),
+        tuple(_warnings(scripts, seeds_played, ci, run)),
+    )

@@ -63,9 +63,12 @@ def _session(contest: Contest, task: GameTask) -> GameSession:
     """The game of a task: seats join, upload and launch in seat order (players named by seat),
     then it is played through the one game loop."""
     seats = tuple(
-        Seat(seat_player(seat), contest.entrants[entrant].script, contest.entrants[entrant].name) for seat, entrant in enumerate(task.seats)
+        Seat(seat_player(seat), contest.entrants[entrant].script, contest.entrants[entrant].name)
+        for seat, entrant in enumerate(task.seats)
     )
-    return GameSession.start(GameSpec(contest.rules, task.seed, seats, task.rounds), keep_events=contest.keep_files)
+    return GameSession.start(
+        GameSpec(contest.rules, task.seed, seats, task.rounds), keep_events=contest.keep_files
+    )
 
 
 def play_task(contest: Contest, task: GameTask) -> GameRecord:
@@ -85,7 +88,13 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
                 failed[owner][event["code"]] += 1
     points = {s.player: s.points for s in engine.scores(state)}
     seats = tuple(
-        SeatRecord(entrant, seat_player(seat), points[seat_player(seat)], turns[seat_player(seat)], tuple(sorted(failed[seat_player(seat)].items())))
+        SeatRecord(
+            entrant,
+            seat_player(seat),
+            points[seat_player(seat)],
+            turns[seat_player(seat)],
+            tuple(sorted(failed[seat_player(seat)].items())),
+        )
         for seat, entrant in enumerate(task.seats)
     )
     game_file = _game_file(contest, task, session) if contest.keep_files else None

@@ -75,7 +75,9 @@ def parse_seeds(text: str) -> tuple[int, ...]:
             first = int(low)
             last = int(high) if dash else first
         except ValueError:
-            raise ArenaError(f"{text!r} is not a list of seeds (write them like 1-20 or 1,2,5-8)") from None
+            raise ArenaError(
+                f"{text!r} is not a list of seeds (write them like 1-20 or 1,2,5-8)"
+            ) from None
         if not 0 <= first <= last <= MAX_SEED:
             raise ArenaError(f"the seed range {part!r} must run upwards, from 0 to 2^63 - 1")
         if last - first >= MAX_GAMES:
@@ -96,7 +98,10 @@ def compare_plan(seeds: tuple[int, ...], rounds: int) -> list[GameTask]:
     """Two entrants: every seed once per seat order (0 first, then 1 first)."""
     _check_rounds(rounds)
     orders = [(0, 1), (1, 0)]
-    return [GameTask(i, seed, order, rounds) for i, (seed, order) in enumerate(itertools.product(seeds, orders))]
+    return [
+        GameTask(i, seed, order, rounds)
+        for i, (seed, order) in enumerate(itertools.product(seeds, orders))
+    ]
 
 
 def round_robin_plan(entrants: int, seeds: tuple[int, ...], rounds: int) -> list[GameTask]:
@@ -115,7 +120,9 @@ def round_robin_plan(entrants: int, seeds: tuple[int, ...], rounds: int) -> list
     return [GameTask(i, seed, order, rounds) for i, (seed, order) in enumerate(games)]
 
 
-def arena_rules(rules: Rules | Mapping | str | Path | None, rounds: int | None) -> tuple[Rules, int]:
+def arena_rules(
+    rules: Rules | Mapping | str | Path | None, rounds: int | None
+) -> tuple[Rules, int]:
     """The rules an arena plays, and its number of rounds.
 
     Arenas play fair maps: ``world.symmetry`` is ``"rotational"`` unless the rules set it. Scripts
@@ -130,7 +137,10 @@ def arena_rules(rules: Rules | Mapping | str | Path | None, rounds: int | None) 
     else:
         raw, source = dict(rules or {}), "rules"
     if not isinstance(raw, dict):
-        raise RulesError([RuleProblem((), f"a rules file holds one JSON object, not {type(raw).__name__}")], source)
+        raise RulesError(
+            [RuleProblem((), f"a rules file holds one JSON object, not {type(raw).__name__}")],
+            source,
+        )
     raw = dict(raw)
     world = raw.get("world")
     if world is None or isinstance(world, dict) and "symmetry" not in world:
@@ -138,7 +148,11 @@ def arena_rules(rules: Rules | Mapping | str | Path | None, rounds: int | None) 
     match = raw.get("match")
     given_final = match.get("finalRound") if isinstance(match, dict) else None
     if rounds is None:
-        rounds = given_final if isinstance(given_final, int) and not isinstance(given_final, bool) else DEFAULT_ROUNDS
+        rounds = (
+            given_final
+            if isinstance(given_final, int) and not isinstance(given_final, bool)
+            else DEFAULT_ROUNDS
+        )
     _check_rounds(rounds)
     if match is None or isinstance(match, dict) and "finalRound" not in match:
         raw["match"] = {**(match or {}), "finalRound": rounds}

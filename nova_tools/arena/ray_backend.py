@@ -61,15 +61,23 @@ class RayCluster(Backend):
         hostport = self.address.removeprefix("ray://")
         host, colon, port = hostport.rpartition(":")
         if not colon or not port.isdigit():
-            raise ArenaError(f"{self.address!r} is not a Ray address (give host:port, ray://host:port, auto or local)")
+            raise ArenaError(
+                f"{self.address!r} is not a Ray address (give host:port, ray://host:port, auto or local)"
+            )
         try:
             socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
         except OSError as error:
-            raise ArenaError(f"cannot reach the Ray cluster at {self.address!r} ({error.strerror or error})") from None
+            raise ArenaError(
+                f"cannot reach the Ray cluster at {self.address!r} ({error.strerror or error})"
+            ) from None
 
     def _connect(self, ray) -> None:
         self._check_reachable()
-        options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+        options = {
+            "include_dashboard": False,
+            "log_to_driver": False,
+            "logging_level": logging.ERROR,
+        }
         ours = _python_sigterm_handler()
         try:
             if self.local:
@@ -77,7 +85,11 @@ class RayCluster(Backend):
             else:
                 ray.init(address=self.address, **options)
         except (ConnectionError, ValueError, RuntimeError) as error:
-            first = str(error).strip().splitlines()[0] if str(error).strip() else error.__class__.__name__
+            first = (
+                str(error).strip().splitlines()[0]
+                if str(error).strip()
+                else error.__class__.__name__
+            )
             raise ArenaError(f"cannot reach the Ray cluster at {self.address!r}: {first}") from None
         finally:
             # ray.init replaces the caller's SIGTERM handler (the CLI's stops the games as Ctrl-C
@@ -100,7 +112,9 @@ class RayCluster(Backend):
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:
                     record = ray.get(ref)
-                    on_done(record)  # counted once its file is kept: a stop during the write leaves no counted game without its file
+                    on_done(
+                        record
+                    )  # counted once its file is kept: a stop during the write leaves no counted game without its file
                     played.append(record)
         except KeyboardInterrupt:
             # A local instance is torn down whole by the shutdown below. Cancelling its tasks first
@@ -113,7 +127,9 @@ class RayCluster(Backend):
             raise Interrupted(played) from None
         except ray.exceptions.RayError as error:  # a worker died, or a node without nova-tools
             lines = [line for line in str(error).splitlines() if line.strip()]
-            raise ArenaError(f"a game failed on {self.describe()[3:]}: {lines[-1] if lines else error.__class__.__name__}") from None
+            raise ArenaError(
+                f"a game failed on {self.describe()[3:]}: {lines[-1] if lines else error.__class__.__name__}"
+            ) from None
         finally:
             ray.shutdown()
         return played

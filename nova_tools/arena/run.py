@@ -43,7 +43,9 @@ def unique_names(names: Sequence[str]) -> list[str]:
     return out
 
 
-def entrants_from_files(paths: Sequence[Path], names: Sequence[str] | None = None) -> tuple[Entrant, ...]:
+def entrants_from_files(
+    paths: Sequence[Path], names: Sequence[str] | None = None
+) -> tuple[Entrant, ...]:
     """Type-check and bundle each script once (a file given twice is compiled once)."""
     compiled: dict[Path, CompiledScript] = {}
     for path in paths:
@@ -90,7 +92,9 @@ def play_all(
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise ArenaError(f"cannot create the folder {out} for the game files ({error.strerror or error})") from None
+            raise ArenaError(
+                f"cannot create the folder {out} for the game files ({error.strerror or error})"
+            ) from None
         contest = Contest(contest.rules, contest.entrants, keep_files=True)
     start = time.perf_counter()
     done = 0
@@ -102,7 +106,9 @@ def play_all(
             try:
                 write_atomic(out / record.task.file_name(contest), record.game_file)
             except OSError as error:
-                raise ArenaError(f"cannot write a game file in {out} ({error.strerror or error})") from None
+                raise ArenaError(
+                    f"cannot write a game file in {out} ({error.strerror or error})"
+                ) from None
         if progress is not None:
             progress(done, len(tasks))
 
@@ -112,4 +118,13 @@ def play_all(
     except Interrupted as stop:
         played, interrupted = stop.played, True
     played = sorted(played, key=lambda r: r.task.index)
-    return Run(contest, tuple(tasks), tuple(played), time.perf_counter() - start, backend.describe(), backend.workers, interrupted, out)
+    return Run(
+        contest,
+        tuple(tasks),
+        tuple(played),
+        time.perf_counter() - start,
+        backend.describe(),
+        backend.workers,
+        interrupted,
+        out,
+    )

@@ -50,7 +50,9 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-def tally(entrants: Sequence[Entrant], records: Sequence[GameRecord], seats: int = 2) -> list[ScriptTally]:
+def tally(
+    entrants: Sequence[Entrant], records: Sequence[GameRecord], seats: int = 2
+) -> list[ScriptTally]:
     """One tally per entrant, in entrant order."""
     out = []
     for index, entrant in enumerate(entrants):

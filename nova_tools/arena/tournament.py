@@ -31,9 +31,13 @@ class Standing:
     sigma: float
 
     def to_json(self) -> dict:
-        return {"name": self.tally.name, "rating": round(self.rating, 4), "mu": round(self.mu, 4), "sigma": round(self.sigma, 4), **{
-            k: v for k, v in self.tally.to_json().items() if k != "name"
-        }}
+        return {
+            "name": self.tally.name,
+            "rating": round(self.rating, 4),
+            "mu": round(self.mu, 4),
+            "sigma": round(self.sigma, 4),
+            **{k: v for k, v in self.tally.to_json().items() if k != "name"},
+        }
 
 
 @dataclass(frozen=True)
@@ -75,15 +79,27 @@ class Tournament:
             "draws": sum(1 for r in self.run.played if r.winner is None),
             "rounds": self.run.planned[0].rounds if self.run.planned else 0,
             "seeds": sorted({t.seed for t in self.run.planned}),
-            "map": {"width": rules.world.width, "height": rules.world.height, "symmetry": rules.world.symmetry},
+            "map": {
+                "width": rules.world.width,
+                "height": rules.world.height,
+                "symmetry": rules.world.symmetry,
+            },
             "ranking": [s.to_json() for s in self.ranking],
             "pairs": [p.to_json() for p in self.pairs],
             "warnings": list(self.warnings),
             "results": [
-                result_json(r, entrants, str(self.run.out / r.task.file_name(self.run.contest)) if self.run.out else None)
+                result_json(
+                    r,
+                    entrants,
+                    str(self.run.out / r.task.file_name(self.run.contest))
+                    if self.run.out
+                    else None,
+                )
                 for r in self.run.played
             ],
-            "timing": timing_json(self.run.seconds, self.run.where, self.run.workers, self.run.played),
+            "timing": timing_json(
+                self.run.seconds, self.run.where, self.run.workers, self.run.played
+            ),
         }
 
 
@@ -109,7 +125,9 @@ def head_to_head(entrants: Sequence[Entrant], records: Sequence) -> list[PairRes
         means = tuple(
             sum(r.seat_of(i).score for r in games) / len(games) if games else None for i in (a, b)
         )
-        out.append(PairResult((entrants[a].name, entrants[b].name), wins, len(games) - sum(wins), means))  # type: ignore[arg-type]
+        out.append(
+            PairResult((entrants[a].name, entrants[b].name), wins, len(games) - sum(wins), means)
+        )  # type: ignore[arg-type]
     return out
 
 
@@ -127,14 +145,22 @@ def tournament(
     if len(entrants) < 2:
         raise ArenaError("a tournament needs at least two scripts")
     contest = Contest(rules, tuple(entrants))
-    run = play_all(contest, round_robin_plan(len(entrants), seeds, rounds), backend, out=out, progress=progress)
+    run = play_all(
+        contest, round_robin_plan(len(entrants), seeds, rounds), backend, out=out, progress=progress
+    )
     tallies = tally(contest.entrants, run.played)
     rated = ratings(contest.entrants, run.played)
     standings = [Standing(t, *r) for t, r in zip(tallies, rated)]
-    standings.sort(key=lambda s: (-s.rating, -s.tally.wins, -(s.tally.mean_score or 0), s.tally.name))
+    standings.sort(
+        key=lambda s: (-s.rating, -s.tally.wins, -(s.tally.mean_score or 0), s.tally.name)
+    )
     warnings = []
     if run.interrupted:
         warnings.append(f"interrupted: {len(run.played)} of {len(run.planned)} games were played")
     if len(seeds) < 5:
-        warnings.append(f"only {len(seeds)} seed(s): ratings from so few games are unsure (see sigma)")
-    return Tournament(run, tuple(standings), tuple(head_to_head(contest.entrants, run.played)), tuple(warnings))
+        warnings.append(
+            f"only {len(seeds)} seed(s): ratings from so few games are unsure (see sigma)"
+        )
+    return Tournament(
+        run, tuple(standings), tuple(head_to_head(contest.entrants, run.played)), tuple(warnings)
+    )

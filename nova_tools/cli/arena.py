@@ -20,7 +20,15 @@ def _run(args: argparse.Namespace, play: str, show) -> int:
     seeds = arena.parse_seeds(args.seeds)
     entrants = arena.entrants_from_files(args.scripts)
     with terminate_as_interrupt() as terminated:
-        result = getattr(arena, play)(entrants, rules, seeds, rounds, backend, out=args.out, progress=ProgressBar(unit="games", eta=True))
+        result = getattr(arena, play)(
+            entrants,
+            rules,
+            seeds,
+            rounds,
+            backend,
+            out=args.out,
+            progress=ProgressBar(unit="games", eta=True),
+        )
     if args.json:
         emit_json(result.to_json())
     else:
@@ -63,13 +71,19 @@ def _footer(run, stream=sys.stdout) -> None:
 
 
 def _interrupted(command: str, run, how: str) -> int:
-    print(f"nova {command}: {how} after {len(run.played)} of {len(run.planned)} games; the report covers those", file=sys.stderr)
+    print(
+        f"nova {command}: {how} after {len(run.played)} of {len(run.planned)} games; the report covers those",
+        file=sys.stderr,
+    )
     return 143 if how == "terminated" else 130
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     if len(args.scripts) != 2:
-        print("nova compare: give exactly two scripts (A.ts B.ts); for more, use nova tournament", file=sys.stderr)
+        print(
+            "nova compare: give exactly two scripts (A.ts B.ts); for more, use nova tournament",
+            file=sys.stderr,
+        )
         return 2
     return _run(args, "compare", print_comparison)
 
@@ -79,10 +93,25 @@ def print_comparison(result) -> None:
     a, b = result.scripts
     print(f"{a.name} vs {b.name}: {_games_words(run, '')}")
     rows = [
-        [s.name, str(s.wins), str(s.draws), str(s.losses), _mean(s.mean_score), _mean(s.seat_means[0]), _mean(s.seat_means[1]), _failed(s)]
+        [
+            s.name,
+            str(s.wins),
+            str(s.draws),
+            str(s.losses),
+            _mean(s.mean_score),
+            _mean(s.seat_means[0]),
+            _mean(s.seat_means[1]),
+            _failed(s),
+        ]
         for s in result.scripts
     ]
-    print(table(rows, ["script", "wins", "draws", "losses", "mean score", "seat 1", "seat 2", "failed turns"], right={1, 2, 3, 4, 5, 6}))
+    print(
+        table(
+            rows,
+            ["script", "wins", "draws", "losses", "mean score", "seat 1", "seat 2", "failed turns"],
+            right={1, 2, 3, 4, 5, 6},
+        )
+    )
     ci = result.difference
     if ci is not None:
         print(
@@ -112,36 +141,89 @@ def print_tournament(result) -> None:
     pairs = f"{len(result.pairs)} pair{'s' if len(result.pairs) != 1 else ''} x "
     print(f"Round robin of {len(result.ranking)} scripts: {_games_words(run, pairs)}")
     rows = [
-        [str(i + 1), s.tally.name, f"{s.rating:.2f}", str(s.tally.wins), str(s.tally.draws), str(s.tally.losses), _mean(s.tally.mean_score), _failed(s.tally)]
+        [
+            str(i + 1),
+            s.tally.name,
+            f"{s.rating:.2f}",
+            str(s.tally.wins),
+            str(s.tally.draws),
+            str(s.tally.losses),
+            _mean(s.tally.mean_score),
+            _failed(s.tally),
+        ]
         for i, s in enumerate(result.ranking)
     ]
-    print(table(rows, ["#", "script", "rating", "wins", "draws", "losses", "mean score", "failed turns"], right={0, 2, 3, 4, 5, 6}))
+    print(
+        table(
+            rows,
+            ["#", "script", "rating", "wins", "draws", "losses", "mean score", "failed turns"],
+            right={0, 2, 3, 4, 5, 6},
+        )
+    )
     print("Head to head (wins each, draws):")
     for pair in result.pairs:
-        print(f"  {pair.names[0]} {pair.wins[0]} - {pair.wins[1]} {pair.names[1]}  ({pair.draws} draws)")
-    print("Rating: OpenSkill (Plackett-Luce) mu - 3 sigma, updated game by game in the plan's order.")
+        print(
+            f"  {pair.names[0]} {pair.wins[0]} - {pair.wins[1]} {pair.names[1]}  ({pair.draws} draws)"
+        )
+    print(
+        "Rating: OpenSkill (Plackett-Luce) mu - 3 sigma, updated game by game in the plan's order."
+    )
     for warning in result.warnings:
         print(f"warning: {warning}")
     _footer(run)
 
 
 def _options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seeds", default="1-20", help="the seeds to play, like 1-20 or 1,4,9-12 (default 1-20)")
-    p.add_argument("--rounds", type=int, default=None, help="rounds per game (default: the rules' final round, or 100)")
-    p.add_argument("--rules", type=Path, metavar="RULES", help="a rules file; maps are rotational and the final round is --rounds unless it says otherwise")
-    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: the number of cores)")
-    p.add_argument("--ray", metavar="ADDRESS", help="run the games as Ray tasks on this cluster ('local' starts a local Ray instance)")
-    p.add_argument("--out", type=Path, metavar="DIR", help="keep every game as a game file in DIR (replay with nova play)")
+    p.add_argument(
+        "--seeds", default="1-20", help="the seeds to play, like 1-20 or 1,4,9-12 (default 1-20)"
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="rounds per game (default: the rules' final round, or 100)",
+    )
+    p.add_argument(
+        "--rules",
+        type=Path,
+        metavar="RULES",
+        help="a rules file; maps are rotational and the final round is --rounds unless it says otherwise",
+    )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes (default: the number of cores)",
+    )
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run the games as Ray tasks on this cluster ('local' starts a local Ray instance)",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="keep every game as a game file in DIR (replay with nova play)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON (the stable, documented shape)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("compare", help="play two scripts against each other on many seeds, both seat orders; who is better, with a confidence interval")
+    p = sub.add_parser(
+        "compare",
+        help="play two scripts against each other on many seeds, both seat orders; who is better, with a confidence interval",
+    )
     p.add_argument("scripts", type=Path, nargs="+", metavar="SCRIPT.ts", help="A.ts B.ts")
     _options(p)
     p.set_defaults(handler=cmd_compare)
 
-    p = sub.add_parser("tournament", help="a round robin of scripts (every pair, both seat orders, every seed), ranked by rating")
+    p = sub.add_parser(
+        "tournament",
+        help="a round robin of scripts (every pair, both seat orders, every seed), ranked by rating",
+    )
     p.add_argument("scripts", type=Path, nargs="+", metavar="SCRIPT.ts")
     _options(p)
     p.set_defaults(handler=cmd_tournament)

@@ -41,9 +41,29 @@ GLYPHS = {
     "relayTower": "T",
     "colonyModule": "M",
 }
-LOOSE = {"metal": "m", "electronics": "e", "polymer": "p", "ore": "o", "water": "w", "acidCanister": "c"}
-GROUND = (("acid", "~", "green"), ("radiation", "!", "red"), ("ore", "o", "yellow"), ("water", "w", "blue"))
-PLAYER_COLOURS = ("bright_cyan", "bright_magenta", "bright_yellow", "bright_blue", "bright_red", "bright_green", "white")
+LOOSE = {
+    "metal": "m",
+    "electronics": "e",
+    "polymer": "p",
+    "ore": "o",
+    "water": "w",
+    "acidCanister": "c",
+}
+GROUND = (
+    ("acid", "~", "green"),
+    ("radiation", "!", "red"),
+    ("ore", "o", "yellow"),
+    ("water", "w", "blue"),
+)
+PLAYER_COLOURS = (
+    "bright_cyan",
+    "bright_magenta",
+    "bright_yellow",
+    "bright_blue",
+    "bright_red",
+    "bright_green",
+    "white",
+)
 CELL = 4  # three characters and a space
 LABEL = 3  # the row number and a space
 PANEL = 28  # the column beside the board
@@ -59,7 +79,9 @@ class Window:
     rows: int
 
     @classmethod
-    def around(cls, frame: Frame, centre: tuple[int, int] | None, columns: int, rows: int) -> "Window":
+    def around(
+        cls, frame: Frame, centre: tuple[int, int] | None, columns: int, rows: int
+    ) -> "Window":
         """A window of at most ``columns`` x ``rows`` tiles, centred on ``centre`` where the board allows."""
         columns, rows = max(1, min(columns, frame.width)), max(1, min(rows, frame.height))
         cx, cy = centre if centre is not None else (frame.width // 2, frame.height // 2)
@@ -81,7 +103,9 @@ def marks(frame: Frame) -> dict[str, str]:
     taken: set[str] = set()
     out: dict[str, str] = {}
     for player in sorted(frame.players, key=lambda p: p.seat):
-        candidates = [c.lower() for c in player.id if c.isalnum()] + list("abcdefghijklmnopqrstuvwxyz0123456789")
+        candidates = [c.lower() for c in player.id if c.isalnum()] + list(
+            "abcdefghijklmnopqrstuvwxyz0123456789"
+        )
         mark = next((c for c in candidates if c not in taken), "?")
         taken.add(mark)
         out[player.id] = mark
@@ -125,15 +149,24 @@ def board_lines(frame: Frame, window: Window) -> list[Text]:
             if building is not None:
                 glyph = GLYPHS.get(building.type, "?")
                 owner = building.owner_id
-                style = f"bold {colour.get(owner, 'white')}" if building.complete else f"{colour.get(owner, 'white')}"
-                line.append((glyph if building.complete else glyph.lower()) + mark.get(owner, "?"), style=style)
+                style = (
+                    f"bold {colour.get(owner, 'white')}"
+                    if building.complete
+                    else f"{colour.get(owner, 'white')}"
+                )
+                line.append(
+                    (glyph if building.complete else glyph.lower()) + mark.get(owner, "?"),
+                    style=style,
+                )
             else:
                 line.append_text(_ground(tiles.get((x, y))))
             owners = androids.get((x, y))
             if not owners:
                 line.append(" ")
             elif len(set(owners)) == 1:
-                line.append(mark.get(owners[0], "?"), style=f"reverse bold {colour.get(owners[0], 'white')}")
+                line.append(
+                    mark.get(owners[0], "?"), style=f"reverse bold {colour.get(owners[0], 'white')}"
+                )
             else:
                 line.append("+", style="reverse bold white")
             line.append(" ")
@@ -153,13 +186,24 @@ def panel_lines(frame: Frame) -> list[Text]:
     out: list[Text] = []
     for player in sorted(frame.players, key=lambda p: p.seat):
         style = f"bold {colour[player.id]}"
-        out.append(Text.assemble((f"{mark[player.id]} {player.id}", style), f"  {points(player.score)} points"))
+        out.append(
+            Text.assemble(
+                (f"{mark[player.id]} {player.id}", style), f"  {points(player.score)} points"
+            )
+        )
         for a in frame.androids:
             if a.owner_id != player.id or not a.active:
                 continue
             # two lines, so that a full battery and health beside a two-digit position still fit PANEL
-            out.append(Text(f" {a.id} ({a.position.x},{a.position.y}) hp {points(round(a.health))}"))
-            out.append(Text(f"   bat {points(round(a.battery))}" + (f", cargo {_short(a.cargo)}" if a.cargo else "")))
+            out.append(
+                Text(f" {a.id} ({a.position.x},{a.position.y}) hp {points(round(a.health))}")
+            )
+            out.append(
+                Text(
+                    f"   bat {points(round(a.battery))}"
+                    + (f", cargo {_short(a.cargo)}" if a.cargo else "")
+                )
+            )
         wrecks = sum(1 for a in frame.androids if a.owner_id == player.id and not a.active)
         if wrecks:
             out.append(Text(f" {wrecks} wreck{'s' if wrecks != 1 else ''}", style="bright_black"))
@@ -184,7 +228,11 @@ def legend_lines(frame: Frame, compact: bool = False) -> list[Text]:
         Text("buildings: C charger D depot X extractor P processor A acid plant S scanner"),
         Text("  R radar T relay M module; lower case: a site; then the owner's mark"),
         Text("loose: $m metal $e electronics $p polymer $o ore $w water $c canister $+ mixed"),
-        *([] if compact else [Text("  (beside the board, amounts use the same letters: 12m = 12 metal)")]),
+        *(
+            []
+            if compact
+            else [Text("  (beside the board, amounts use the same letters: 12m = 12 metal)")]
+        ),
         Text("ground: ~ acid ! radiation o ore w water, with the amount; 3rd char: android"),
     ]
 

@@ -40,24 +40,36 @@ def _report(args: argparse.Namespace, result: api.Result, text: str) -> int:
 
 
 def cmd_create_game(args: argparse.Namespace) -> int:
-    created = api.create_game(args.file, args.rules, seed=args.seed, force=args.force, final_round=args.final_round)
+    created = api.create_game(
+        args.file, args.rules, seed=args.seed, force=args.force, final_round=args.final_round
+    )
     arrival = f", humans land on round {created.final_turn}" if created.final_turn else ""
-    return _report(args, created, f"Created {created.path}: a {created.width}x{created.height} world from seed {created.seed}{arrival}.")
+    return _report(
+        args,
+        created,
+        f"Created {created.path}: a {created.width}x{created.height} world from seed {created.seed}{arrival}.",
+    )
 
 
 def cmd_upload(args: argparse.Namespace) -> int:
     uploaded = api.upload_script(args.file, args.player, args.script, name=args.name)
-    joined = f" ({uploaded.player} joined the game with an initial charger)" if uploaded.joined else ""
+    joined = (
+        f" ({uploaded.player} joined the game with an initial charger)" if uploaded.joined else ""
+    )
     return _report(args, uploaded, f"{uploaded.script_id}{joined}")
 
 
 def cmd_launch(args: argparse.Namespace) -> int:
     launched = api.launch_android(args.file, args.player, args.script)
-    return _report(args, launched, f"{launched.android_id} (at {launched.position.x},{launched.position.y})")
+    return _report(
+        args, launched, f"{launched.android_id} (at {launched.position.x},{launched.position.y})"
+    )
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    summary = api.run_rounds(args.file, args.rounds, progress=None if args.json else ProgressBar(args.rounds))
+    summary = api.run_rounds(
+        args.file, args.rounds, progress=None if args.json else ProgressBar(args.rounds)
+    )
     if args.json:
         emit_json(summary.to_json())
     else:
@@ -69,7 +81,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             )
         rate = summary.rounds / summary.seconds if summary.seconds else 0
         fallen = len(summary.destroyed)
-        named = f": {', '.join(summary.destroyed[:5])}{' ...' if fallen > 5 else ''}" if fallen else ""
+        named = (
+            f": {', '.join(summary.destroyed[:5])}{' ...' if fallen > 5 else ''}" if fallen else ""
+        )
         print(
             f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, "
             f"{summary.failed_turns} failed, {fallen} android{'s' if fallen != 1 else ''} destroyed{named} ({rate:.1f} rounds/s)."
@@ -90,7 +104,11 @@ def cmd_status(args: argparse.Namespace) -> int:
             print("\n".join(api.wording.score_history_lines(history, args.every)))
         return 0
     # the current standings come from api.statuscache: quick when `nova run` has just scored this file
-    status = api.statuscache.status_json(args.file) if args.round is None else api.status_at(args.file, args.round).to_json()
+    status = (
+        api.statuscache.status_json(args.file)
+        if args.round is None
+        else api.status_at(args.file, args.round).to_json()
+    )
     if args.json:
         emit_json(status)
     else:
@@ -115,7 +133,9 @@ def cmd_android(args: argparse.Namespace) -> int:
         return 0
     state = "active" if report.active else "wreck"
     if isinstance(report, api.RecordedAndroid):  # a match record keeps only the recording
-        print(f"{report.id} of {report.owner_id} ({state} at the end of the match), script {report.script_id}")
+        print(
+            f"{report.id} of {report.owner_id} ({state} at the end of the match), script {report.script_id}"
+        )
         print(f"  recording ({len(report.recording)} chars):")
         print("    " + (report.recording.replace("\n", "\n    ") or "(empty)"))
         return 0
@@ -123,8 +143,12 @@ def cmd_android(args: argparse.Namespace) -> int:
     print(f"{report.id} of {report.owner_id} ({state}), script {report.script_id}")
     if not report.active:
         fall = api.android_fall(args.file, args.android_id)
-        print(f"  {fall or 'a wreck'} (its events: nova events --file {args.file} --android {report.id})")
-    print(f"  at ({report.position.x}, {report.position.y})  battery {fmt_points(report.battery)}  health {fmt_points(report.health)}")
+        print(
+            f"  {fall or 'a wreck'} (its events: nova events --file {args.file} --android {report.id})"
+        )
+    print(
+        f"  at ({report.position.x}, {report.position.y})  battery {fmt_points(report.battery)}  health {fmt_points(report.health)}"
+    )
     print(f"  cargo: {cargo}")
     print(f"  memory ({len(report.memory)} chars):")
     print("    " + (report.memory.replace("\n", "\n    ") or "(empty)"))
@@ -151,8 +175,16 @@ def cmd_events(args: argparse.Namespace) -> int:
         emit_json(page.to_json())
         return 0
     if not page.events:
-        filters = {"failed": args.failed, "round": args.round, "from_round": args.from_round, "to_round": args.to_round,
-                   "android": args.android, "action": args.action, "outcome": args.outcome, "offset": args.offset}
+        filters = {
+            "failed": args.failed,
+            "round": args.round,
+            "from_round": args.from_round,
+            "to_round": args.to_round,
+            "android": args.android,
+            "action": args.action,
+            "outcome": args.outcome,
+            "offset": args.offset,
+        }
         print(api.wording.nothing_matches(filters, page.log_length, page.total))
         return 0
     for event in page.events:
@@ -188,7 +220,11 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
     if args.table:
         import shutil
 
-        print(api.rules_table(rules, shutil.get_terminal_size().columns if sys.stdout.isatty() else None))
+        print(
+            api.rules_table(
+                rules, shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+            )
+        )
     else:
         emit_json(rules.to_json())
     return 0
@@ -207,7 +243,9 @@ def cmd_dry_run(args: argparse.Namespace) -> int:
     for line in result.logs:
         print(f"  console: {line}")
     if result.memory_size is not None or result.recording_size is not None:
-        print(f"  memory {result.memory_size or 0} chars, recording {result.recording_size or 0} chars")
+        print(
+            f"  memory {result.memory_size or 0} chars, recording {result.recording_size or 0} chars"
+        )
     if result.accepted:
         print("  the engine would ACCEPT it")
         return 0
@@ -228,24 +266,38 @@ def cmd_replay_export(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("create-game", help="create a new game file")
     _game_arg(p)
-    p.add_argument("--rules", type=Path, help="a rules file (JSON with comments); omitted: the shipped rules")
+    p.add_argument(
+        "--rules", type=Path, help="a rules file (JSON with comments); omitted: the shipped rules"
+    )
     p.add_argument("--seed", type=int, default=0, help="the world seed (default 0)")
     p.add_argument("--force", action="store_true", help="replace an existing file")
     p.add_argument(
-        "--final-round", type=int, metavar="N", help="the round the humans land on (sets rules.match.finalRound; scripts read it as finalTurn)"
+        "--final-round",
+        type=int,
+        metavar="N",
+        help="the round the humans land on (sets rules.match.finalRound; scripts read it as finalTurn)",
     )
     _json_arg(p)
     p.set_defaults(handler=cmd_create_game)
 
-    p = sub.add_parser("upload", help="type-check, bundle and upload a TypeScript android; prints the script id")
+    p = sub.add_parser(
+        "upload", help="type-check, bundle and upload a TypeScript android; prints the script id"
+    )
     _game_arg(p)
     p.add_argument("--player", "-p", required=True, help="the player id (a new one joins the game)")
     p.add_argument("--name", help="a name for the script (default: from the file name)")
-    p.add_argument("script", type=Path, metavar="SCRIPT.ts", help="the entry file; its relative imports come along")
+    p.add_argument(
+        "script",
+        type=Path,
+        metavar="SCRIPT.ts",
+        help="the entry file; its relative imports come along",
+    )
     _json_arg(p)
     p.set_defaults(handler=cmd_upload)
 
-    p = sub.add_parser("launch", help="launch an android on the player's initial charger; prints its id")
+    p = sub.add_parser(
+        "launch", help="launch an android on the player's initial charger; prints its id"
+    )
     _game_arg(p)
     p.add_argument("--player", "-p", required=True)
     p.add_argument("--script", "-s", required=True, metavar="SCRIPT_ID")
@@ -258,58 +310,126 @@ def register(sub: argparse._SubParsersAction) -> None:
     _json_arg(p)
     p.set_defaults(handler=cmd_run)
 
-    p = sub.add_parser("status", help="scores with each player's contributors (now, at a round, or round by round)")
+    p = sub.add_parser(
+        "status", help="scores with each player's contributors (now, at a round, or round by round)"
+    )
     _game_arg(p)
     when = p.add_mutually_exclusive_group()
-    when.add_argument("--round", type=int, metavar="N", help="the standings as they were at the end of round N (0: after setup)")
-    when.add_argument("--history", action="store_true", help="each player's score round by round, and where the lead changed")
-    p.add_argument("--every", type=_positive, metavar="N", help="with --history: list every Nth round (default: about 20 rows)")
+    when.add_argument(
+        "--round",
+        type=int,
+        metavar="N",
+        help="the standings as they were at the end of round N (0: after setup)",
+    )
+    when.add_argument(
+        "--history",
+        action="store_true",
+        help="each player's score round by round, and where the lead changed",
+    )
+    p.add_argument(
+        "--every",
+        type=_positive,
+        metavar="N",
+        help="with --history: list every Nth round (default: about 20 rows)",
+    )
     _json_arg(p)
     p.set_defaults(handler=cmd_status)
 
-    p = sub.add_parser("android", help="one android as its owner sees it: state, cargo, memory, recording")
+    p = sub.add_parser(
+        "android", help="one android as its owner sees it: state, cargo, memory, recording"
+    )
     _game_arg(p)
     p.add_argument("android_id", metavar="ANDROID_ID")
     _json_arg(p)
     p.set_defaults(handler=cmd_android)
 
-    p = sub.add_parser("events", help="the event log in words (what each android did, what each round end produced, hurt and destroyed), filtered")
+    p = sub.add_parser(
+        "events",
+        help="the event log in words (what each android did, what each round end produced, hurt and destroyed), filtered",
+    )
     _game_arg(p)
     p.add_argument("--round", type=int, metavar="N", help="only round N")
     p.add_argument("--from-round", type=int, metavar="N", help="only rounds from N on")
     p.add_argument("--to-round", type=int, metavar="N", help="only rounds up to N")
-    p.add_argument("--android", metavar="ID", help="only this android: its turns, its launch, and the round ends that damaged or destroyed it")
-    p.add_argument("--action", metavar="TYPE", help="only turns choosing this action (android.move, or move)")
-    p.add_argument("--outcome", choices=("accepted", "refused", "invalid", "error"), help="only turns with this outcome")
+    p.add_argument(
+        "--android",
+        metavar="ID",
+        help="only this android: its turns, its launch, and the round ends that damaged or destroyed it",
+    )
+    p.add_argument(
+        "--action", metavar="TYPE", help="only turns choosing this action (android.move, or move)"
+    )
+    p.add_argument(
+        "--outcome",
+        choices=("accepted", "refused", "invalid", "error"),
+        help="only turns with this outcome",
+    )
     p.add_argument("--failed", action="store_true", help="only failed turns")
-    p.add_argument("--notes", action="store_true", help="with each turn, the memory and recording it left (whole); left out otherwise")
-    p.add_argument("--offset", type=int, default=0, metavar="N", help="skip the first N matching events")
-    p.add_argument("--limit", type=int, default=50, metavar="N", help="show at most N events (default 50, at most 500)")
+    p.add_argument(
+        "--notes",
+        action="store_true",
+        help="with each turn, the memory and recording it left (whole); left out otherwise",
+    )
+    p.add_argument(
+        "--offset", type=int, default=0, metavar="N", help="skip the first N matching events"
+    )
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=50,
+        metavar="N",
+        help="show at most N events (default 50, at most 500)",
+    )
     _json_arg(p)
     p.set_defaults(handler=cmd_events)
 
     rules = sub.add_parser("rules", help="validate or show rules")
     rules_sub = rules.add_subparsers(dest="rules_command", metavar="ACTION", required=True)
-    p = rules_sub.add_parser("validate", help="exit 0 if a rules file is valid, 1 with the problems otherwise")
+    p = rules_sub.add_parser(
+        "validate", help="exit 0 if a rules file is valid, 1 with the problems otherwise"
+    )
     p.add_argument("rules", type=Path, metavar="RULES")
     p.set_defaults(handler=cmd_rules_validate)
-    p = rules_sub.add_parser("show", help="the resolved rules as JSON (or, with --table, as a readable table)")
+    p = rules_sub.add_parser(
+        "show", help="the resolved rules as JSON (or, with --table, as a readable table)"
+    )
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--file", "-f", type=Path, metavar="GAME", help="the rules a game was created with")
-    group.add_argument("--rules", type=Path, metavar="RULES", help="a rules file merged over the defaults")
-    p.add_argument("--table", action="store_true", help="a rule a line with its value and meaning, * where it differs from the default (docs/rules.md has them all)")
+    group.add_argument(
+        "--file", "-f", type=Path, metavar="GAME", help="the rules a game was created with"
+    )
+    group.add_argument(
+        "--rules", type=Path, metavar="RULES", help="a rules file merged over the defaults"
+    )
+    p.add_argument(
+        "--table",
+        action="store_true",
+        help="a rule a line with its value and meaning, * where it differs from the default (docs/rules.md has them all)",
+    )
     p.set_defaults(handler=cmd_rules_show)
 
-    p = sub.add_parser("dry-run", help="one turn of a script, judged by the engine, changing nothing (exit 2 if refused)")
+    p = sub.add_parser(
+        "dry-run",
+        help="one turn of a script, judged by the engine, changing nothing (exit 2 if refused)",
+    )
     p.add_argument("script", type=Path, metavar="SCRIPT.ts")
-    p.add_argument("--file", "-f", type=Path, metavar="GAME", help="run against this game's current state (default: a fresh default world)")
-    p.add_argument("--android", metavar="ID", help="the android to act as (default: the first active one)")
+    p.add_argument(
+        "--file",
+        "-f",
+        type=Path,
+        metavar="GAME",
+        help="run against this game's current state (default: a fresh default world)",
+    )
+    p.add_argument(
+        "--android", metavar="ID", help="the android to act as (default: the first active one)"
+    )
     _json_arg(p)
     p.set_defaults(handler=cmd_dry_run)
 
     replay = sub.add_parser("replay", help="player-facing replays")
     replay_sub = replay.add_subparsers(dest="replay_command", metavar="ACTION", required=True)
-    p = replay_sub.add_parser("export", help="a replay with other players' scripts, memory and recordings redacted")
+    p = replay_sub.add_parser(
+        "export", help="a replay with other players' scripts, memory and recordings redacted"
+    )
     _game_arg(p)
     p.add_argument("--player", "-p", required=True)
     p.add_argument("--output", "-o", help="write to this file instead of stdout")

@@ -22,7 +22,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Serve the browser lab on 127.0.0.1 and print its URL on the first line. "
         "Games are the NAME.json files in --root; scripts are the .ts files under it.",
     )
-    p.add_argument("--root", default=".", help="the folder of games and scripts to serve (default: the current folder)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port on 127.0.0.1 (default {DEFAULT_PORT}; 0: any free port)")
+    p.add_argument(
+        "--root",
+        default=".",
+        help="the folder of games and scripts to serve (default: the current folder)",
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"the port on 127.0.0.1 (default {DEFAULT_PORT}; 0: any free port)",
+    )
     p.add_argument("--no-browser", action="store_true", help="do not open a browser window")
     p.set_defaults(handler=cmd_lab)

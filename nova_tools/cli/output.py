@@ -19,7 +19,10 @@ def table(rows: list[list[str]], header: list[str], right: set[int] = frozenset(
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
 
     def line(cells: list[str]) -> str:
-        return "  ".join(str(c).rjust(w) if i in right else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+        return "  ".join(
+            str(c).rjust(w) if i in right else str(c).ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths))
+        ).rstrip()
 
     return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])
 
@@ -32,13 +35,20 @@ def score_table(status: dict) -> str:
     head = f"Round {played}"
     if final is not None:
         left = final - played
-        head += f" of {final} (humans land in {left} round{'s' if left != 1 else ''})" if left > 0 else f" (the humans landed on round {final})"
+        head += (
+            f" of {final} (humans land in {left} round{'s' if left != 1 else ''})"
+            if left > 0
+            else f" (the humans landed on round {final})"
+        )
     out.append(head)
     if not status["players"]:
         out.append("No players yet: `nova upload` a script to join.")
         return "\n".join(out)
     ranked = sorted(status["players"], key=lambda p: -p["score"])
-    rows = [[str(i + 1), p["id"], fmt_points(p["score"]), str(p["activeAndroids"]), str(p["wrecks"])] for i, p in enumerate(ranked)]
+    rows = [
+        [str(i + 1), p["id"], fmt_points(p["score"]), str(p["activeAndroids"]), str(p["wrecks"])]
+        for i, p in enumerate(ranked)
+    ]
     out.append(table(rows, ["#", "player", "score", "androids", "wrecks"], right={0, 2, 3, 4}))
     for p in ranked:
         if p["breakdown"]:
@@ -55,7 +65,9 @@ class ProgressBar:
     """A one-line progress bar, drawn only on a terminal (quiet in a pipe): ``done/total UNIT`` and
     the rate (``rounds/s``) or, with ``eta``, the time left (for runs of many games)."""
 
-    def __init__(self, total: int | None = None, stream=None, *, unit: str = "rounds", eta: bool = False) -> None:
+    def __init__(
+        self, total: int | None = None, stream=None, *, unit: str = "rounds", eta: bool = False
+    ) -> None:
         self.total = total
         self.unit = unit
         self.eta = eta
@@ -71,10 +83,16 @@ class ProgressBar:
         filled = int(width * done / total) if total else width
         if self.eta:
             left = elapsed / done * (total - done) if done else 0
-            tail = (f"ETA {int(left) // 60}:{int(left) % 60:02d}" if done < total else f"{elapsed:.1f} s") + "   "
+            tail = (
+                f"ETA {int(left) // 60}:{int(left) % 60:02d}"
+                if done < total
+                else f"{elapsed:.1f} s"
+            ) + "   "
         else:
             tail = f"{done / elapsed:.1f} {self.unit}/s"
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {self.unit}  {tail}")
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {self.unit}  {tail}"
+        )
         self.stream.flush()
         if done == total:
             self.stream.write("\n")

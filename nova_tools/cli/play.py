@@ -16,7 +16,9 @@ FIXED_LINES = 20  # title, column header, window note, legend (6), events (10) a
 EVENT_LINES = 8
 # A short terminal (80x24 is a common default) gets the compact layout: the legend without its
 # note on amounts, and two events, so that a 12x12 board still shows whole
-COMPACT_FIXED_LINES = 12  # title, column header, legend (5), events heading, 2 events, "more" and prompt
+COMPACT_FIXED_LINES = (
+    12  # title, column header, legend (5), events heading, 2 events, "more" and prompt
+)
 ROWS_WORTH_KEEPING = 12
 
 
@@ -25,7 +27,14 @@ def compact(frame, height: int) -> bool:
     return height - FIXED_LINES < min(frame.height, ROWS_WORTH_KEEPING)
 
 
-def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, window=None, event_lines: int = EVENT_LINES) -> list:
+def render(
+    frame,
+    position: str,
+    width: int = WIDTH,
+    height: int = HEIGHT,
+    window=None,
+    event_lines: int = EVENT_LINES,
+) -> list:
     """The lines of one screen: title, board with its panel, legend, the round's events."""
     from rich.text import Text
 
@@ -34,10 +43,15 @@ def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, windo
 
     if window is None:
         window = fitted_window(frame, width, height, None)
-    scores = "  ".join(f"{p.id} {p.score:g}" for p in sorted(frame.players, key=lambda p: p.seat)) or "no players yet"
+    scores = (
+        "  ".join(f"{p.id} {p.score:g}" for p in sorted(frame.players, key=lambda p: p.seat))
+        or "no players yet"
+    )
     out = [Text.assemble((f"Round {frame.round}", "bold"), f"  {position}   score: {scores}")]
     board = board_lines(frame, window)
-    out += side_by_side(board, [Text("")] + panel_lines(frame), LABEL + window.columns * CELL + 1, width)
+    out += side_by_side(
+        board, [Text("")] + panel_lines(frame), LABEL + window.columns * CELL + 1, width
+    )
     if not window.whole(frame):
         last_x, last_y = window.x0 + window.columns - 1, window.y0 + window.rows - 1
         out.append(
@@ -56,7 +70,12 @@ def render(frame, position: str, width: int = WIDTH, height: int = HEIGHT, windo
     shown = interesting[: max(2, min(event_lines, height - len(out) - 3))]
     out += [Text("  " + e["text"], style="red" if api.failed_turn(e) else "") for e in shown]
     if len(interesting) > len(shown):
-        out.append(Text(f"  ... {len(interesting) - len(shown)} more (nova events --round {frame.round})", style="bright_black"))
+        out.append(
+            Text(
+                f"  ... {len(interesting) - len(shown)} more (nova events --round {frame.round})",
+                style="bright_black",
+            )
+        )
     for line in out:
         line.truncate(width, overflow="ellipsis")
     return out
@@ -83,7 +102,16 @@ def _position(text: str) -> tuple[int, int]:
     return x, y
 
 
-KEYS = {"\x1b[A": (0, -1), "\x1b[B": (0, 1), "\x1b[C": (1, 0), "\x1b[D": (-1, 0), "w": (0, -1), "s": (0, 1), "d": (1, 0), "a": (-1, 0)}
+KEYS = {
+    "\x1b[A": (0, -1),
+    "\x1b[B": (0, 1),
+    "\x1b[C": (1, 0),
+    "\x1b[D": (-1, 0),
+    "w": (0, -1),
+    "s": (0, 1),
+    "d": (1, 0),
+    "a": (-1, 0),
+}
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -94,7 +122,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.round is not None:
         matches = [i for i, f in enumerate(all_frames) if f.round == args.round]
         if not matches:
-            print(f"nova play: {args.file} has no round {args.round} (it has rounds 0-{all_frames[-1].round})", file=sys.stderr)
+            print(
+                f"nova play: {args.file} has no round {args.round} (it has rounds 0-{all_frames[-1].round})",
+                file=sys.stderr,
+            )
             return 1
         index = matches[-1]
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.no_input
@@ -145,7 +176,9 @@ def _step_through(frames: list, index: int, centre: tuple[int, int] | None) -> i
             return 0
         if answer in KEYS and not window.whole(frame):
             dx, dy = KEYS[answer]
-            moved = window.moved(frame, dx * max(1, window.columns // 2), dy * max(1, window.rows // 2))
+            moved = window.moved(
+                frame, dx * max(1, window.columns // 2), dy * max(1, window.rows // 2)
+            )
             centre = (moved.x0 + moved.columns // 2, moved.y0 + moved.rows // 2)
         elif lowered in ("p", "prev", "b"):
             index = max(0, index - 1)
@@ -158,9 +191,25 @@ def _step_through(frames: list, index: int, centre: tuple[int, int] | None) -> i
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("play", help="step through a recorded game (or a player's replay export) in the terminal, round by round")
-    p.add_argument("--file", "-f", required=True, metavar="GAME", help="a game file, or a replay from `nova replay export` (the whole map, as that player may see it)")
+    p = sub.add_parser(
+        "play",
+        help="step through a recorded game (or a player's replay export) in the terminal, round by round",
+    )
+    p.add_argument(
+        "--file",
+        "-f",
+        required=True,
+        metavar="GAME",
+        help="a game file, or a replay from `nova replay export` (the whole map, as that player may see it)",
+    )
     p.add_argument("--round", type=int, help="start at (or, in a pipe, show only) this round")
-    p.add_argument("--at", type=_position, metavar="X,Y", help="on a board bigger than the terminal, centre the view on this tile")
-    p.add_argument("--no-input", action="store_true", help="print the frames instead of stepping through them")
+    p.add_argument(
+        "--at",
+        type=_position,
+        metavar="X,Y",
+        help="on a board bigger than the terminal, centre the view on this tile",
+    )
+    p.add_argument(
+        "--no-input", action="store_true", help="print the frames instead of stepping through them"
+    )
     p.set_defaults(handler=cmd_play)

@@ -16,17 +16,27 @@ def cmd_demo(args: argparse.Namespace) -> int:
     folder = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="nova-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     game = folder / "demo.json"
-    print(f"Demo game: {game} (seed {args.seed}), two players running the starter android for {args.rounds} rounds.")
+    print(
+        f"Demo game: {game} (seed {args.seed}), two players running the starter android for {args.rounds} rounds."
+    )
     from .output import ProgressBar
 
-    played = api.play_to_file(game, api.demo_spec(args.seed, args.rounds), force=True, progress=ProgressBar(args.rounds))
+    played = api.play_to_file(
+        game, api.demo_spec(args.seed, args.rounds), force=True, progress=ProgressBar(args.rounds)
+    )
     for seat in played.seats:
-        print(f"  {seat.player}: uploaded {seat.script_id}, launched {seat.android_id} at {seat.position}")
+        print(
+            f"  {seat.player}: uploaded {seat.script_id}, launched {seat.android_id} at {seat.position}"
+        )
     result = played.result
-    print(f"Played {args.rounds} rounds: {result.turns} turns, {result.failed_turns} failed, {len(result.destroyed)} androids destroyed.\n")
+    print(
+        f"Played {args.rounds} rounds: {result.turns} turns, {result.failed_turns} failed, {len(result.destroyed)} androids destroyed.\n"
+    )
     print(score_table(api.status(game).to_json()))
     print(f"\nLook closer: nova play --file {game}    nova android --file {game} android-1")
-    print(f"In the browser: nova lab --root {folder}   (the replay viewer, the Run panel; docs/lab.md)")
+    print(
+        f"In the browser: nova lab --root {folder}   (the replay viewer, the Run panel; docs/lab.md)"
+    )
     return 0
 
 
@@ -35,7 +45,9 @@ def cmd_new_android(args: argparse.Namespace) -> int:
 
     target = Path(args.dir)
     scaffold(target)
-    print(f"Created an android project in {target}: edit src/main.ts, then `nova upload --file GAME --player YOU {target / 'src' / 'main.ts'}`.")
+    print(
+        f"Created an android project in {target}: edit src/main.ts, then `nova upload --file GAME --player YOU {target / 'src' / 'main.ts'}`."
+    )
     return 0
 
 
@@ -87,7 +99,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("demo", help="play a demo game between two starter androids and show the scores")
+    p = sub.add_parser(
+        "demo", help="play a demo game between two starter androids and show the scores"
+    )
     p.add_argument("--rounds", type=int, default=100)
     p.add_argument("--seed", type=int, default=3)
     p.add_argument("--dir", help="where to keep the demo game (default: a new temporary folder)")
@@ -97,22 +111,37 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", metavar="DIR")
     p.set_defaults(handler=cmd_new_android)
 
-    p = sub.add_parser("generate", help="regenerate schemas/rules.schema.json and typings/nova.d.ts")
+    p = sub.add_parser(
+        "generate", help="regenerate schemas/rules.schema.json and typings/nova.d.ts"
+    )
     p.set_defaults(handler=cmd_generate)
 
-    p = sub.add_parser("setup", help="install the pinned TypeScript/esbuild/QuickJS toolchain into a per-user folder")
-    p.add_argument("--target", type=Path, default=None, help="install here instead of the per-user folder")
+    p = sub.add_parser(
+        "setup",
+        help="install the pinned TypeScript/esbuild/QuickJS toolchain into a per-user folder",
+    )
+    p.add_argument(
+        "--target", type=Path, default=None, help="install here instead of the per-user folder"
+    )
     p.set_defaults(handler=cmd_setup)
 
-    p = sub.add_parser("doctor", help="say which toolchain parts were found, and what to do about missing ones")
+    p = sub.add_parser(
+        "doctor", help="say which toolchain parts were found, and what to do about missing ones"
+    )
     p.set_defaults(handler=cmd_doctor)
 
     p = sub.add_parser("lsp", help="the Nova language server (stdio)")
-    p.add_argument("--stdio", action="store_true", help="talk over stdio (the default and only transport)")
+    p.add_argument(
+        "--stdio", action="store_true", help="talk over stdio (the default and only transport)"
+    )
     p.set_defaults(handler=cmd_lsp)
 
     p = sub.add_parser("mcp", help="the Nova MCP server for AI coding agents (stdio, or --http)")
-    p.add_argument("--root", default=".", help="the folder games live in (default: the current folder)")
-    p.add_argument("--http", action="store_true", help="serve streamable HTTP on 127.0.0.1 instead of stdio")
+    p.add_argument(
+        "--root", default=".", help="the folder games live in (default: the current folder)"
+    )
+    p.add_argument(
+        "--http", action="store_true", help="serve streamable HTTP on 127.0.0.1 instead of stdio"
+    )
     p.add_argument("--port", type=int, default=8765)
     p.set_defaults(handler=cmd_mcp)

@@ -37,11 +37,19 @@ def _amounts(resources: wire.MaterialAmounts | None) -> mat.Bag | None:
 def _owned_building_here(state: GameState, android: Android, *, purpose: str) -> Building:
     building = state.building_on(android.x, android.y)
     if building is None:
-        raise Refusal("no-building", f"there is no building on ({android.x}, {android.y}) to {purpose}")
+        raise Refusal(
+            "no-building", f"there is no building on ({android.x}, {android.y}) to {purpose}"
+        )
     if building.owner != android.owner:
-        raise Refusal("not-owner", f"the {building.type} on ({android.x}, {android.y}) belongs to {building.owner}")
+        raise Refusal(
+            "not-owner",
+            f"the {building.type} on ({android.x}, {android.y}) belongs to {building.owner}",
+        )
     if not building.complete:
-        raise Refusal("not-complete", f"the {building.type} on ({android.x}, {android.y}) is still a construction site")
+        raise Refusal(
+            "not-complete",
+            f"the {building.type} on ({android.x}, {android.y}) is still a construction site",
+        )
     return building
 
 
@@ -71,7 +79,9 @@ def move(state: GameState, android: Android, action: wire.MoveAction) -> dict:
         )
     cost = state.rules.android.move_battery_cost
     if android.battery < cost:
-        raise Refusal("no-battery", f"a move costs {cost:g} battery and only {android.battery:g} is left")
+        raise Refusal(
+            "no-battery", f"a move costs {cost:g} battery and only {android.battery:g} is left"
+        )
     android.x, android.y = x, y
     android.battery = _settle(android.battery - cost)
     return {"to": {"x": x, "y": y}}
@@ -93,9 +103,13 @@ def collect(state: GameState, android: Android, action: wire.CollectAction) -> d
     wanted = _amounts(action.resources)
     if wanted is None:
         if not tile.scattered:
-            raise Refusal("nothing-here", f"there is no scattered material on ({android.x}, {android.y})")
+            raise Refusal(
+                "nothing-here", f"there is no scattered material on ({android.x}, {android.y})"
+            )
         if room <= 0:
-            raise Refusal("cargo-full", f"the cargo is full ({state.rules.android.cargo_capacity} units)")
+            raise Refusal(
+                "cargo-full", f"the cargo is full ({state.rules.android.cargo_capacity} units)"
+            )
         wanted = {}
         for material in MATERIALS:
             units = min(tile.scattered.get(material, 0), room)
@@ -112,7 +126,9 @@ def collect(state: GameState, android: Android, action: wire.CollectAction) -> d
                 f"not {mat.describe(wanted)}",
             )
         if mat.total(wanted) > room:
-            raise Refusal("cargo-full", f"{mat.describe(wanted)} does not fit: the cargo has room for {room}")
+            raise Refusal(
+                "cargo-full", f"{mat.describe(wanted)} does not fit: the cargo has room for {room}"
+            )
     mat.take(tile.scattered, wanted)
     mat.add(android.cargo, wanted)
     return {"collected": mat.ordered(wanted)}
@@ -130,10 +146,17 @@ def deposit(state: GameState, android: Android, action: wire.DepositAction) -> d
     elif not wanted:
         raise Refusal("nothing-asked", "deposit was given resources that name no material")
     elif not mat.covers(android.cargo, wanted):
-        raise Refusal("not-in-cargo", f"the cargo holds {mat.describe(android.cargo)}, not {mat.describe(wanted)}")
+        raise Refusal(
+            "not-in-cargo",
+            f"the cargo holds {mat.describe(android.cargo)}, not {mat.describe(wanted)}",
+        )
     mat.take(android.cargo, wanted)
     mat.add(building.storage, wanted)
-    return {"deposited": mat.ordered(wanted), "building": building.id, "buildingType": building.type}
+    return {
+        "deposited": mat.ordered(wanted),
+        "building": building.id,
+        "buildingType": building.type,
+    }
 
 
 def withdraw(state: GameState, android: Android, action: wire.WithdrawAction) -> dict:
@@ -144,16 +167,27 @@ def withdraw(state: GameState, android: Android, action: wire.WithdrawAction) ->
     if not wanted:
         raise Refusal("nothing-asked", "withdraw needs resources naming at least one material")
     if not mat.covers(building.storage, wanted):
-        raise Refusal("not-stored", f"the {building.type} stores {mat.describe(building.storage)}, not {mat.describe(wanted)}")
+        raise Refusal(
+            "not-stored",
+            f"the {building.type} stores {mat.describe(building.storage)}, not {mat.describe(wanted)}",
+        )
     room = _cargo_room(state, android)
     if mat.total(wanted) > room:
-        raise Refusal("cargo-full", f"{mat.describe(wanted)} does not fit: the cargo has room for {room}")
+        raise Refusal(
+            "cargo-full", f"{mat.describe(wanted)} does not fit: the cargo has room for {room}"
+        )
     mat.take(building.storage, wanted)
     mat.add(android.cargo, wanted)
-    return {"withdrawn": mat.ordered(wanted), "building": building.id, "buildingType": building.type}
+    return {
+        "withdrawn": mat.ordered(wanted),
+        "building": building.id,
+        "buildingType": building.type,
+    }
 
 
-def _payment(state: GameState, android: Android, offered: mat.Bag, still_owed: mat.Bag, what: str) -> tuple[mat.Bag, mat.Bag]:
+def _payment(
+    state: GameState, android: Android, offered: mat.Bag, still_owed: mat.Bag, what: str
+) -> tuple[mat.Bag, mat.Bag]:
     """Split an offered payment into what comes from cargo and what comes from the tile.
 
     Only material the cost names is accepted, never more than is still owed. Cargo pays first;
@@ -161,10 +195,14 @@ def _payment(state: GameState, android: Android, offered: mat.Bag, still_owed: m
     """
     for material, units in offered.items():
         if material not in still_owed:
-            raise Refusal("not-in-cost", f"{what} does not take {material} (it still needs {mat.describe(still_owed)})")
+            raise Refusal(
+                "not-in-cost",
+                f"{what} does not take {material} (it still needs {mat.describe(still_owed)})",
+            )
         if units > still_owed[material]:
             raise Refusal(
-                "more-than-cost", f"{what} needs {still_owed[material]} more {material}, not {units}"
+                "more-than-cost",
+                f"{what} needs {still_owed[material]} more {material}, not {units}",
             )
     from_cargo = {m: min(u, android.cargo.get(m, 0)) for m, u in offered.items()}
     from_cargo = {m: u for m, u in from_cargo.items() if u}
@@ -172,11 +210,15 @@ def _payment(state: GameState, android: Android, offered: mat.Bag, still_owed: m
     scattered = state.tile(android.x, android.y).scattered
     if not mat.covers(scattered, from_tile):
         short = mat.missing(scattered, from_tile)
-        raise Refusal("not-in-cargo", f"the cargo (and the tile) lack {mat.describe(short)} for {what}")
+        raise Refusal(
+            "not-in-cargo", f"the cargo (and the tile) lack {mat.describe(short)} for {what}"
+        )
     return from_cargo, from_tile
 
 
-def _pay(state: GameState, android: Android, building: Building, from_cargo: mat.Bag, from_tile: mat.Bag) -> None:
+def _pay(
+    state: GameState, android: Android, building: Building, from_cargo: mat.Bag, from_tile: mat.Bag
+) -> None:
     mat.take(android.cargo, from_cargo)
     mat.take(state.tile(android.x, android.y).scattered, from_tile)
     mat.add(building.invested, from_cargo)
@@ -198,14 +240,20 @@ def _progress(state: GameState, site: Building) -> dict:
     return {"owed": mat.ordered(owed(state, site)), "remainingTicks": site.remaining_ticks}
 
 
-def start_construction(state: GameState, android: Android, action: wire.StartConstructionAction) -> dict:
+def start_construction(
+    state: GameState, android: Android, action: wire.StartConstructionAction
+) -> dict:
     here = state.building_on(android.x, android.y)
     if here is not None:
         kind = "construction site" if not here.complete else "building"
-        raise Refusal("tile-occupied", f"({android.x}, {android.y}) already holds {a(here.type)} {kind}")
+        raise Refusal(
+            "tile-occupied", f"({android.x}, {android.y}) already holds {a(here.type)} {kind}"
+        )
     rules = state.rules.building(action.building_type)
     offered = _amounts(action.resources) or {}
-    from_cargo, from_tile = _payment(state, android, offered, mat.bag(rules.cost), a(action.building_type))
+    from_cargo, from_tile = _payment(
+        state, android, offered, mat.bag(rules.cost), a(action.building_type)
+    )
     building = Building(
         id=state.new_id("building"),
         type=action.building_type,
@@ -220,20 +268,33 @@ def start_construction(state: GameState, android: Android, action: wire.StartCon
     state.buildings[building.id] = building
     state.building_at[(building.x, building.y)] = building.id
     completed = _finish_if_built(state, building)
-    return {"building": building.id, "paid": mat.ordered(offered), "completed": completed, **_progress(state, building)}
+    return {
+        "building": building.id,
+        "paid": mat.ordered(offered),
+        "completed": completed,
+        **_progress(state, building),
+    }
 
 
-def continue_construction(state: GameState, android: Android, action: wire.ContinueConstructionAction) -> dict:
+def continue_construction(
+    state: GameState, android: Android, action: wire.ContinueConstructionAction
+) -> dict:
     site = state.building_on(android.x, android.y)
     if site is None or site.complete:
         raise Refusal("no-site", f"there is no construction site on ({android.x}, {android.y})")
     if site.owner != android.owner:
-        raise Refusal("not-owner", f"the {site.type} site on ({android.x}, {android.y}) belongs to {site.owner}")
+        raise Refusal(
+            "not-owner",
+            f"the {site.type} site on ({android.x}, {android.y}) belongs to {site.owner}",
+        )
     still_owed = owed(state, site)
     offered = _amounts(action.resources) or {}
     from_cargo, from_tile = _payment(state, android, offered, still_owed, f"the {site.type} site")
     if not offered and still_owed:
-        raise Refusal("unpaid", f"the {site.type} site still needs {mat.describe(still_owed)} before it can be built")
+        raise Refusal(
+            "unpaid",
+            f"the {site.type} site still needs {mat.describe(still_owed)} before it can be built",
+        )
     _pay(state, android, site, from_cargo, from_tile)
     built_tick = False
     if not owed(state, site) and site.remaining_ticks > 0:
@@ -253,7 +314,9 @@ def continue_construction(state: GameState, android: Android, action: wire.Conti
 def salvage(state: GameState, android: Android, action: wire.SalvageAction) -> dict:
     building = state.building_on(android.x, android.y)
     if building is None:
-        raise Refusal("no-building", f"there is no building on ({android.x}, {android.y}) to salvage")
+        raise Refusal(
+            "no-building", f"there is no building on ({android.x}, {android.y}) to salvage"
+        )
     if building.initial:
         raise Refusal("initial-charger", "an initial charger cannot be salvaged")
     own = building.owner == android.owner
@@ -277,7 +340,10 @@ def salvage(state: GameState, android: Android, action: wire.SalvageAction) -> d
         mat.add(scattered, returned)
         mat.add(scattered, building.storage)
         result.update(
-            destroyed=True, returned=mat.ordered(returned), spilled=mat.ordered(building.storage), tile={"x": building.x, "y": building.y}
+            destroyed=True,
+            returned=mat.ordered(returned),
+            spilled=mat.ordered(building.storage),
+            tile={"x": building.x, "y": building.y},
         )
         del state.buildings[building.id]
         del state.building_at[(building.x, building.y)]
@@ -308,10 +374,14 @@ def broadcast(state: GameState, android: Android, action: wire.BroadcastAction) 
     limit = state.rules.android.broadcast_limit
     size = utf16_length(action.content)  # what the script's .length counts
     if size > limit:
-        raise Refusal("too-long", f"a broadcast holds at most {limit} characters, this one has {size}")
+        raise Refusal(
+            "too-long", f"a broadcast holds at most {limit} characters, this one has {size}"
+        )
     from .state import Message
 
-    state.messages.append(Message(state.round, android.id, android.owner, android.x, android.y, action.content))
+    state.messages.append(
+        Message(state.round, android.id, android.owner, android.x, android.y, action.content)
+    )
     return {}
 
 
@@ -319,7 +389,9 @@ def clean_acid(state: GameState, android: Android, action: wire.CleanAcidAction)
     dx, dy = STEPS[action.direction]
     x, y = android.x + dx, android.y + dy
     if not state.on_map(x, y):
-        raise Refusal("off-map", f"there is no tile {action.direction} of ({android.x}, {android.y})")
+        raise Refusal(
+            "off-map", f"there is no tile {action.direction} of ({android.x}, {android.y})"
+        )
     plant = next(
         (
             b
@@ -329,19 +401,29 @@ def clean_acid(state: GameState, android: Android, action: wire.CleanAcidAction)
         None,
     )
     if plant is None:
-        raise Refusal("no-acid-plant", "cleaning acid needs a completed acid processing plant of yours")
+        raise Refusal(
+            "no-acid-plant", "cleaning acid needs a completed acid processing plant of yours"
+        )
     tile = state.tile(x, y)
     if not tile.composition.get("acid"):
         raise Refusal("no-acid", f"({x}, {y}) has no acid to clean")
     cost = state.rules.android.clean_acid_battery_cost
     if android.battery < cost:
-        raise Refusal("no-battery", f"cleaning acid costs {cost:g} battery and only {android.battery:g} is left")
+        raise Refusal(
+            "no-battery",
+            f"cleaning acid costs {cost:g} battery and only {android.battery:g} is left",
+        )
     amount = min(state.rules.android.clean_acid_amount, tile.composition["acid"])
     mat.take(tile.composition, {"acid": amount})
     if amount:
         mat.add(plant.storage, {"acidCanister": amount})
     android.battery = _settle(android.battery - cost)
-    return {"tile": {"x": x, "y": y}, "cleaned": amount, "acidLeft": tile.composition.get("acid", 0), "building": plant.id}
+    return {
+        "tile": {"x": x, "y": y},
+        "cleaned": amount,
+        "acidLeft": tile.composition.get("acid", 0),
+        "building": plant.id,
+    }
 
 
 def _on_own_charger(state: GameState, android: Android, purpose: str) -> Building:
@@ -352,7 +434,10 @@ def _on_own_charger(state: GameState, android: Android, purpose: str) -> Buildin
         or not building.complete
         or state.rules.building(building.type).android_capacity <= 0
     ):
-        raise Refusal("not-on-charger", f"{purpose} needs the android to stand on a completed charger of its owner")
+        raise Refusal(
+            "not-on-charger",
+            f"{purpose} needs the android to stand on a completed charger of its owner",
+        )
     return building
 
 
@@ -369,11 +454,16 @@ def dismantle(state: GameState, android: Android, action: wire.DismantleAction) 
         android.active = False
         return {"android": android.id}
     if target_id == android.id:
-        raise Refusal("self-target", "an android cannot name itself as the target; omit targetAndroidId to dismantle itself")
+        raise Refusal(
+            "self-target",
+            "an android cannot name itself as the target; omit targetAndroidId to dismantle itself",
+        )
     _on_own_charger(state, android, "dismantling another android")
     target = state.androids.get(target_id)
     if target is None or target.owner != android.owner or not target.active:
-        raise Refusal("bad-target", f"{quoted(target_id)} is not an active android of {android.owner}")
+        raise Refusal(
+            "bad-target", f"{quoted(target_id)} is not an active android of {android.owner}"
+        )
     target.active = False
     return {"android": target.id}
 

@@ -11,13 +11,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import players
-from .refusals import Refusal
 from .notes import NOTE_KEYS, NOTES, expand
 from .reasons import Outcome, Reason
-from .rounds import Decision, apply_turn, begin_round, charge_failed_turn, resolve_round_end, turn_order
+from .refusals import Refusal
+from .rounds import (
+    Decision,
+    apply_turn,
+    begin_round,
+    charge_failed_turn,
+    resolve_round_end,
+    turn_order,
+)
 from .state import GameState
 from .visibility import recompute
-
 
 # Refusals of an action's memory or recording: the log does not keep those notes, so the replay
 # takes the recorded verdict (the penalty is all such a turn does).
@@ -45,7 +51,9 @@ def fits(produced: dict, logged: dict) -> bool:
     if produced == logged:
         return True
     if produced.get("type") == "round.ended":
-        return {k: v for k, v in produced.items() if k in logged or k not in LATER_ROUND_END_FIELDS} == logged
+        return {
+            k: v for k, v in produced.items() if k in logged or k not in LATER_ROUND_END_FIELDS
+        } == logged
     result, was = produced.get("result"), logged.get("result")
     later = LATER_RESULT_FIELDS.get(produced.get("action", {}).get("type"))
     if later is None or not isinstance(result, dict) or not isinstance(was, dict):
@@ -89,24 +97,40 @@ class Replayer:
             self.sight_stale = False  # join recomputes visibility
         elif kind == "script.uploaded":
             produced = players.add_script(state, event["player"], event["name"])
-            _expect(produced["script"] == event["script"], index, f"script id {event['script']} came out as {produced['script']}")
+            _expect(
+                produced["script"] == event["script"],
+                index,
+                f"script id {event['script']} came out as {produced['script']}",
+            )
         elif kind == "android.launched":
             produced = players.launch(state, event["player"], event["script"], event.get("charger"))
             self.sight_stale = False  # launch recomputes visibility
-            _expect(produced["android"] == event["android"], index, "a launch produced a different android id")
+            _expect(
+                produced["android"] == event["android"],
+                index,
+                "a launch produced a different android id",
+            )
         elif kind == "round.started":
             _expect(not self.in_round, index, "a round starts before the previous one ended")
             begin_round(state, sight=not self.defer_sight)
-            self.sight_stale = self.defer_sight  # no action reads visibility: recomputed once, at the end
+            self.sight_stale = (
+                self.defer_sight
+            )  # no action reads visibility: recomputed once, at the end
             if state.round != event["round"]:
-                raise ReplayError(f"event {index}: round {event['round']} recorded, {state.round} expected")
+                raise ReplayError(
+                    f"event {index}: round {event['round']} recorded, {state.round} expected"
+                )
             self.pending = turn_order(state)
             self.next = 0
             self.in_round = True
         elif kind == "round.ended":
             _expect(self.in_round, index, "a round ends that never started")
             androids = state.androids
-            _expect(not any(androids[a].active for a in self.pending[self.next :]), index, "a round ends before every android acted")
+            _expect(
+                not any(androids[a].active for a in self.pending[self.next :]),
+                index,
+                "a round ends before every android acted",
+            )
             produced = resolve_round_end(state)
             if self.defer_sight:
                 self.sight_stale = True
@@ -128,13 +152,22 @@ class Replayer:
         if position >= len(pending) or pending[position] != android_id:
             raise ReplayError(f"event {index}: {android_id} acts out of turn")
         self.next = position + 1
-        if event["outcome"] == Outcome.ACCEPTED or (event["outcome"] == Outcome.REFUSED and event["code"] not in _NOTE_REFUSALS):
+        if event["outcome"] == Outcome.ACCEPTED or (
+            event["outcome"] == Outcome.REFUSED and event["code"] not in _NOTE_REFUSALS
+        ):
             # judged again: a log that claims a refusal the rules would not make (or the
             # reverse) does not replay
             logged = event["action"]
-            notes = {k: v for k, v in logged.items() if k in NOTE_KEYS} if isinstance(logged, dict) else None
+            notes = (
+                {k: v for k, v in logged.items() if k in NOTE_KEYS}
+                if isinstance(logged, dict)
+                else None
+            )
             produced = apply_turn(
-                state, android_id, Decision(value=_whole_notes(androids[android_id], logged), ticks=event["ticks"]), logged_notes=notes
+                state,
+                android_id,
+                Decision(value=_whole_notes(androids[android_id], logged), ticks=event["ticks"]),
+                logged_notes=notes,
             )
             if not fits(produced, event):
                 raise ReplayError(f"event {index}: the turn of {android_id} came out differently")
@@ -163,9 +196,13 @@ def replay(initial: GameState, events: Iterable[dict]) -> GameState:
         except ReplayError:
             raise
         except Refusal as refusal:  # e.g. a logged launch the rules refuse: the log does not fit
-            raise ReplayError(f"event {index} ({event.get('type')}) cannot be applied: {refusal.reason}") from None
+            raise ReplayError(
+                f"event {index} ({event.get('type')}) cannot be applied: {refusal.reason}"
+            ) from None
         except (KeyError, TypeError, ValueError) as error:
-            raise ReplayError(f"event {index} ({event.get('type') if isinstance(event, dict) else event!r}) cannot be applied: {error}") from None
+            raise ReplayError(
+                f"event {index} ({event.get('type') if isinstance(event, dict) else event!r}) cannot be applied: {error}"
+            ) from None
     if replayer.sight_stale:
         recompute(initial)
     return initial

@@ -25,7 +25,10 @@ def generate(rules: Rules, seed: int) -> GameState:
     tiles = [Tile() for _ in range(width * height)]
     rng = SplitMix64(derive(seed, "generation", "composition"))
     for index, tile in enumerate(tiles):
-        twins = [ty * width + tx for tx, ty in images(index % width, index // width, width, height, symmetry)]
+        twins = [
+            ty * width + tx
+            for tx, ty in images(index % width, index // width, width, height, symmetry)
+        ]
         if min(twins) < index:
             continue  # its composition was copied from the first tile of its orbit
         for kind in COMPOSITION:
@@ -37,9 +40,14 @@ def generate(rules: Rules, seed: int) -> GameState:
                         tiles[twin].composition[kind] = amount
     rng = SplitMix64(derive(seed, "generation", "pods"))
     group = group_size(width, height, symmetry)
-    for _ in range((gen.pods.count + group // 2) // group):  # the nearest multiple of the group, halves up
+    for _ in range(
+        (gen.pods.count + group // 2) // group
+    ):  # the nearest multiple of the group, halves up
         index = rng.below(len(tiles))
-        landing = [tiles[ty * width + tx] for tx, ty in images(index % width, index // width, width, height, symmetry)]
+        landing = [
+            tiles[ty * width + tx]
+            for tx, ty in images(index % width, index // width, width, height, symmetry)
+        ]
         for material in MATERIALS:
             roll = gen.pods.contents.get(material)
             if roll is None:

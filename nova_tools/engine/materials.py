@@ -31,7 +31,9 @@ def take(target: Bag, removed: Bag) -> None:
     for material, units in removed.items():
         left = target.get(material, 0) - units
         if left < 0:
-            raise AssertionError(f"took {units} {material} from a bag holding {target.get(material, 0)}")
+            raise AssertionError(
+                f"took {units} {material} from a bag holding {target.get(material, 0)}"
+            )
         if left:
             target[material] = left
         else:

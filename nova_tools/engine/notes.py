@@ -102,7 +102,12 @@ def expand(old: str, logged: dict, name: str) -> str | None:
     parts, at = [], 0
     for edit in edits:
         start, end, text = edit
-        if not (isinstance(start, int) and isinstance(end, int) and isinstance(text, str) and at <= start <= end <= len(old)):
+        if not (
+            isinstance(start, int)
+            and isinstance(end, int)
+            and isinstance(text, str)
+            and at <= start <= end <= len(old)
+        ):
             raise ValueError(f"{name}Edits {edit!r} does not fit a note of {len(old)} characters")
         parts += [old[at:start], text]
         at = end
@@ -129,7 +134,9 @@ class NoteTracker:
     """
 
     def __init__(self, initial: list[dict]) -> None:
-        self.notes: dict[str, dict[str, str]] = {a["id"]: {n: a.get(n, "") for n in NOTES} for a in initial}
+        self.notes: dict[str, dict[str, str]] = {
+            a["id"]: {n: a.get(n, "") for n in NOTES} for a in initial
+        }
 
     def whole(self, event: dict) -> dict:
         kind = event.get("type")
@@ -137,7 +144,12 @@ class NoteTracker:
             self.notes[event["android"]] = {n: "" for n in NOTES}
             return event
         action = event.get("action")
-        if kind != "turn" or event.get("outcome") != Outcome.ACCEPTED or not isinstance(action, dict) or not NOTE_KEYS & action.keys():
+        if (
+            kind != "turn"
+            or event.get("outcome") != Outcome.ACCEPTED
+            or not isinstance(action, dict)
+            or not NOTE_KEYS & action.keys()
+        ):
             return event
         held = self.notes.setdefault(event["android"], {n: "" for n in NOTES})
         shown = {k: v for k, v in action.items() if k not in NOTE_KEYS}

@@ -14,7 +14,9 @@ def capacity(state: GameState, player: str) -> int:
     """The android cap: the sum of androidCapacity over the player's completed buildings."""
     rules = state.rules
     return sum(
-        rules.building(b.type).android_capacity for b in state.buildings.values() if b.owner == player and b.complete
+        rules.building(b.type).android_capacity
+        for b in state.buildings.values()
+        if b.owner == player and b.complete
     )
 
 
@@ -37,7 +39,11 @@ def _charger_candidates(state: GameState) -> list[tuple[int, int, bool]]:
 
 def _free_and_safe(state: GameState, x: int, y: int) -> bool:
     tile = state.tile(x, y)
-    return (x, y) not in state.building_at and not tile.composition.get("acid") and not tile.composition.get("radiation")
+    return (
+        (x, y) not in state.building_at
+        and not tile.composition.get("acid")
+        and not tile.composition.get("radiation")
+    )
 
 
 def _initial_charger_tile(state: GameState, seat: int) -> tuple[int, int]:
@@ -54,7 +60,9 @@ def _initial_charger_tile(state: GameState, seat: int) -> tuple[int, int]:
     taken = [(b.x, b.y) for b in state.buildings.values() if b.initial]
     candidates = _charger_candidates(state)
     if not candidates:
-        raise Refusal("no-room", "there is no free, hazard-free tile left for another initial charger")
+        raise Refusal(
+            "no-room", "there is no free, hazard-free tile left for another initial charger"
+        )
     rng = SplitMix64(derive(state.seed, "initial-charger", seat))
     if not taken:
         inner = [(x, y) for x, y, ok in candidates if ok] or [(x, y) for x, y, _ in candidates]
@@ -102,14 +110,21 @@ def _symmetric_tile(state: GameState, seat: int) -> tuple[int, int] | None:
         return None
     widest_half = max(s[2] for s in pool)
     widest_quarter = max(s[3] for s in pool)
-    fair = [(x, y) for x, y, half, quarter, _ in pool if 2 * half >= widest_half and 2 * quarter >= widest_quarter]
+    fair = [
+        (x, y)
+        for x, y, half, quarter, _ in pool
+        if 2 * half >= widest_half and 2 * quarter >= widest_quarter
+    ]
     return fair[SplitMix64(derive(state.seed, "initial-charger", "rotational")).below(len(fair))]
 
 
 def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> dict:
     """Add a player with their completed, unsalvageable initial charger. Returns the event."""
     if not player or len(player) > 64 or not all(c.isalnum() or c in "-_." for c in player):
-        raise Refusal("bad-player-id", f"{quoted(player)} is not a valid player id (use 1-64 letters, digits, '-', '_' or '.')")
+        raise Refusal(
+            "bad-player-id",
+            f"{quoted(player)} is not a valid player id (use 1-64 letters, digits, '-', '_' or '.')",
+        )
     if player in state.players:
         raise Refusal("player-exists", f"player {player!r} has already joined")
     seat = len(state.players)
@@ -118,7 +133,10 @@ def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> di
         if not state.on_map(x, y):
             raise Refusal("off-map", f"({x}, {y}) is not on the {state.width}x{state.height} map")
         if (x, y) in state.building_at:
-            raise Refusal("tile-occupied", f"({x}, {y}) already holds a building; initial chargers never overlap")
+            raise Refusal(
+                "tile-occupied",
+                f"({x}, {y}) already holds a building; initial chargers never overlap",
+            )
     else:
         x, y = _initial_charger_tile(state, seat)
     state.players[player] = Player(player, seat)
@@ -136,7 +154,13 @@ def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> di
     state.buildings[building.id] = building
     state.building_at[(x, y)] = building.id
     recompute(state)
-    return {"type": "player.joined", "player": player, "seat": seat, "charger": building.id, "position": {"x": x, "y": y}}
+    return {
+        "type": "player.joined",
+        "player": player,
+        "seat": seat,
+        "charger": building.id,
+        "position": {"x": x, "y": y},
+    }
 
 
 def require_player(state: GameState, player: str) -> None:
@@ -153,7 +177,10 @@ def add_script(state: GameState, player: str, name: str) -> dict:
     if not isinstance(name, str) or not 0 < len(name) <= MAX_SCRIPT_NAME or not is_plain_text(name):
         # a name is shown on one line and stored in a UTF-8 file: no control characters, and no
         # half of a UTF-16 pair (what a file name that is not UTF-8 decodes to)
-        raise Refusal("bad-script-name", f"{quoted(name)} is not a usable script name (use 1-{MAX_SCRIPT_NAME} characters of text)")
+        raise Refusal(
+            "bad-script-name",
+            f"{quoted(name)} is not a usable script name (use 1-{MAX_SCRIPT_NAME} characters of text)",
+        )
     script = Script(state.new_id("script"), player, name)
     state.scripts[script.id] = script
     return {"type": "script.uploaded", "player": player, "script": script.id, "name": name}
@@ -161,7 +188,9 @@ def add_script(state: GameState, player: str, name: str) -> dict:
 
 def spawn(state: GameState, owner: str, script: str, x: int, y: int) -> Android:
     rules = state.rules.android
-    android = Android(state.new_id("android"), owner, script, x, y, rules.battery_capacity, rules.max_health)
+    android = Android(
+        state.new_id("android"), owner, script, x, y, rules.battery_capacity, rules.max_health
+    )
     state.androids[android.id] = android
     return android
 
@@ -188,8 +217,21 @@ def launch(state: GameState, player: str, script: str, charger: str | None = Non
         site = next(b for b in state.buildings.values() if b.owner == player and b.initial)
     else:
         site = state.buildings.get(charger)
-        if site is None or site.owner != player or not site.complete or state.rules.building(site.type).android_capacity <= 0:
-            raise Refusal("not-a-charger", f"{quoted(charger)} is not a completed charger of {player}")
+        if (
+            site is None
+            or site.owner != player
+            or not site.complete
+            or state.rules.building(site.type).android_capacity <= 0
+        ):
+            raise Refusal(
+                "not-a-charger", f"{quoted(charger)} is not a completed charger of {player}"
+            )
     android = spawn(state, player, script, site.x, site.y)
     recompute(state)
-    return {"type": "android.launched", "player": player, "script": script, "android": android.id, "charger": site.id}
+    return {
+        "type": "android.launched",
+        "player": player,
+        "script": script,
+        "android": android.id,
+        "charger": site.id,
+    }

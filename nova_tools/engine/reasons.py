@@ -41,21 +41,53 @@ class Reason(StrEnum):
         return member
 
     # --- the script produced no action ----------------------------------------------------------
-    OUT_OF_FUEL = "out-of-fuel", "script", "the script spent more than `rules.script.fuel` ticks (or the built-in work they stand for)"
+    OUT_OF_FUEL = (
+        "out-of-fuel",
+        "script",
+        "the script spent more than `rules.script.fuel` ticks (or the built-in work they stand for)",
+    )
     OUT_OF_MEMORY = "out-of-memory", "script", "the script's heap went past `rules.script.memory`"
     STACK_OVERFLOW = "stack-overflow", "script", "the call stack went past 128 KiB"
-    TIMEOUT = "timeout", "script", ("the host gave up after `rules.script.timeoutMs`, the only machine-dependent limit: the rules keep it at "
-               "least 4x the longest a turn's fuel and heap can take, so it fires only on a host far slower or busier than "
-               "the reference machine, and such a game may not replay the same elsewhere")
+    TIMEOUT = (
+        "timeout",
+        "script",
+        (
+            "the host gave up after `rules.script.timeoutMs`, the only machine-dependent limit: the rules keep it at "
+            "least 4x the longest a turn's fuel and heap can take, so it fires only on a host far slower or busier than "
+            "the reference machine, and such a game may not replay the same elsewhere"
+        ),
+    )
     SYNTAX_ERROR = "syntax-error", "script", "the script does not parse"
     SCRIPT_ERROR = "script-error", "script", "the script threw (or its stored script is missing)"
-    NOT_AN_ACTION = "not-an-action", "script", ("it returned something that is not an action (undefined, a string, an unknown type, a wrong field, "
-                     "a value JSON cannot carry, nested more than 32 levels deep, or over 2 MiB of JSON)")
-    SANDBOX_CRASH = "sandbox-crash", "script", "the interpreter itself trapped: a bug of the sandbox, never the script's fault"
+    NOT_AN_ACTION = (
+        "not-an-action",
+        "script",
+        (
+            "it returned something that is not an action (undefined, a string, an unknown type, a wrong field, "
+            "a value JSON cannot carry, nested more than 32 levels deep, or over 2 MiB of JSON)"
+        ),
+    )
+    SANDBOX_CRASH = (
+        "sandbox-crash",
+        "script",
+        "the interpreter itself trapped: a bug of the sandbox, never the script's fault",
+    )
     # --- the engine refused the action ----------------------------------------------------------
-    MEMORY_TOO_LONG = "memory-too-long", "action", "the action's memory is over `rules.android.memoryLimit` (counted as `.length` counts: an emoji is 2)"
-    RECORDING_TOO_LONG = "recording-too-long", "action", "the action's recording is over `rules.android.recordingLimit` (counted as `.length` counts)"
-    OFF_MAP = "off-map", "action", "a move or clean-acid points off the board (or a join names a tile off the map)"
+    MEMORY_TOO_LONG = (
+        "memory-too-long",
+        "action",
+        "the action's memory is over `rules.android.memoryLimit` (counted as `.length` counts: an emoji is 2)",
+    )
+    RECORDING_TOO_LONG = (
+        "recording-too-long",
+        "action",
+        "the action's recording is over `rules.android.recordingLimit` (counted as `.length` counts)",
+    )
+    OFF_MAP = (
+        "off-map",
+        "action",
+        "a move or clean-acid points off the board (or a join names a tile off the map)",
+    )
     NO_BATTERY = "no-battery", "action", "not enough battery for a move or a clean-acid"
     NO_BUILDING = "no-building", "action", "there is no building here"
     NOT_OWNER = "not-owner", "action", "the building or site here is someone else's"
@@ -78,21 +110,53 @@ class Reason(StrEnum):
     INITIAL_CHARGER = "initial-charger", "action", "an initial charger cannot be salvaged"
     PROTECTED = "protected", "action", "this type of building cannot be salvaged by another player"
     NOT_DAMAGED = "not-damaged", "action", "there is nothing to repair"
-    TOO_LONG = "too-long", "action", "the broadcast is over `rules.android.broadcastLimit` (counted as `.length` counts)"
-    NO_ACID_PLANT = "no-acid-plant", "action", "cleaning acid needs a completed acid processing plant of yours"
+    TOO_LONG = (
+        "too-long",
+        "action",
+        "the broadcast is over `rules.android.broadcastLimit` (counted as `.length` counts)",
+    )
+    NO_ACID_PLANT = (
+        "no-acid-plant",
+        "action",
+        "cleaning acid needs a completed acid processing plant of yours",
+    )
     NO_ACID = "no-acid", "action", "there is no acid on that tile"
-    NOT_ON_CHARGER = "not-on-charger", "action", "launching or dismantling another android needs your completed charger underfoot"
+    NOT_ON_CHARGER = (
+        "not-on-charger",
+        "action",
+        "launching or dismantling another android needs your completed charger underfoot",
+    )
     UNKNOWN_SCRIPT = "unknown-script", "action", "the script is not one of yours"
     AT_CAPACITY = "at-capacity", "action", "your completed chargers allow no more active androids"
     SELF_TARGET = "self-target", "action", "dismantle named the acting android itself"
     BAD_TARGET = "bad-target", "action", "the target is not one of your active androids"
     # --- a player command refused ---------------------------------------------------------------
-    UNKNOWN_PLAYER = "unknown-player", "command", "there is no such player in the game (a player joins with their first upload)"
-    BAD_PLAYER_ID = "bad-player-id", "command", "a player id is 1-64 letters, digits, '-', '_' or '.'"
+    UNKNOWN_PLAYER = (
+        "unknown-player",
+        "command",
+        "there is no such player in the game (a player joins with their first upload)",
+    )
+    BAD_PLAYER_ID = (
+        "bad-player-id",
+        "command",
+        "a player id is 1-64 letters, digits, '-', '_' or '.'",
+    )
     PLAYER_EXISTS = "player-exists", "command", "the player has already joined"
-    NO_ROOM = "no-room", "command", "there is no free, hazard-free tile left for another initial charger"
-    NOT_A_CHARGER = "not-a-charger", "command", "a launch named something that is not a completed charger of the player"
-    BAD_SCRIPT_NAME = "bad-script-name", "command", "a script name is 1-200 characters of text, without control characters"
+    NO_ROOM = (
+        "no-room",
+        "command",
+        "there is no free, hazard-free tile left for another initial charger",
+    )
+    NOT_A_CHARGER = (
+        "not-a-charger",
+        "command",
+        "a launch named something that is not a completed charger of the player",
+    )
+    BAD_SCRIPT_NAME = (
+        "bad-script-name",
+        "command",
+        "a script name is 1-200 characters of text, without control characters",
+    )
 
 
 class Outcome(StrEnum):
@@ -124,7 +188,9 @@ REFUSAL_CODES = tuple(reason.value for reason in Reason if reason.group == "acti
 
 def reason_table(group: str) -> str:
     """The Markdown table of one group's codes (what docs/game-details.md shows)."""
-    rows = [f"| `{reason.value}` | {reason.meaning} |" for reason in Reason if reason.group == group]
+    rows = [
+        f"| `{reason.value}` | {reason.meaning} |" for reason in Reason if reason.group == group
+    ]
     return "\n".join(["| code | meaning |", "|---|---|", *rows])
 
 

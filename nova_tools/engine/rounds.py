@@ -38,7 +38,9 @@ class Decision:
     value: object = None
     error: str | None = None
     ticks: int = 0
-    code: Reason = Reason.SCRIPT_ERROR  # the reason code a failed turn records when ``error`` is set
+    code: Reason = (
+        Reason.SCRIPT_ERROR
+    )  # the reason code a failed turn records when ``error`` is set
 
 
 def turn_order(state: GameState) -> list[str]:
@@ -108,48 +110,79 @@ def charge_failed_turn(state: GameState, android: Android) -> None:
     android.health = _settle(android.health - state.rules.android.failed_turn_health_penalty)
 
 
-def _fail(state: GameState, android: Android, event: dict, outcome: Outcome, code: str, reason: str) -> dict:
+def _fail(
+    state: GameState, android: Android, event: dict, outcome: Outcome, code: str, reason: str
+) -> dict:
     charge_failed_turn(state, android)
     event.update(outcome=outcome.value, code=Reason(code).value, reason=reason)
     return event
 
 
-def apply_turn(state: GameState, android_id: str, decision: Decision, *, logged_notes: dict | None = None) -> dict:
+def apply_turn(
+    state: GameState, android_id: str, decision: Decision, *, logged_notes: dict | None = None
+) -> dict:
     """Judge and apply one android's turn. Returns the turn event; a failed turn costs
     rules.android.failedTurnHealthPenalty health and leaves memory and recording unchanged.
 
     ``logged_notes``: a replay's notes as the log holds them (see notes.py), used as they are
     instead of being worked out again."""
     android = state.androids[android_id]
-    event: dict = {"type": "turn", "round": state.round, "android": android_id, "ticks": decision.ticks}
+    event: dict = {
+        "type": "turn",
+        "round": state.round,
+        "android": android_id,
+        "ticks": decision.ticks,
+    }
     if decision.error is not None:
         return _fail(state, android, event, Outcome.ERROR, decision.code, decision.error)
     try:
         action = _parse(decision.value)
     except ValidationError as error:
-        return _fail(state, android, event, Outcome.INVALID, Reason.NOT_AN_ACTION, _describe_invalid(error))
+        return _fail(
+            state, android, event, Outcome.INVALID, Reason.NOT_AN_ACTION, _describe_invalid(error)
+        )
     limits = state.rules.android
     try:
         # lengths in UTF-16 code units: what the script's own .length counts
-        if action.memory is not None and (size := utf16_length(action.memory)) > limits.memory_limit:
-            raise Refusal(Reason.MEMORY_TOO_LONG, f"memory holds at most {limits.memory_limit} characters, got {size}")
-        if action.recording is not None and (size := utf16_length(action.recording)) > limits.recording_limit:
-            raise Refusal(Reason.RECORDING_TOO_LONG, f"recording holds at most {limits.recording_limit} characters, got {size}")
+        if (
+            action.memory is not None
+            and (size := utf16_length(action.memory)) > limits.memory_limit
+        ):
+            raise Refusal(
+                Reason.MEMORY_TOO_LONG,
+                f"memory holds at most {limits.memory_limit} characters, got {size}",
+            )
+        if (
+            action.recording is not None
+            and (size := utf16_length(action.recording)) > limits.recording_limit
+        ):
+            raise Refusal(
+                Reason.RECORDING_TOO_LONG,
+                f"recording holds at most {limits.recording_limit} characters, got {size}",
+            )
         details = HANDLERS[action.type](state, android, action)
     except Refusal as refusal:
         # the whole action but its notes, so a replay can judge it again (memory and recording
         # are left out: a refused turn never writes them, and they can be large)
-        event["action"] = action.model_dump(by_alias=True, exclude_none=True, exclude={"memory", "recording"}, mode="json")
+        event["action"] = action.model_dump(
+            by_alias=True, exclude_none=True, exclude={"memory", "recording"}, mode="json"
+        )
         return _fail(state, android, event, Outcome.REFUSED, refusal.code, refusal.reason)
     logged = action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")
     # The notes are logged as changes (see notes.py): most turns rewrite the same memory, or the
     # same recording with a line added, and both can be kilobytes.
     # (a replay hands in the notes as logged, already checked to rebuild these very notes)
     if action.memory is not None:
-        logged.update(compact("memory", android.memory, action.memory) if logged_notes is None else {})
+        logged.update(
+            compact("memory", android.memory, action.memory) if logged_notes is None else {}
+        )
         android.memory = action.memory
     if action.recording is not None:
-        logged.update(compact("recording", android.recording, action.recording) if logged_notes is None else {})
+        logged.update(
+            compact("recording", android.recording, action.recording)
+            if logged_notes is None
+            else {}
+        )
         android.recording = action.recording
     if logged_notes:
         logged.update(logged_notes)
@@ -189,7 +222,11 @@ def _round_end_buildings(state: GameState) -> list[dict]:
                 mat.add(used, needs)
                 mat.add(made, outputs)
         if extracted or made:
-            entry = {"building": building.id, "buildingType": building.type, "owner": building.owner}
+            entry = {
+                "building": building.id,
+                "buildingType": building.type,
+                "owner": building.owner,
+            }
             if extracted:
                 entry["extracted"] = mat.ordered(extracted)
             if made:

@@ -21,13 +21,30 @@ from .state import Building, GameState, Tile, reindex
 
 
 class Scenario:
-    def __init__(self, rules: Rules | None = None, *, width: int | None = None, height: int | None = None, seed: int = 0, round: int = 0):
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        width: int | None = None,
+        height: int | None = None,
+        seed: int = 0,
+        round: int = 0,
+    ):
         rules = rules or Rules()
         width = width or rules.world.width
         height = height or rules.world.height
         if (width, height) != (rules.world.width, rules.world.height):
-            rules = rules.model_copy(update={"world": rules.world.model_copy(update={"width": width, "height": height})})
-        self.state = GameState(rules=rules, seed=seed, width=width, height=height, tiles=[Tile() for _ in range(width * height)], round=round)
+            rules = rules.model_copy(
+                update={"world": rules.world.model_copy(update={"width": width, "height": height})}
+            )
+        self.state = GameState(
+            rules=rules,
+            seed=seed,
+            width=width,
+            height=height,
+            tiles=[Tile() for _ in range(width * height)],
+            round=round,
+        )
 
     def tile(self, x: int, y: int, *, scattered: dict | None = None, **composition: int) -> Tile:
         tile = self.state.tile(x, y)
@@ -64,7 +81,9 @@ class Scenario:
             y=at[1],
             health=rules.health if health is None else health,
             complete=complete,
-            remaining_ticks=0 if complete else (rules.ticks if remaining_ticks is None else remaining_ticks),
+            remaining_ticks=0
+            if complete
+            else (rules.ticks if remaining_ticks is None else remaining_ticks),
             invested=mat.bag(rules.cost) if (complete and invested is None) else mat.bag(invested),
             storage=mat.bag(storage),
         )
@@ -87,7 +106,9 @@ class Scenario:
         memory: str = "",
     ) -> str:
         if script is None:
-            script = next((s.id for s in self.state.scripts.values() if s.owner == owner), None) or self.script(owner)
+            script = next(
+                (s.id for s in self.state.scripts.values() if s.owner == owner), None
+            ) or self.script(owner)
         android = players.spawn(self.state, owner, script, at[0], at[1])
         android.cargo = mat.bag(cargo)
         android.active = active

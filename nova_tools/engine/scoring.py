@@ -10,7 +10,9 @@ from .state import GameState
 
 @dataclass(frozen=True)
 class Contribution:
-    source: str  # "buildings.<type>" or "materials.<material>", the rules.scoring path it comes from
+    source: (
+        str  # "buildings.<type>" or "materials.<material>", the rules.scoring path it comes from
+    )
     points: float
 
 
@@ -28,10 +30,16 @@ def score(state: GameState, player: str) -> Score:
     for building in state.buildings.values():
         if building.owner != player or not building.complete:
             continue
-        building_points[building.type] = building_points.get(building.type, 0) + scoring["buildings"][building.type]
+        building_points[building.type] = (
+            building_points.get(building.type, 0) + scoring["buildings"][building.type]
+        )
         for material, units in building.storage.items():
             material_units[material] = material_units.get(material, 0) + units
-    lines = [Contribution(f"buildings.{t}", round(building_points[t], 6)) for t in BUILDING_TYPES if building_points.get(t)]
+    lines = [
+        Contribution(f"buildings.{t}", round(building_points[t], 6))
+        for t in BUILDING_TYPES
+        if building_points.get(t)
+    ]
     lines += [
         Contribution(f"materials.{m}", round(material_units[m] * scoring["materials"][m], 6))
         for m in MATERIALS

@@ -86,7 +86,9 @@ class GameState:
     androids: dict[str, Android] = field(default_factory=dict)  # launch order
     buildings: dict[str, Building] = field(default_factory=dict)
     messages: list[Message] = field(default_factory=list)
-    counters: dict[str, int] = field(default_factory=lambda: {"android": 0, "building": 0, "script": 0})
+    counters: dict[str, int] = field(
+        default_factory=lambda: {"android": 0, "building": 0, "script": 0}
+    )
     # derived, rebuilt by the engine; not part of the JSON form
     building_at: dict[tuple[int, int], str] = field(default_factory=dict)
     visible: dict[str, frozenset[int]] = field(default_factory=dict)
@@ -179,20 +181,40 @@ def from_json(data: dict, rules: Rules) -> GameState:
         counters=dict(data["counters"]),
     )
     if len(state.tiles) != state.width * state.height:
-        raise ValueError(f"the world has {len(state.tiles)} tiles, expected {state.width} x {state.height}")
+        raise ValueError(
+            f"the world has {len(state.tiles)} tiles, expected {state.width} x {state.height}"
+        )
     for pid, seat in data["players"]:
         state.players[pid] = Player(pid, seat)
     for sid, owner, name in data["scripts"]:
         state.scripts[sid] = Script(sid, owner, name)
     for a in data["androids"]:
         state.androids[a["id"]] = Android(
-            a["id"], a["owner"], a["script"], a["x"], a["y"], a["battery"], a["health"], a["active"],
-            dict(a["cargo"]), a["memory"], a["recording"],
+            a["id"],
+            a["owner"],
+            a["script"],
+            a["x"],
+            a["y"],
+            a["battery"],
+            a["health"],
+            a["active"],
+            dict(a["cargo"]),
+            a["memory"],
+            a["recording"],
         )
     for b in data["buildings"]:
         state.buildings[b["id"]] = Building(
-            b["id"], b["type"], b["owner"], b["x"], b["y"], b["health"], b["complete"], b["initial"],
-            b["remainingTicks"], dict(b["invested"]), dict(b["storage"]),
+            b["id"],
+            b["type"],
+            b["owner"],
+            b["x"],
+            b["y"],
+            b["health"],
+            b["complete"],
+            b["initial"],
+            b["remainingTicks"],
+            dict(b["invested"]),
+            dict(b["storage"]),
         )
     state.messages = [Message(*m) for m in data["messages"]]
     reindex(state)
@@ -208,7 +230,9 @@ def reindex(state: GameState) -> None:
 
 
 def canonical(data: object) -> bytes:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8"
+    )
 
 
 def state_hash(state: GameState) -> str:
@@ -217,7 +241,9 @@ def state_hash(state: GameState) -> str:
     The bytes hashed are exactly ``canonical(to_json(state))``, assembled faster: the board is
     most of them (a 128x128 board is 16,384 tiles, while a peer match hashes every round), and
     most tiles look like many others, so each distinct tile is encoded once."""
-    rest = canonical({**_records(state), "height": state.height, "round": state.round, "seed": state.seed})
+    rest = canonical(
+        {**_records(state), "height": state.height, "round": state.round, "seed": state.seed}
+    )
     # canonical() sorts the keys: every key in ``rest`` sorts before "tiles", and "tiles" before "width"
     digest = hashlib.sha256(rest[:-1])
     digest.update(b',"tiles":')

@@ -53,4 +53,6 @@ def is_plain_text(text: str) -> bool:
     >>> is_plain_text("starter v2 🚀"), is_plain_text("a\\udcffb"), is_plain_text("two\\nlines")
     (True, False, False)
     """
-    return not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) <= 0xDFFF for c in text)
+    return not any(
+        ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) <= 0xDFFF for c in text
+    )

@@ -56,7 +56,9 @@ def _revealed_by(state: GameState) -> dict[int, list[str]]:
     return seen
 
 
-def world_view(state: GameState, player: str, acting: Android | None = None, *, whole: bool = False) -> dict:
+def world_view(
+    state: GameState, player: str, acting: Android | None = None, *, whole: bool = False
+) -> dict:
     """What ``player`` can see now; with ``acting``, also that android's own tile, and its own
     memory and recording (every other android's are redacted). With ``whole``, every tile, as a
     player-facing replay keeps the world (rulebook section on replays): nothing fogged, and
@@ -88,11 +90,23 @@ def world_view(state: GameState, player: str, acting: Android | None = None, *, 
             for a in state.androids.values()
             if a.y * width + a.x in included
         ],
-        "buildings": [building_json(state, b) for b in state.buildings.values() if b.y * width + b.x in included],
+        "buildings": [
+            building_json(state, b)
+            for b in state.buildings.values()
+            if b.y * width + b.x in included
+        ],
         "messages": [
-            {"round": m.round, "androidId": m.android, "ownerId": m.owner, "position": _position(m.x, m.y), "content": m.content}
+            {
+                "round": m.round,
+                "androidId": m.android,
+                "ownerId": m.owner,
+                "position": _position(m.x, m.y),
+                "content": m.content,
+            }
             for m in state.messages
             if m.y * width + m.x in included
         ],
-        "scripts": [{"id": s.id, "name": s.name} for s in state.scripts.values() if s.owner == player],
+        "scripts": [
+            {"id": s.id, "name": s.name} for s in state.scripts.values() if s.owner == player
+        ],
     }

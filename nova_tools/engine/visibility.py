@@ -22,7 +22,11 @@ def footprint(shape: str, reach: int) -> tuple[tuple[int, int], ...]:
     offsets = []
     for dy in range(-reach, reach + 1):
         for dx in range(-reach, reach + 1):
-            inside = abs(dx) + abs(dy) <= reach if shape == "diamond" else dx * dx + dy * dy <= reach * reach
+            inside = (
+                abs(dx) + abs(dy) <= reach
+                if shape == "diamond"
+                else dx * dx + dy * dy <= reach * reach
+            )
             if inside:
                 offsets.append((dx, dy))
     return tuple(offsets)

@@ -18,7 +18,9 @@ Direction = Literal["north", "south", "east", "west"]
 
 
 class _Wire(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, alias_generator=to_camel, populate_by_name=True, strict=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=to_camel, populate_by_name=True, strict=True
+    )
 
 
 class Position(_Wire):
@@ -44,9 +46,13 @@ class Composition(_Wire):
 
     ore: int | None = Field(None, description="Natural ore an extractor on this tile harvests.")
     water: int | None = Field(None, description="Natural water an extractor on this tile harvests.")
-    acid: int | None = Field(None, description="Acid: rules.android.acidDamagePerPoint health per point to an android ending a round here.")
+    acid: int | None = Field(
+        None,
+        description="Acid: rules.android.acidDamagePerPoint health per point to an android ending a round here.",
+    )
     radiation: int | None = Field(
-        None, description="Radiation: rules.android.radiationDamagePerPoint health per point to an android ending a round here."
+        None,
+        description="Radiation: rules.android.radiationDamagePerPoint health per point to an android ending a round here.",
     )
 
 
@@ -54,9 +60,15 @@ class Tile(_Wire):
     """One tile of the board, as the acting android's owner can see it now."""
 
     position: Position = Field(description="Where the tile is.")
-    composition: Composition = Field(description="Materials and hazards in the ground (not collectable directly).")
-    scattered: MaterialAmounts = Field(description="Loose material on the surface, collectable with android.collect.")
-    revealed_by: list[str] | None = Field(None, description="Ids of the players that can see this tile now.")
+    composition: Composition = Field(
+        description="Materials and hazards in the ground (not collectable directly)."
+    )
+    scattered: MaterialAmounts = Field(
+        description="Loose material on the surface, collectable with android.collect."
+    )
+    revealed_by: list[str] | None = Field(
+        None, description="Ids of the players that can see this tile now."
+    )
 
 
 class Android(_Wire):
@@ -66,12 +78,24 @@ class Android(_Wire):
     owner_id: str = Field(description="The player who owns it.")
     script_id: str = Field(description="The script it runs.")
     position: Position = Field(description="The tile it stands on.")
-    battery: float = Field(description="Battery left; at or below 0 at a round end, the android is destroyed.")
-    health: float = Field(description="Health left; at or below 0 at a round end, the android is destroyed.")
-    active: bool = Field(description="False for a wreck: a destroyed or dismantled android, which takes no more turns.")
-    cargo: MaterialAmounts = Field(description="Material it carries (rules.android.cargoCapacity units at most).")
-    memory: str = Field(description="Its private working state; '[Redacted]' unless it is the acting android.")
-    recording: str = Field(description="Its log for the player; '[Redacted]' unless it is the acting android.")
+    battery: float = Field(
+        description="Battery left; at or below 0 at a round end, the android is destroyed."
+    )
+    health: float = Field(
+        description="Health left; at or below 0 at a round end, the android is destroyed."
+    )
+    active: bool = Field(
+        description="False for a wreck: a destroyed or dismantled android, which takes no more turns."
+    )
+    cargo: MaterialAmounts = Field(
+        description="Material it carries (rules.android.cargoCapacity units at most)."
+    )
+    memory: str = Field(
+        description="Its private working state; '[Redacted]' unless it is the acting android."
+    )
+    recording: str = Field(
+        description="Its log for the player; '[Redacted]' unless it is the acting android."
+    )
 
 
 class Building(_Wire):
@@ -82,11 +106,21 @@ class Building(_Wire):
     owner_id: str = Field(description="The player who owns it.")
     position: Position = Field(description="The tile it stands on.")
     health: float = Field(description="Health left; salvage takes it away, repair restores it.")
-    complete: bool = Field(description="False while it is a construction site: a site does nothing and scores nothing.")
-    initial: bool = Field(description="True for a player's initial charger, which nobody can salvage.")
-    remaining_ticks: int = Field(description="Continue-construction actions still needed once paid for (0 when complete).")
-    invested: MaterialAmounts = Field(description="Material delivered to it so far; salvage returns a share of this.")
-    owed: MaterialAmounts = Field(description="Material it still needs before construction can progress.")
+    complete: bool = Field(
+        description="False while it is a construction site: a site does nothing and scores nothing."
+    )
+    initial: bool = Field(
+        description="True for a player's initial charger, which nobody can salvage."
+    )
+    remaining_ticks: int = Field(
+        description="Continue-construction actions still needed once paid for (0 when complete)."
+    )
+    invested: MaterialAmounts = Field(
+        description="Material delivered to it so far; salvage returns a share of this."
+    )
+    owed: MaterialAmounts = Field(
+        description="Material it still needs before construction can progress."
+    )
     storage: MaterialAmounts = Field(description="Material stored in it.")
 
 
@@ -111,12 +145,18 @@ class World(_Wire):
     """The world as your android's owner sees it this turn: the visible tiles (plus the acting
     android's own tile) and what stands on them."""
 
-    round: int = Field(description="The round now being played, counting from 1 (the same as the turn global).")
+    round: int = Field(
+        description="The round now being played, counting from 1 (the same as the turn global)."
+    )
     width: int = Field(description="Board width (rules.world.width).")
     height: int = Field(description="Board height (rules.world.height).")
-    tiles: list[Tile] = Field(description="Every tile you can see now, plus the acting android's own tile.")
+    tiles: list[Tile] = Field(
+        description="Every tile you can see now, plus the acting android's own tile."
+    )
     androids: list[Android] = Field(description="Androids on those tiles, wrecks included.")
-    buildings: list[Building] = Field(description="Buildings and construction sites on those tiles.")
+    buildings: list[Building] = Field(
+        description="Buildings and construction sites on those tiles."
+    )
     messages: list[Message] = Field(description="Broadcasts sent from those tiles.")
     scripts: list[ScriptInfo] = Field(description="Your own scripts.")
 
@@ -126,7 +166,8 @@ class World(_Wire):
 
 class _ActionBase(_Wire):
     memory: str | None = Field(
-        None, description="Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most)."
+        None,
+        description="Replaces the android's memory if the action is accepted (rules.android.memoryLimit characters at most).",
     )
     recording: str | None = Field(
         None,
@@ -145,7 +186,9 @@ class MoveAction(_ActionBase):
     tile is off the board or the battery is short."""
 
     type: Literal["android.move"]
-    direction: Direction = Field(description="Which way: north (y - 1), south (y + 1), east (x + 1) or west (x - 1).")
+    direction: Direction = Field(
+        description="Which way: north (y - 1), south (y + 1), east (x + 1) or west (x - 1)."
+    )
 
 
 class ChargeAction(_ActionBase):
@@ -162,7 +205,9 @@ class CollectAction(_ActionBase):
     (rules.android.cargoCapacity) has no room."""
 
     type: Literal["android.collect"]
-    resources: MaterialAmounts | None = Field(None, description="Exactly what to pick up; omit to take what fits.")
+    resources: MaterialAmounts | None = Field(
+        None, description="Exactly what to pick up; omit to take what fits."
+    )
 
 
 class DepositAction(_ActionBase):
@@ -171,7 +216,9 @@ class DepositAction(_ActionBase):
     not-owner, not-complete, no-deposit, cargo-empty, not-in-cargo) otherwise."""
 
     type: Literal["android.deposit"]
-    resources: MaterialAmounts | None = Field(None, description="Exactly what to deposit; omit to deposit all cargo.")
+    resources: MaterialAmounts | None = Field(
+        None, description="Exactly what to deposit; omit to deposit all cargo."
+    )
 
 
 class WithdrawAction(_ActionBase):
@@ -179,7 +226,9 @@ class WithdrawAction(_ActionBase):
     Refused (no-withdraw, not-stored, cargo-full) when it is not allowed, not stored or does not fit."""
 
     type: Literal["android.withdraw"]
-    resources: MaterialAmounts = Field(description="Exactly what to take; it must be stored there and fit in cargo.")
+    resources: MaterialAmounts = Field(
+        description="Exactly what to take; it must be stored there and fit in cargo."
+    )
 
 
 class StartConstructionAction(_ActionBase):
@@ -200,7 +249,9 @@ class ContinueConstructionAction(_ActionBase):
     there is no site of yours here or it still needs material and none is supplied."""
 
     type: Literal["android.continue-construction"]
-    resources: MaterialAmounts | None = Field(None, description="Material to deliver: only what the site still owes.")
+    resources: MaterialAmounts | None = Field(
+        None, description="Material to deliver: only what the site still owes."
+    )
 
 
 class SalvageAction(_ActionBase):
@@ -253,7 +304,10 @@ class DismantleAction(_ActionBase):
     target is itself, you are not on your charger, or it is not one of your active androids."""
 
     type: Literal["android.dismantle"]
-    target_android_id: str | None = Field(None, description="Another of your active androids to dismantle; omit to dismantle yourself.")
+    target_android_id: str | None = Field(
+        None,
+        description="Another of your active androids to dismantle; omit to dismantle yourself.",
+    )
 
 
 ACTION_MODELS = (

@@ -25,12 +25,20 @@ from starlette.staticfiles import StaticFiles
 
 from .. import api, arena, match
 from ..errors import NovaError
+from . import work
 from .folder import STARTER, LabFolder, OutsideRoot
 from .guard import Guard
 from .jobs import JobBoard
 from .reads import Reads, encode
-from .wire import ArenaRequest, HostRequest, JobStarted, JoinRequest, LabInfo, RunRequest, ScriptList
-from . import work
+from .wire import (
+    ArenaRequest,
+    HostRequest,
+    JobStarted,
+    JoinRequest,
+    LabInfo,
+    RunRequest,
+    ScriptList,
+)
 
 log = logging.getLogger("nova.lab")
 
@@ -58,7 +66,9 @@ def answer(result: api.Result) -> Response:
 # --- arguments ----------------------------------------------------------------------------------
 
 
-def whole_number(request: Request, name: str, *, default: int | None = None, low: int = 0, high: int = 10**9) -> int | None:
+def whole_number(
+    request: Request, name: str, *, default: int | None = None, low: int = 0, high: int = 10**9
+) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
@@ -85,7 +95,11 @@ async def body_of(request: Request, model: type) -> Any:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "the request"
-        raise BadRequest(f"{where}: {first['msg']}" if first["loc"] else f"the request is not valid JSON for this endpoint ({first['msg']})") from None
+        raise BadRequest(
+            f"{where}: {first['msg']}"
+            if first["loc"]
+            else f"the request is not valid JSON for this endpoint ({first['msg']})"
+        ) from None
 
 
 # --- the app ------------------------------------------------------------------------------------
@@ -116,7 +130,9 @@ class Lab:
         return json_bytes(encode(self.reads.rules(request.path_params["name"]).to_json()))
 
     def status(self, request: Request) -> Response:
-        return answer(self.reads.status(request.path_params["name"], whole_number(request, "round")))
+        return answer(
+            self.reads.status(request.path_params["name"], whole_number(request, "round"))
+        )
 
     def events(self, request: Request) -> Response:
         page = self.reads.events(
@@ -132,7 +148,11 @@ class Lab:
         if round is None:
             raise BadRequest("give the round to read the android at (?round=N)")
         moment = self.reads.android(
-            request.path_params["name"], request.path_params["android"], round, whole_number(request, "turn"), text(request, "player")
+            request.path_params["name"],
+            request.path_params["android"],
+            round,
+            whole_number(request, "turn"),
+            text(request, "player"),
         )
         return answer(moment)
 
@@ -142,7 +162,14 @@ class Lab:
 
     # jobs
 
-    async def _start(self, request: Request, model: type, kind_of: Callable[[Any], str], title_of: Callable[[Any], str], make) -> Response:
+    async def _start(
+        self,
+        request: Request,
+        model: type,
+        kind_of: Callable[[Any], str],
+        title_of: Callable[[Any], str],
+        make,
+    ) -> Response:
         wanted = await body_of(request, model)
         body = make(self.folder, wanted)  # checks the request against the root before any work
         job = self.jobs.start(kind_of(wanted), title_of(wanted), body)
@@ -150,26 +177,46 @@ class Lab:
 
     async def run(self, request: Request) -> Response:
         return await self._start(
-            request, RunRequest, lambda r: "run", lambda r: f"run {r.name}: {len(r.seats)} player(s), {r.rounds} rounds", work.run_game
+            request,
+            RunRequest,
+            lambda r: "run",
+            lambda r: f"run {r.name}: {len(r.seats)} player(s), {r.rounds} rounds",
+            work.run_game,
         )
 
     async def host(self, request: Request) -> Response:
         return await self._start(
-            request, HostRequest, lambda r: "host", lambda r: f"host {r.rounds} rounds as {r.player} into {r.name}", work.host_match
+            request,
+            HostRequest,
+            lambda r: "host",
+            lambda r: f"host {r.rounds} rounds as {r.player} into {r.name}",
+            work.host_match,
         )
 
     async def join(self, request: Request) -> Response:
-        return await self._start(request, JoinRequest, lambda r: "join", lambda r: f"join {r.url} as {r.player} into {r.name}", work.join_match)
+        return await self._start(
+            request,
+            JoinRequest,
+            lambda r: "join",
+            lambda r: f"join {r.url} as {r.player} into {r.name}",
+            work.join_match,
+        )
 
     async def arena(self, request: Request) -> Response:
         return await self._start(
-            request, ArenaRequest, lambda r: r.kind, lambda r: f"{r.kind} {', '.join(r.scripts)} on seeds {r.seeds}", work.arena_run
+            request,
+            ArenaRequest,
+            lambda r: r.kind,
+            lambda r: f"{r.kind} {', '.join(r.scripts)} on seeds {r.seeds}",
+            work.arena_run,
         )
 
     def _job(self, request: Request):
         job = self.jobs.get(request.path_params["job"])
         if job is None:
-            raise BadRequest(f"there is no job {request.path_params['job']!r} (the lab forgets old ones, and all of them when it restarts)")
+            raise BadRequest(
+                f"there is no job {request.path_params['job']!r} (the lab forgets old ones, and all of them when it restarts)"
+            )
         return job
 
     def job(self, request: Request) -> Response:
@@ -194,7 +241,11 @@ class Lab:
                     continue
                 yield b"id: %d\nevent: job\ndata: %s\n\n" % (event.seq, encode(event.to_json()))
 
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
 
     # the page
 
@@ -207,7 +258,9 @@ def api_version() -> str:
 
 
 def handle_user_error(request: Request, error: Exception) -> Response:
-    status = 404 if isinstance(error, api.ApiError) and str(error).startswith("there is no") else 400
+    status = (
+        404 if isinstance(error, api.ApiError) and str(error).startswith("there is no") else 400
+    )
     if isinstance(error, OutsideRoot):
         status = 403
     return problem(str(error).replace(str(request.app.state.root) + "/", ""), status)
@@ -223,7 +276,10 @@ def handle_http(request: Request, error: HTTPException) -> Response:
 
 def handle_bug(request: Request, error: Exception) -> Response:
     log.exception("the lab failed on %s %s", request.method, request.url.path)
-    return problem(f"the lab hit an unexpected error ({error.__class__.__name__}); its log has the details", 500)
+    return problem(
+        f"the lab hit an unexpected error ({error.__class__.__name__}); its log has the details",
+        500,
+    )
 
 
 def create_app(root: str | Path, port: int | None = None) -> tuple[Guard, Lab]:
@@ -233,7 +289,9 @@ def create_app(root: str | Path, port: int | None = None) -> tuple[Guard, Lab]:
     @contextlib.asynccontextmanager
     async def lifespan(app):
         # the most recent games' replays, made while the player's browser starts
-        threading.Thread(target=lab.reads.prepare_recent, name="nova-lab-prepare", daemon=True).start()
+        threading.Thread(
+            target=lab.reads.prepare_recent, name="nova-lab-prepare", daemon=True
+        ).start()
         yield
         lab.jobs.cancel_all()
 

@@ -55,19 +55,28 @@ def typecheck() -> None:
         cwd=WEB,
     )
     if run.returncode != 0:
-        raise BuildError("the lab's TypeScript does not type-check:\n" + (run.stdout + run.stderr).strip())
+        raise BuildError(
+            "the lab's TypeScript does not type-check:\n" + (run.stdout + run.stderr).strip()
+        )
 
 
 def bundle(target: Path) -> None:
     run = subprocess.run(
-        [str(ESBUILD.require()), str(ENTRY.relative_to(WEB)), *ESBUILD_FLAGS, f"--outfile={target / BUNDLE}"],
+        [
+            str(ESBUILD.require()),
+            str(ENTRY.relative_to(WEB)),
+            *ESBUILD_FLAGS,
+            f"--outfile={target / BUNDLE}",
+        ],
         capture_output=True,
         text=True,
         timeout=TIMEOUT_S,
         cwd=WEB,
     )
     if run.returncode != 0:
-        raise BuildError("esbuild could not bundle the lab's page:\n" + (run.stdout + run.stderr).strip())
+        raise BuildError(
+            "esbuild could not bundle the lab's page:\n" + (run.stdout + run.stderr).strip()
+        )
 
 
 def build(target: Path = STATIC, *, write_types: bool = True) -> list[str]:
@@ -75,7 +84,9 @@ def build(target: Path = STATIC, *, write_types: bool = True) -> list[str]:
     if write_types:
         typegen.write()
     elif typegen.stale():
-        raise BuildError(f"{typegen.TYPES_FILE} differs from the models; run `python -m nova_tools.lab.build`")
+        raise BuildError(
+            f"{typegen.TYPES_FILE} differs from the models; run `python -m nova_tools.lab.build`"
+        )
     typecheck()
     target.mkdir(parents=True, exist_ok=True)
     bundle(target)
@@ -89,7 +100,12 @@ def stale_files() -> list[str]:
     with tempfile.TemporaryDirectory(prefix="nova-lab-build-") as scratch:
         fresh = Path(scratch)
         names = build(fresh, write_types=False)
-        return [name for name in names if not (STATIC / name).is_file() or (STATIC / name).read_bytes() != (fresh / name).read_bytes()]
+        return [
+            name
+            for name in names
+            if not (STATIC / name).is_file()
+            or (STATIC / name).read_bytes() != (fresh / name).read_bytes()
+        ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,7 +114,10 @@ def main(argv: list[str] | None = None) -> int:
         if "--check" in argv:
             stale = stale_files()
             for name in stale:
-                print(f"{STATIC / name} differs from its sources: run `python -m nova_tools.lab.build`", file=sys.stderr)
+                print(
+                    f"{STATIC / name} differs from its sources: run `python -m nova_tools.lab.build`",
+                    file=sys.stderr,
+                )
             return 1 if stale else 0
         for name in build():
             print(f"built {STATIC / name}")

@@ -39,7 +39,9 @@ class LabFolder:
     def at(cls, root: str | Path) -> "LabFolder":
         path = Path(root).expanduser().resolve()
         if not path.is_dir():
-            raise OutsideRoot(f"{root} is not a folder; give --root an existing folder of games and scripts")
+            raise OutsideRoot(
+                f"{root} is not a folder; give --root an existing folder of games and scripts"
+            )
         return cls(path)
 
     @property
@@ -58,11 +60,17 @@ class LabFolder:
         """An existing game's file (a symlink pointing out of the root is refused)."""
         path = self.games.path(name)
         if not path.is_file():
-            known = [known for known in self.games.names() if not other_json(self.games.path(known))]
-            listing = ", ".join(known[:12]) + (" ..." if len(known) > 12 else "") if known else "none yet"
+            known = [
+                known for known in self.games.names() if not other_json(self.games.path(known))
+            ]
+            listing = (
+                ", ".join(known[:12]) + (" ..." if len(known) > 12 else "") if known else "none yet"
+            )
             raise api.ApiError(f"there is no game {name!r} in the lab's folder (games: {listing})")
         if not self.inside(path):
-            raise OutsideRoot(f"the game {name!r} is a link to a file outside {self.root}; the lab only opens files inside its root")
+            raise OutsideRoot(
+                f"the game {name!r} is a link to a file outside {self.root}; the lab only opens files inside its root"
+            )
         return path
 
     def new_game(self, name: str, force: bool = False) -> Path:
@@ -71,7 +79,9 @@ class LabFolder:
         if path.is_symlink():
             raise OutsideRoot(f"{path.name} is a link; the lab does not write through links")
         if path.exists() and not force:
-            raise api.ApiError(f"there is already a game {name!r}; pick another name (or tick 'replace')")
+            raise api.ApiError(
+                f"there is already a game {name!r}; pick another name (or tick 'replace')"
+            )
         return path
 
     # --- scripts ------------------------------------------------------------------------------
@@ -85,7 +95,12 @@ class LabFolder:
             here = Path(folder)
             depth = len(here.relative_to(self.root).parts)
             dirs[:] = sorted(
-                d for d in dirs if not d.startswith(".") and d not in SKIPPED_FOLDERS and depth < MAX_DEPTH and not (here / d).is_symlink()
+                d
+                for d in dirs
+                if not d.startswith(".")
+                and d not in SKIPPED_FOLDERS
+                and depth < MAX_DEPTH
+                and not (here / d).is_symlink()
             )
             for name in sorted(files):
                 if name.endswith(".ts") and not name.endswith(".d.ts") and not name.startswith("."):
@@ -103,17 +118,24 @@ class LabFolder:
         shown = name if len(name) <= 120 else name[:120] + "..."
         pure = PurePosixPath(name)
         if "\\" in name or "\0" in name or pure.is_absolute() or not pure.parts:
-            raise OutsideRoot(f"{shown!r} is not a script path; give a .ts file's path relative to the lab's root, like bots/main.ts")
+            raise OutsideRoot(
+                f"{shown!r} is not a script path; give a .ts file's path relative to the lab's root, like bots/main.ts"
+            )
         if any(part in ("..", ".") or part.startswith(".") for part in pure.parts):
-            raise OutsideRoot(f"{shown!r} leaves the lab's root or names a hidden file; give a path inside it, like bots/main.ts")
+            raise OutsideRoot(
+                f"{shown!r} leaves the lab's root or names a hidden file; give a path inside it, like bots/main.ts"
+            )
         if pure.suffix != ".ts" or name.endswith(".d.ts"):
             raise OutsideRoot(f"{shown!r} is not a TypeScript android (a .ts file)")
         path = self.root.joinpath(*pure.parts)
         if not self.inside(path):
-            raise OutsideRoot(f"{shown!r} is a link to a file outside {self.root}; the lab only runs scripts inside its root")
+            raise OutsideRoot(
+                f"{shown!r} is a link to a file outside {self.root}; the lab only runs scripts inside its root"
+            )
         if not path.is_file():
             raise OutsideRoot(f"there is no script {shown!r} under {self.root}")
         return path
+
 
 def other_json(path: Path) -> bool:
     """Whether ``path`` holds whole, valid JSON that does not claim to be a Nova file (a damaged

@@ -47,7 +47,10 @@ class Guard:
                 {
                     "type": "http.response.start",
                     "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                    ],
                 }
             )
             await send({"type": "http.response.body", "body": body})
@@ -56,7 +59,10 @@ class Guard:
 
     def refusal(self, method: str, headers: dict[str, str]) -> tuple[int, str] | None:
         if self.port is not None and headers.get("host") not in self.allowed_hosts():
-            return 403, f"this lab answers only requests addressed to 127.0.0.1:{self.port} or localhost:{self.port}"
+            return (
+                403,
+                f"this lab answers only requests addressed to 127.0.0.1:{self.port} or localhost:{self.port}",
+            )
         if method in ("GET", "HEAD"):
             return None
         if method != "POST":

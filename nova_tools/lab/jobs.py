@@ -58,7 +58,13 @@ class Job:
 
     def view(self) -> JobView:
         with self.lock:
-            return JobView(id=self.id, kind=self.kind, title=self.title, state=self.state, events=tuple(self.events))
+            return JobView(
+                id=self.id,
+                kind=self.kind,
+                title=self.title,
+                state=self.state,
+                events=tuple(self.events),
+            )
 
     @property
     def finished(self) -> bool:
@@ -139,7 +145,9 @@ class JobBoard:
             self.jobs[job.id] = job
             self._forget_old()
         job.publish("started", title)
-        job.thread = threading.Thread(target=self._run, args=(job, body), name=f"nova-lab-{job.id}", daemon=True)
+        job.thread = threading.Thread(
+            target=self._run, args=(job, body), name=f"nova-lab-{job.id}", daemon=True
+        )
         job.thread.start()
         return job
 
@@ -152,7 +160,10 @@ class JobBoard:
             job.publish("failed", str(error))
         except Exception as error:  # a bug: the log has the traceback, the page one sentence
             log.exception("job %s failed", job.id)
-            job.publish("failed", f"the lab hit an unexpected error ({error.__class__.__name__}: {error}); the lab's log has the details")
+            job.publish(
+                "failed",
+                f"the lab hit an unexpected error ({error.__class__.__name__}: {error}); the lab's log has the details",
+            )
         else:
             job.publish("done", sentence, result=result)
 

@@ -31,7 +31,9 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 
 def encode(data: Any) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(
+        "utf-8"
+    )
 
 
 class Reads:
@@ -109,16 +111,29 @@ class Reads:
         package.json or tsconfig.json in a project folder), which is not listed."""
         modified = path.stat().st_mtime
         try:
-            game = self._kept(("read", name), path, lambda: api.read_game(path))  # the viewer opens this one
+            game = self._kept(
+                ("read", name), path, lambda: api.read_game(path)
+            )  # the viewer opens this one
             status = api.status(game)
             if status.match is not None and status.match.get("disclosure") == "recording":
                 # a match record (docs/matches.md): the final scores and one's own recordings only
                 return GameListing(name=name, modified=modified, kind="record", status=status)
-            return GameListing(name=name, modified=modified, kind="game", summary=api.game_summary(game), status=status)
+            return GameListing(
+                name=name,
+                modified=modified,
+                kind="game",
+                summary=api.game_summary(game),
+                status=status,
+            )
         except NovaError as error:
             if other_json(path):
                 return None
-            return GameListing(name=name, modified=modified, kind="unreadable", problem=self.folder.games.tidy(str(error), name))
+            return GameListing(
+                name=name,
+                modified=modified,
+                kind="unreadable",
+                problem=self.folder.games.tidy(str(error), name),
+            )
 
     # --- one game -----------------------------------------------------------------------------
 
@@ -135,7 +150,9 @@ class Reads:
             if round is None:
                 timeline = api.replay_timeline(game, player=player)
             else:
-                timeline = api.replay_timeline(game, player=player, per_turn=True, first_round=round, last_round=round)
+                timeline = api.replay_timeline(
+                    game, player=player, per_turn=True, first_round=round, last_round=round
+                )
             # straight to JSON in pydantic's core: a 500-round timeline is ~1 MB, and this is 3-5x
             # quicker than to_json() and json.dumps (the same document: tests/lab/test_server.py)
             return timeline.model_dump_json(by_alias=True).encode("utf-8")
@@ -148,17 +165,22 @@ class Reads:
 
     def status(self, name: str, round: int | None) -> api.Status:
         path, game = self._game(name)
-        return self._kept(("status", name, round), path, lambda: api.status(game) if round is None else api.status_at(game, round))
+        return self._kept(
+            ("status", name, round),
+            path,
+            lambda: api.status(game) if round is None else api.status_at(game, round),
+        )
 
     def events(self, name: str, round: int | None, offset: int, limit: int) -> api.EventsPage:
         path, game = self._game(name)
         return api.events_page(game, round=round, offset=offset, limit=limit, notes="whole")
 
-    def android(self, name: str, android_id: str, round: int, turn: int | None, player: str | None) -> api.AndroidMoment:
+    def android(
+        self, name: str, android_id: str, round: int, turn: int | None, player: str | None
+    ) -> api.AndroidMoment:
         path, game = self._game(name)
         return self._kept(
             ("android", name, android_id, round, turn, player),
             path,
             lambda: api.android_at(game, android_id, round=round, turn=turn, player=player),
         )
-

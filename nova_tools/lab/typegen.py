@@ -51,7 +51,11 @@ class _Renderer(TypeScriptTypes):
 
     def interface(self, cls: type[BaseModel]) -> list[str]:
         doc = (cls.__doc__ or "").strip()
-        lines = [f"/** {' '.join(doc.split())} */"] if doc and cls.__doc__ is not BaseModel.__doc__ else []
+        lines = (
+            [f"/** {' '.join(doc.split())} */"]
+            if doc and cls.__doc__ is not BaseModel.__doc__
+            else []
+        )
         fields = cls.model_fields
         shown = getattr(cls, "json_fields", None)
         lines.append(f"export interface {cls.__name__} {{")
@@ -60,7 +64,9 @@ class _Renderer(TypeScriptTypes):
                 continue
             key = field.alias or name
             annotation = field.annotation
-            nullable = get_origin(annotation) in (Union, types.UnionType) and type(None) in get_args(annotation)
+            nullable = get_origin(annotation) in (Union, types.UnionType) and type(
+                None
+            ) in get_args(annotation)
             # an answer may leave out a null (Status.match); a request may leave out any default
             optional = not field.is_required() and (nullable or issubclass(cls, wire.Request))
             lines.append(f"  {key}{'?' if optional else ''}: {self.type(annotation)};")
@@ -104,7 +110,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if "--check" in argv:
         if stale():
-            print(f"{TYPES_FILE} differs from the models: run `python -m nova_tools.lab.build`", file=sys.stderr)
+            print(
+                f"{TYPES_FILE} differs from the models: run `python -m nova_tools.lab.build`",
+                file=sys.stderr,
+            )
             return 1
         return 0
     sys.stdout.write(render())

@@ -42,7 +42,9 @@ class GameListing(Result):
 
     name: str
     modified: float  # seconds since the epoch
-    kind: Literal["game", "record", "unreadable"]  # a record: a peer match kept under --disclosure recording
+    kind: Literal[
+        "game", "record", "unreadable"
+    ]  # a record: a peer match kept under --disclosure recording
     summary: GameSummary | None = None  # games only
     status: Status | None = None  # games and records
     problem: str | None = None  # why it cannot be read
@@ -182,7 +184,9 @@ class ArenaOutcome(ArenaView):
 
 class SeatRequest(Request):
     player: str = Field(min_length=1, max_length=64)
-    script: str = Field(min_length=1, max_length=512)  # a path under the root, or the starter's name
+    script: str = Field(
+        min_length=1, max_length=512
+    )  # a path under the root, or the starter's name
 
 
 class RunRequest(Request):

@@ -11,7 +11,15 @@ from __future__ import annotations
 from .. import api, arena, match
 from .folder import LabFolder
 from .jobs import Cancelled, Reporter
-from .wire import ArenaOutcome, ArenaRequest, HostRequest, JoinRequest, MatchOutcome, RunOutcome, RunRequest
+from .wire import (
+    ArenaOutcome,
+    ArenaRequest,
+    HostRequest,
+    JoinRequest,
+    MatchOutcome,
+    RunOutcome,
+    RunRequest,
+)
 
 
 def run_game(folder: LabFolder, request: RunRequest):
@@ -30,13 +38,21 @@ def run_game(folder: LabFolder, request: RunRequest):
                 width=request.width,
                 height=request.height,
                 force=request.force,
-                progress=lambda done, total: report.progress(done, total, f"round {done} of {total}"),
+                progress=lambda done, total: report.progress(
+                    done, total, f"round {done} of {total}"
+                ),
                 stop=report.stop_requested,
             )
         except api.ApiError:
             report.check()  # a run stopped on request is cancelled, not failed
             raise
-        outcome = RunOutcome(name=request.name, rounds=played.rounds, final_turn=played.final_turn, seconds=played.seconds, players=played.players)
+        outcome = RunOutcome(
+            name=request.name,
+            rounds=played.rounds,
+            final_turn=played.final_turn,
+            seconds=played.seconds,
+            players=played.players,
+        )
         leader = max(played.players, key=lambda p: p.score, default=None)
         lead = f"; {leader.id} leads with {leader.score:g}" if leader is not None else ""
         return f"played {played.rounds} rounds into {request.name}{lead}", outcome.to_json()
@@ -63,7 +79,12 @@ def _match_outcome(name: str, result: match.MatchResult) -> MatchOutcome:
 
 def _match_progress(report: Reporter):
     def progress(step: match.MatchProgress) -> None:
-        report.progress(step.played, step.rounds, f"round {step.played} of {step.rounds}, {step.verified} verified", verified=step.verified)
+        report.progress(
+            step.played,
+            step.rounds,
+            f"round {step.played} of {step.rounds}, {step.verified} verified",
+            verified=step.verified,
+        )
 
     return progress
 
@@ -84,7 +105,9 @@ def host_match(folder: LabFolder, request: HostRequest):
 
     def body(report: Reporter) -> tuple[str, dict]:
         def listening(url: str) -> None:
-            report.listening(url, f"waiting for a joiner: nova join {url} --player YOU bot.ts --file match.json")
+            report.listening(
+                url, f"waiting for a joiner: nova join {url} --player YOU bot.ts --file match.json"
+            )
 
         return _played(
             report,
@@ -113,7 +136,9 @@ def join_match(folder: LabFolder, request: JoinRequest):
 
     def body(report: Reporter) -> tuple[str, dict]:
         def offered(offer) -> None:
-            report.notice(f"{offer.host} offers {offer.rounds} rounds, disclosure {offer.disclosure}")
+            report.notice(
+                f"{offer.host} offers {offer.rounds} rounds, disclosure {offer.disclosure}"
+            )
 
         report.notice(f"connecting to {request.url}")
         return _played(
@@ -141,7 +166,9 @@ def arena_run(folder: LabFolder, request: ArenaRequest):
     seeds = arena.parse_seeds(request.seeds)
     rules, rounds = arena.arena_rules(None, request.rounds)
     if request.kind == "compare" and len(paths) != 2:
-        raise arena.ArenaError(f"a comparison takes two scripts, not {len(paths)}; a tournament takes more")
+        raise arena.ArenaError(
+            f"a comparison takes two scripts, not {len(paths)}; a tournament takes more"
+        )
 
     def body(report: Reporter) -> tuple[str, dict]:
         report.notice(f"compiling {len(paths)} script(s)")
@@ -154,11 +181,17 @@ def arena_run(folder: LabFolder, request: ArenaRequest):
                 raise KeyboardInterrupt  # the arena stops between games and keeps those played
 
         if request.kind == "compare":
-            result = arena.compare((entrants[0], entrants[1]), rules, seeds, rounds, backend, progress=progress)
+            result = arena.compare(
+                (entrants[0], entrants[1]), rules, seeds, rounds, backend, progress=progress
+            )
             sentence = f"{result.verdict()} over {result.games} games"
         else:
             result = arena.tournament(entrants, rules, seeds, rounds, backend, progress=progress)
-            sentence = f"{result.ranking[0].tally.name} ranks first over {result.games} games" if result.ranking else "no games were played"
+            sentence = (
+                f"{result.ranking[0].tally.name} ranks first over {result.games} games"
+                if result.ranking
+                else "no games were played"
+            )
         outcome = ArenaOutcome.model_validate({"kind": request.kind, **result.to_json()})
         return sentence, outcome.to_json()
 

@@ -65,8 +65,14 @@ def _serve_stdio(server, stdin: "BoundedInput") -> None:
     server._stop_event = threading.Event()  # what pygls's own start_io sets up
     server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
     try:
-        asyncio.run(run_async(stop_event=server._stop_event, reader=Reader(stdin, server.thread_pool), protocol=server.protocol,
-                              error_handler=server.report_server_error))
+        asyncio.run(
+            run_async(
+                stop_event=server._stop_event,
+                reader=Reader(stdin, server.thread_pool),
+                protocol=server.protocol,
+                error_handler=server.report_server_error,
+            )
+        )
     except BrokenPipeError:
         logging.getLogger(__name__).warning("the client went away; the server stops")
     except (KeyboardInterrupt, SystemExit):
@@ -143,14 +149,18 @@ class BoundedInput:
         return body + self.raw.read(n - len(body)) if len(body) < n else body
 
     def _skip(self, n: int) -> bytes:
-        logging.getLogger(__name__).warning("a message of %d bytes was skipped (at most %d are read)", n, MAX_MESSAGE_BYTES)
-        read_some = getattr(self.raw, "read1", self.raw.read)  # what has arrived, without waiting for the rest
+        logging.getLogger(__name__).warning(
+            "a message of %d bytes was skipped (at most %d are read)", n, MAX_MESSAGE_BYTES
+        )
+        read_some = getattr(
+            self.raw, "read1", self.raw.read
+        )  # what has arrived, without waiting for the rest
         window, self.ahead = self.ahead, b""
         taken = len(window)
         while True:
             found = _FRAME_HEADER.search(window)
             if found:
-                self.ahead = window[found.start():]
+                self.ahead = window[found.start() :]
                 return _SKIPPED
             if taken >= n:
                 return _SKIPPED

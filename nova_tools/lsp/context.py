@@ -39,7 +39,9 @@ def is_rules_document(file_name: str, text: str) -> bool:
     (not ``*.rules.json``: that is also Firebase's ``database.rules.json``)."""
     if _RULES_NAME.search(file_name):
         return True
-    return file_name.endswith((".json", ".jsonc")) and _SCHEMA_MENTION.search(text[:4096]) is not None
+    return (
+        file_name.endswith((".json", ".jsonc")) and _SCHEMA_MENTION.search(text[:4096]) is not None
+    )
 
 
 def kind_of(uri: str, text: str) -> DocumentKind | None:
@@ -154,7 +156,9 @@ class Feature:
         """The item resolved, if it is one of this feature's (else None)."""
         return None
 
-    async def code_lenses(self, document: Document, params: types.CodeLensParams) -> list[types.CodeLens]:
+    async def code_lenses(
+        self, document: Document, params: types.CodeLensParams
+    ) -> list[types.CodeLens]:
         return []
 
     def resolves_code_lenses(self) -> bool:
@@ -165,7 +169,9 @@ class Feature:
         """The lens resolved, if it is one of this feature's (else None)."""
         return None
 
-    async def code_actions(self, document: Document, params: types.CodeActionParams) -> list[types.CodeAction]:
+    async def code_actions(
+        self, document: Document, params: types.CodeActionParams
+    ) -> list[types.CodeAction]:
         return []
 
     def code_action_kinds(self) -> list[str]:

@@ -17,9 +17,30 @@ from functools import lru_cache
 
 from ..api import ActionDoc, action_docs
 from ..rules import BUILDING_TYPES
-from ..rules.walk import MISSING, JsonPath, dotted, keys_of, model_doc, node_at, tidy, type_label, value_at
+from ..rules.walk import (
+    MISSING,
+    JsonPath,
+    dotted,
+    keys_of,
+    model_doc,
+    node_at,
+    tidy,
+    type_label,
+    value_at,
+)
 
-__all__ = ["MISSING", "ActionDoc", "RuleDoc", "action_doc", "dotted", "format_value", "is_building_type", "lookup", "value_at", "with_values"]
+__all__ = [
+    "MISSING",
+    "ActionDoc",
+    "RuleDoc",
+    "action_doc",
+    "dotted",
+    "format_value",
+    "is_building_type",
+    "lookup",
+    "value_at",
+    "with_values",
+]
 
 
 @dataclass(frozen=True)
@@ -42,7 +63,9 @@ def lookup(path: JsonPath) -> RuleDoc | None:
     node = node_at(path)
     if node is None:
         return None
-    return RuleDoc(path, node.description, type_label(node.annotation), keys_of(node.annotation), node.default)
+    return RuleDoc(
+        path, node.description, type_label(node.annotation), keys_of(node.annotation), node.default
+    )
 
 
 def format_value(value: object, limit: int = 160) -> str:

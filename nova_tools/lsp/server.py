@@ -61,7 +61,14 @@ IGNORED = "$/nova/ignored"
 COMPLETION_TRIGGERS = [".", '"', "'", "`", "/", "@", "<", "#", " "]
 # the features, in the order their answers are joined (the TypeScript feature starts tsc at
 # initialize; the forwarded one then offers what tsc answers)
-FEATURES: tuple[type[Feature], ...] = (TypeScriptFeature, HoverFeature, ChecksFeature, DryRunFeature, RulesFilesFeature, ForwardedFeature)
+FEATURES: tuple[type[Feature], ...] = (
+    TypeScriptFeature,
+    HoverFeature,
+    ChecksFeature,
+    DryRunFeature,
+    RulesFilesFeature,
+    ForwardedFeature,
+)
 
 
 class NovaProtocol(LanguageServerProtocol):
@@ -79,10 +86,22 @@ class NovaProtocol(LanguageServerProtocol):
         except JsonRpcException as error:
             method = str(data.get("method"))[:80] if isinstance(data, dict) else "?"
             msg_id = data.get("id") if isinstance(data, dict) else None
-            reason = "its parameters do not fit the protocol" if isinstance(error, JsonRpcInvalidParams) else "it could not be read"
+            reason = (
+                "its parameters do not fit the protocol"
+                if isinstance(error, JsonRpcInvalidParams)
+                else "it could not be read"
+            )
             if "method" in data and isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
-                self._send_response(msg_id, error=ResponseError(code=error.code, message=f"{method} was refused: {reason}"))
-            log.warning("%s was refused: %s (%s)", method, reason, " ".join(str(error.__cause__ or error).split())[:200])
+                self._send_response(
+                    msg_id,
+                    error=ResponseError(code=error.code, message=f"{method} was refused: {reason}"),
+                )
+            log.warning(
+                "%s was refused: %s (%s)",
+                method,
+                reason,
+                " ".join(str(error.__cause__ or error).split())[:200],
+            )
             return super().structure_message({"jsonrpc": "2.0", "method": IGNORED, "params": None})
 
     @lsp_method(types.INITIALIZE)
@@ -171,7 +190,11 @@ class NovaServer(LanguageServer):
     async def joined_answers(self, hook: str, params: Any) -> list:
         """Every answer of the features serving ``params``'s document, in order (lenses, actions)."""
         document = self.document(params.text_document.uri)
-        return [item for feature in self.serving(document) for item in await getattr(feature, hook)(document, params)]
+        return [
+            item
+            for feature in self.serving(document)
+            for item in await getattr(feature, hook)(document, params)
+        ]
 
     def open_text(self, path: Path) -> tuple[str, int] | None:
         document = self.open_document(path.resolve().as_uri())
@@ -201,7 +224,9 @@ class NovaServer(LanguageServer):
             future.add_done_callback(lambda f: f.exception() if not f.cancelled() else None)
 
     def markup_kind(self) -> types.MarkupKind:
-        hover_caps = self.client_capabilities.text_document and self.client_capabilities.text_document.hover
+        hover_caps = (
+            self.client_capabilities.text_document and self.client_capabilities.text_document.hover
+        )
         formats = hover_caps.content_format if hover_caps else None
         if formats and types.MarkupKind.Markdown not in formats:
             return types.MarkupKind.PlainText
@@ -225,9 +250,13 @@ class NovaServer(LanguageServer):
         sections = ("nova", *CONFIGURATION_SECTIONS)
         try:
             result = await self.workspace_configuration_async(
-                types.ConfigurationParams(items=[types.ConfigurationItem(section=s) for s in sections])
+                types.ConfigurationParams(
+                    items=[types.ConfigurationItem(section=s) for s in sections]
+                )
             )
-        except Exception as error:  # a client that cannot answer keeps the settings it gave at start
+        except (
+            Exception
+        ) as error:  # a client that cannot answer keeps the settings it gave at start
             log.warning("workspace/configuration failed: %s", error)
             return
         result = list(result or [])
@@ -242,9 +271,15 @@ class NovaServer(LanguageServer):
             return
         workspace = self.client_capabilities.workspace
         supported = {
-            types.WORKSPACE_INLAY_HINT_REFRESH: workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support,
-            types.WORKSPACE_SEMANTIC_TOKENS_REFRESH: workspace and workspace.semantic_tokens and workspace.semantic_tokens.refresh_support,
-            types.WORKSPACE_CODE_LENS_REFRESH: workspace and workspace.code_lens and workspace.code_lens.refresh_support,
+            types.WORKSPACE_INLAY_HINT_REFRESH: workspace
+            and workspace.inlay_hint
+            and workspace.inlay_hint.refresh_support,
+            types.WORKSPACE_SEMANTIC_TOKENS_REFRESH: workspace
+            and workspace.semantic_tokens
+            and workspace.semantic_tokens.refresh_support,
+            types.WORKSPACE_CODE_LENS_REFRESH: workspace
+            and workspace.code_lens
+            and workspace.code_lens.refresh_support,
         }
         if supported.get(method):
             await self.protocol.send_request_async(method, None)
@@ -272,7 +307,9 @@ def create_server() -> NovaServer:
         ls.diagnostics.configure(params.capabilities)
         ls.init_settings = Settings.from_json(params.initialization_options)
         ls.forward_typescript = _forward_typescript(params.initialization_options)
-        ls.apply_settings(refresh=False)  # nothing is open yet, and no request may go out before initialized
+        ls.apply_settings(
+            refresh=False
+        )  # nothing is open yet, and no request may go out before initialized
         for feature in ls.features:
             feature.begin()
         for feature in ls.features:
@@ -286,9 +323,13 @@ def create_server() -> NovaServer:
         await ls.pull_settings()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(ls: NovaServer, params: types.DidChangeConfigurationParams) -> None:
+    async def did_change_configuration(
+        ls: NovaServer, params: types.DidChangeConfigurationParams
+    ) -> None:
         settings = params.settings
-        if isinstance(settings, dict) and any(isinstance(settings.get(s), dict) for s in CONFIGURATION_SECTIONS):
+        if isinstance(settings, dict) and any(
+            isinstance(settings.get(s), dict) for s in CONFIGURATION_SECTIONS
+        ):
             ls.ts.configure(settings)
         if isinstance(settings, dict) and isinstance(settings.get("nova"), dict):
             ls.client_settings = Settings.from_json(settings)
@@ -312,7 +353,9 @@ def create_server() -> NovaServer:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: NovaServer, params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
-        ls.text_changed(Document(item.uri, item.text, item.version, kind_of(item.uri, item.text)), opened=True)
+        ls.text_changed(
+            Document(item.uri, item.text, item.version, kind_of(item.uri, item.text)), opened=True
+        )
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: NovaServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -330,7 +373,9 @@ def create_server() -> NovaServer:
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(identifier="nova", inter_file_dependencies=True, workspace_diagnostics=False),
+        types.DiagnosticOptions(
+            identifier="nova", inter_file_dependencies=True, workspace_diagnostics=False
+        ),
     )
     async def pull_diagnostics(ls: NovaServer, params: types.DocumentDiagnosticParams):
         items = await ls.diagnostics.collect(params.text_document.uri)
@@ -340,7 +385,10 @@ def create_server() -> NovaServer:
     async def on_hover(ls: NovaServer, params: types.HoverParams):
         return await ls.first_answer("hover", params)
 
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True))
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True),
+    )
     async def on_completion(ls: NovaServer, params: types.CompletionParams):
         return await ls.first_answer("completion", params)
 
@@ -375,7 +423,10 @@ def _register_merged(server: NovaServer) -> None:
     resolve_lenses = any(f.resolves_code_lenses() for f in server.features)
     kinds = list(dict.fromkeys(kind for f in server.features for kind in f.code_action_kinds()))
 
-    @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=resolve_lenses or None))
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_LENS,
+        types.CodeLensOptions(resolve_provider=resolve_lenses or None),
+    )
     async def on_code_lens(ls: NovaServer, params: types.CodeLensParams):
         return await ls.joined_answers("code_lenses", params)
 
@@ -385,6 +436,8 @@ def _register_merged(server: NovaServer) -> None:
         async def on_code_lens_resolve(ls: NovaServer, lens: types.CodeLens):
             return await ls.resolved("resolve_code_lens", lens)
 
-    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=kinds))
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=kinds)
+    )
     async def on_code_action(ls: NovaServer, params: types.CodeActionParams):
         return await ls.joined_answers("code_actions", params)

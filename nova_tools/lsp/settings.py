@@ -45,7 +45,14 @@ class Settings:
 
     def over(self, base: "Settings") -> "Settings":
         """These settings, falling back to ``base`` for the ones not given."""
-        return replace(base, **{f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None})
+        return replace(
+            base,
+            **{
+                f.name: getattr(self, f.name)
+                for f in fields(self)
+                if getattr(self, f.name) is not None
+            },
+        )
 
 
 def resolve_path(value: str | None, root: Path | None) -> Path | None:
@@ -62,7 +69,9 @@ class RulesInEffect:
     rules: Rules
     json: dict
     origin: str  # what they come from, for people: "the shipped defaults", "rules.json", ...
-    problem: str | None = None  # why the configured source could not be used (defaults shown instead)
+    problem: str | None = (
+        None  # why the configured source could not be used (defaults shown instead)
+    )
 
 
 SHIPPED_DEFAULTS = "the shipped defaults"
@@ -139,9 +148,15 @@ class RulesContext:
             rules = self.rules_from_text(text, name)
             return RulesInEffect(rules, rules.to_json(), name)
         except RulesError as error:
-            return replace(shipped_defaults(), problem=f"{name} has problems ({error}); showing the shipped defaults")
+            return replace(
+                shipped_defaults(),
+                problem=f"{name} has problems ({error}); showing the shipped defaults",
+            )
         except Exception as error:  # a broken game file, an unreadable file: say so, show defaults
-            return replace(shipped_defaults(), problem=f"{name} cannot be used ({error}); showing the shipped defaults")
+            return replace(
+                shipped_defaults(),
+                problem=f"{name} cannot be used ({error}); showing the shipped defaults",
+            )
 
     def _display(self, path: Path) -> str:
         if self.root is not None:

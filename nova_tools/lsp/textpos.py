@@ -29,7 +29,9 @@ class LineIndex:
     def position(self, offset: int) -> types.Position:
         offset = max(0, min(offset, len(self.text)))
         line = bisect_right(self.starts, offset) - 1
-        return types.Position(line=line, character=_utf16_len(self.text[self.starts[line] : offset]))
+        return types.Position(
+            line=line, character=_utf16_len(self.text[self.starts[line] : offset])
+        )
 
     def range(self, start: int, end: int) -> types.Range:
         return types.Range(start=self.position(start), end=self.position(end))
@@ -38,7 +40,11 @@ class LineIndex:
         if position.line >= len(self.starts):
             return len(self.text)
         start = self.starts[position.line]
-        end = self.starts[position.line + 1] - 1 if position.line + 1 < len(self.starts) else len(self.text)
+        end = (
+            self.starts[position.line + 1] - 1
+            if position.line + 1 < len(self.starts)
+            else len(self.text)
+        )
         line = self.text[start:end]
         if line.isascii():
             return start + min(position.character, len(line))

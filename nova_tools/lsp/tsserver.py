@@ -59,12 +59,14 @@ class TsState(enum.Enum):
 
 
 #: Requests tsc sends that the language server passes on to the editor (see ``TsServer.relay``).
-RELAYED_REQUESTS = frozenset({
-    "workspace/inlayHint/refresh",
-    "workspace/semanticTokens/refresh",
-    "workspace/codeLens/refresh",
-    "workspace/diagnostic/refresh",
-})
+RELAYED_REQUESTS = frozenset(
+    {
+        "workspace/inlayHint/refresh",
+        "workspace/semanticTokens/refresh",
+        "workspace/codeLens/refresh",
+        "workspace/diagnostic/refresh",
+    }
+)
 #: The ``workspace/didChangeConfiguration`` sections tsc reads its preferences from.
 CONFIGURATION_SECTIONS = ("typescript", "js/ts", "javascript", "editor")
 
@@ -74,17 +76,34 @@ def child_capabilities(client: dict | None) -> dict:
     with pull diagnostics (the only kind tsc serves), UTF-16 positions, and nothing about
     windows, progress or file watching, which this server does not pass on."""
     client = client or {}
-    text = {k: v for k, v in (client.get("textDocument") or {}).items() if k not in ("publishDiagnostics", "diagnostic")}
+    text = {
+        k: v
+        for k, v in (client.get("textDocument") or {}).items()
+        if k not in ("publishDiagnostics", "diagnostic")
+    }
     text["diagnostic"] = {"dynamicRegistration": False}
     text.setdefault("hover", {"contentFormat": ["markdown", "plaintext"]})
     text.setdefault("completion", {})
     workspace = {
         k: v
         for k, v in (client.get("workspace") or {}).items()
-        if k in ("workspaceEdit", "symbol", "semanticTokens", "inlayHint", "codeLens", "fileOperations", "applyEdit")
+        if k
+        in (
+            "workspaceEdit",
+            "symbol",
+            "semanticTokens",
+            "inlayHint",
+            "codeLens",
+            "fileOperations",
+            "applyEdit",
+        )
     }
     workspace["diagnostics"] = {"refreshSupport": True}  # answered by the server: it re-checks
-    return {"general": {"positionEncodings": ["utf-16"]}, "textDocument": text, "workspace": workspace}
+    return {
+        "general": {"positionEncodings": ["utf-16"]},
+        "textDocument": text,
+        "workspace": workspace,
+    }
 
 
 class TsUnavailable(RuntimeError):
@@ -185,7 +204,10 @@ class TsServer:
         if self._state is TsState.RUNNING:
             self._notify(
                 "textDocument/didChange",
-                {"textDocument": {"uri": uri, "version": doc.version}, "contentChanges": [{"text": text}]},
+                {
+                    "textDocument": {"uri": uri, "version": doc.version},
+                    "contentChanges": [{"text": text}],
+                },
             )
 
     def close(self, uri: str) -> None:
@@ -199,12 +221,33 @@ class TsServer:
             try:
                 text = self.typings.read_text(encoding="utf-8")
             except OSError as error:
-                log.error("the typings %s cannot be read (%s): the game's globals will not resolve", self.typings, error)
+                log.error(
+                    "the typings %s cannot be read (%s): the game's globals will not resolve",
+                    self.typings,
+                    error,
+                )
             else:
-                self._notify("textDocument/didOpen", {"textDocument": {"uri": self.typings_uri, "languageId": "typescript", "version": 1, "text": text}})
+                self._notify(
+                    "textDocument/didOpen",
+                    {
+                        "textDocument": {
+                            "uri": self.typings_uri,
+                            "languageId": "typescript",
+                            "version": 1,
+                            "text": text,
+                        }
+                    },
+                )
         self._notify(
             "textDocument/didOpen",
-            {"textDocument": {"uri": uri, "languageId": "typescript", "version": doc.version, "text": doc.text}},
+            {
+                "textDocument": {
+                    "uri": uri,
+                    "languageId": "typescript",
+                    "version": doc.version,
+                    "text": doc.text,
+                }
+            },
         )
 
     # --- requests --------------------------------------------------------------------------------
@@ -214,9 +257,13 @@ class TsServer:
         for attempt in (1, 2):
             await self._ensure_running()
             try:
-                return await asyncio.wait_for(self._send_request(method, params), self.REQUEST_TIMEOUT)
+                return await asyncio.wait_for(
+                    self._send_request(method, params), self.REQUEST_TIMEOUT
+                )
             except TimeoutError:
-                raise TsUnavailable(f"the TypeScript checker did not answer {method} within {self.REQUEST_TIMEOUT:g} s") from None
+                raise TsUnavailable(
+                    f"the TypeScript checker did not answer {method} within {self.REQUEST_TIMEOUT:g} s"
+                ) from None
             except TsUnavailable:
                 if attempt == 2 or self._state is not TsState.CRASHED:
                     raise
@@ -270,8 +317,12 @@ class TsServer:
             raise TsUnavailable(self.failure) from None
         try:
             proc = await asyncio.create_subprocess_exec(
-                str(tsc), "--lsp", "--stdio",
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                str(tsc),
+                "--lsp",
+                "--stdio",
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
                 cwd=str(self.root) if self.root and self.root.is_dir() else None,
                 limit=1 << 22,
             )
@@ -281,17 +332,24 @@ class TsServer:
         self.starts += 1
         self._proc = proc
         self._typings_open = False
-        self._tasks = [asyncio.create_task(self._read_loop(proc)), asyncio.create_task(self._drain_stderr(proc))]
+        self._tasks = [
+            asyncio.create_task(self._read_loop(proc)),
+            asyncio.create_task(self._drain_stderr(proc)),
+        ]
         root_uri = path_to_uri(self.root) if self.root else None
         params = {
             "processId": os.getpid(),
             "rootUri": root_uri,
-            "workspaceFolders": [{"uri": root_uri, "name": self.root.name}] if root_uri and self.root else None,
+            "workspaceFolders": [{"uri": root_uri, "name": self.root.name}]
+            if root_uri and self.root
+            else None,
             "capabilities": child_capabilities(self.client_capabilities),
             "initializationOptions": {"disablePushDiagnostics": True},
         }
         try:
-            result = await asyncio.wait_for(self._send_request("initialize", params), self.START_TIMEOUT)
+            result = await asyncio.wait_for(
+                self._send_request("initialize", params), self.START_TIMEOUT
+            )
         except (TimeoutError, TsUnavailable) as error:
             self._kill(proc)
             if self._state is TsState.STARTING:
@@ -348,7 +406,9 @@ class TsServer:
             self._crashes.popleft()
         tail = " | ".join(list(self._stderr_tail)[-3:])
         if len(self._crashes) > self.MAX_CRASHES:
-            self._fail(f"type checking is off: the TypeScript checker crashed {len(self._crashes)} times in a minute ({why}{'; ' + tail if tail else ''})")
+            self._fail(
+                f"type checking is off: the TypeScript checker crashed {len(self._crashes)} times in a minute ({why}{'; ' + tail if tail else ''})"
+            )
         else:
             self._state = TsState.CRASHED
             self.failure = why
@@ -458,15 +518,31 @@ class TsServer:
             method = message.get("method")
             if method == "workspace/configuration":
                 items = (message.get("params") or {}).get("items") or []
-                self._write({"jsonrpc": "2.0", "id": message["id"], "result": [None for _ in items]})
-            elif method in ("client/registerCapability", "client/unregisterCapability", "window/workDoneProgress/create"):
+                self._write(
+                    {"jsonrpc": "2.0", "id": message["id"], "result": [None for _ in items]}
+                )
+            elif method in (
+                "client/registerCapability",
+                "client/unregisterCapability",
+                "window/workDoneProgress/create",
+            ):
                 self._write({"jsonrpc": "2.0", "id": message["id"], "result": None})
             elif method in RELAYED_REQUESTS:
-                task = asyncio.ensure_future(self._relay(message["id"], method, message.get("params")))
+                task = asyncio.ensure_future(
+                    self._relay(message["id"], method, message.get("params"))
+                )
                 self._tasks.append(task)
             else:
-                self._write({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": f"{method} is not supported"}})
+                self._write(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": message["id"],
+                        "error": {"code": -32601, "message": f"{method} is not supported"},
+                    }
+                )
         elif message.get("method") == "window/logMessage":
             params = message.get("params") or {}
-            if params.get("type") == 1 and self._state is not TsState.CLOSED:  # it complains while exiting
+            if (
+                params.get("type") == 1 and self._state is not TsState.CLOSED
+            ):  # it complains while exiting
                 log.warning("tsc: %s", params.get("message"))

@@ -52,7 +52,9 @@ def scan(text: str) -> list[Span]:
             j = i + 1
             while j < n and text[j] != c and text[j] != "\n":
                 j += 2 if text[j] == "\\" else 1
-            end = min(j + 1, n) if j < n and text[j] == c else j  # an unclosed string stops at the line end
+            end = (
+                min(j + 1, n) if j < n and text[j] == c else j
+            )  # an unclosed string stops at the line end
             spans.append(Span("string", i, end))
             i = end
         elif c == "`":

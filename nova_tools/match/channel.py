@@ -25,7 +25,14 @@ WS_LOGGER.addHandler(logging.NullHandler())
 
 # Options shared by both ends: no compression (no decompression bombs, and bundles are small),
 # the frame limit, keepalive pings that notice a vanished peer even while we compute.
-CONNECTION_OPTIONS = dict(compression=None, max_size=MAX_FRAME, ping_interval=10, ping_timeout=30, close_timeout=5, logger=WS_LOGGER)
+CONNECTION_OPTIONS = dict(
+    compression=None,
+    max_size=MAX_FRAME,
+    ping_interval=10,
+    ping_timeout=30,
+    close_timeout=5,
+    logger=WS_LOGGER,
+)
 
 
 class PeerError(Exception):
@@ -115,7 +122,9 @@ class Channel:
             if reason is not None:
                 self.connection.send(Abort(reason=reason[:1000]).encode())
             # a close reason is at most 123 bytes of UTF-8
-            self.connection.close(code=code, reason=(reason or "").encode("utf-8")[:120].decode("utf-8", "ignore"))
+            self.connection.close(
+                code=code, reason=(reason or "").encode("utf-8")[:120].decode("utf-8", "ignore")
+            )
 
 
 def _closed_sentence(error: BaseException) -> str:

@@ -23,8 +23,12 @@ class MatchGame:
 
     def __init__(self, rules: Rules, seed: int, seats: Sequence[Seat]) -> None:
         self.session = GameSession.start(GameSpec(rules, seed, tuple(seats), rounds=0))
-        self.game = stored_game(self.session, Path("match.json"))  # records each round the session plays
-        self.round_ends: dict[int, int] = {0: len(self.game.events)}  # round -> events through its end
+        self.game = stored_game(
+            self.session, Path("match.json")
+        )  # records each round the session plays
+        self.round_ends: dict[int, int] = {
+            0: len(self.game.events)
+        }  # round -> events through its end
 
     @property
     def round(self) -> int:

@@ -23,11 +23,18 @@ from ..rules import Rules
 from .channel import CONNECTION_OPTIONS, Channel, PeerError, PeerVersionMismatch, PeerViolation
 from .lockstep import Progress
 from .messages import PROTOCOL, VERSION, Accept, Offer, Refuse
-from .offer import DISCLOSURES, check_accept, nova_version, offered_rules, parse_sizes, sandbox_build
+from .offer import (
+    DISCLOSURES,
+    check_accept,
+    nova_version,
+    offered_rules,
+    parse_sizes,
+    sandbox_build,
+)
 from .result import MatchError, MatchResult
 from .seed import Nonce
 from .session import Agreement, MatchInterrupted, Notice, play_agreed
-from .setup import own_seat, check_out_file, check_player
+from .setup import check_out_file, check_player, own_seat
 from .states import MatchState, Tracker
 
 DEFAULT_TIMEOUT = 60.0
@@ -49,7 +56,9 @@ class _Lobby:
         try:
             self._handle(connection)
         except Exception as error:  # a handler thread has no caller: never a traceback
-            self.notice(f"a connection failed unexpectedly ({error.__class__.__name__}: {error}); still waiting")
+            self.notice(
+                f"a connection failed unexpectedly ({error.__class__.__name__}: {error}); still waiting"
+            )
 
     def _handle(self, connection: ServerConnection) -> None:
         channel = Channel(connection, self.timeout)
@@ -63,16 +72,28 @@ class _Lobby:
         except PeerVersionMismatch as mismatch:
             answer = mismatch  # it speaks the protocol, in another version: it is the joiner
         except PeerError as error:
-            channel.close(f"this host dropped the connection: {error}" if isinstance(error, PeerViolation) else None, code=1008)
+            channel.close(
+                f"this host dropped the connection: {error}"
+                if isinstance(error, PeerViolation)
+                else None,
+                code=1008,
+            )
             if not self.finished.is_set():
-                meanwhile = "still waiting for a joiner" if self.taken_by is None else f"the match with {self.taken_by} goes on"
+                meanwhile = (
+                    "still waiting for a joiner"
+                    if self.taken_by is None
+                    else f"the match with {self.taken_by} goes on"
+                )
                 self.notice(f"a connection from {where} was dropped: {error}; {meanwhile}")
             return
         with self.lock:
             if self.taken_by is not None:
                 claimed = False
             else:
-                self.taken_by, claimed = (answer.player if isinstance(answer, Accept) else where), True
+                self.taken_by, claimed = (
+                    (answer.player if isinstance(answer, Accept) else where),
+                    True,
+                )
         if not claimed:
             self._turn_away(channel, where)
             return
@@ -80,8 +101,13 @@ class _Lobby:
         self.finished.wait()  # the main thread plays the match over this connection
 
     def _turn_away(self, channel: Channel, where: str) -> None:
-        self.notice(f"a second joiner from {where} was turned away: the match with {self.taken_by} is already under way")
-        channel.close(f"this host is already playing a match against {self.taken_by}; ask {self.offer.host} to host a new one", code=1013)
+        self.notice(
+            f"a second joiner from {where} was turned away: the match with {self.taken_by} is already under way"
+        )
+        channel.close(
+            f"this host is already playing a match against {self.taken_by}; ask {self.offer.host} to host a new one",
+            code=1013,
+        )
 
 
 def _join_address(bind: str, port: int) -> str:
@@ -136,8 +162,17 @@ def host(
     me = own_seat(player, script)
     nonce = Nonce()
     offer = Offer(
-        protocol=PROTOCOL, version=VERSION, host=player, rounds=rounds, rules=offered, sizes=offer_sizes, disclosure=disclosure,
-        sandbox=sandbox_build(), nova=nova_version(), seed_commit=nonce.commitment("host"), script_commit=me.script.sha256,
+        protocol=PROTOCOL,
+        version=VERSION,
+        host=player,
+        rounds=rounds,
+        rules=offered,
+        sizes=offer_sizes,
+        disclosure=disclosure,
+        sandbox=sandbox_build(),
+        nova=nova_version(),
+        seed_commit=nonce.commitment("host"),
+        script_commit=me.script.sha256,
     )
     lobby = _Lobby(offer, timeout, say)
     try:
@@ -150,7 +185,9 @@ def host(
         raise MatchError(f"cannot listen on {where}:{port} ({why})") from None
     except UnicodeError:
         raise MatchError(f"{bind!r} is not an address to listen on") from None
-    listening = threading.Thread(target=server.serve_forever, name="nova-host-listener", daemon=True)
+    listening = threading.Thread(
+        target=server.serve_forever, name="nova-host-listener", daemon=True
+    )
     listening.start()
     tracker = Tracker("host")
     try:
@@ -167,7 +204,9 @@ def host(
         listening.join(timeout=5)
 
 
-def _wait_for_joiner(lobby: _Lobby, wait: float | None, cancel: threading.Event | None) -> tuple[Channel, object]:
+def _wait_for_joiner(
+    lobby: _Lobby, wait: float | None, cancel: threading.Event | None
+) -> tuple[Channel, object]:
     deadline = None if wait is None else time.monotonic() + wait
     while True:
         if cancel is not None and cancel.is_set():
@@ -182,7 +221,9 @@ def _wait_for_joiner(lobby: _Lobby, wait: float | None, cancel: threading.Event 
             raise MatchInterrupted("interrupted before anyone joined") from None
 
 
-def _agree(channel: Channel, tracker: Tracker, offer: Offer, answer: object, me, nonce: Nonce, say: Notice) -> Agreement:
+def _agree(
+    channel: Channel, tracker: Tracker, offer: Offer, answer: object, me, nonce: Nonce, say: Notice
+) -> Agreement:
     """The joiner's answer: a refusal, a version this host cannot speak, or an acceptance to check."""
     if isinstance(answer, Refuse):
         tracker.move(MatchState.REFUSED, answer.reason)
@@ -200,8 +241,18 @@ def _agree(channel: Channel, tracker: Tracker, offer: Offer, answer: object, me,
         channel.send_refusal(str(problem))
         raise MatchError(f"refused {answer.player}: {problem}") from None
     tracker.move(MatchState.ACCEPTED, f"{answer.player} on {answer.size}")
-    say(f"{answer.player} joined from {channel.address} and accepted {offer.rounds} rounds on {answer.size}")
+    say(
+        f"{answer.player} joined from {channel.address} and accepted {offer.rounds} rounds on {answer.size}"
+    )
     return Agreement(
-        role="host", me=me, nonce=nonce, opponent=answer.player, peer_seed_commit=answer.seed_commit,
-        peer_script_commit=answer.script_commit, rules=rules, terms_size=answer.size, rounds=offer.rounds, disclosure=offer.disclosure,
+        role="host",
+        me=me,
+        nonce=nonce,
+        opponent=answer.player,
+        peer_seed_commit=answer.seed_commit,
+        peer_script_commit=answer.script_commit,
+        rules=rules,
+        terms_size=answer.size,
+        rounds=offer.rounds,
+        disclosure=offer.disclosure,
     )

@@ -23,7 +23,9 @@ from .states import MatchState, Tracker
 
 def _connect(url: str, timeout: float):
     if not url.startswith(("ws://", "wss://")):
-        raise MatchError(f"{url!r} is not a match address; the host prints one like ws://127.0.0.1:8765")
+        raise MatchError(
+            f"{url!r} is not a match address; the host prints one like ws://127.0.0.1:8765"
+        )
     try:
         return connect(url, open_timeout=timeout, proxy=None, **CONNECTION_OPTIONS)
     except InvalidURI:
@@ -35,7 +37,9 @@ def _connect(url: str, timeout: float):
     except InvalidHandshake as error:
         raise MatchError(f"{url} did not answer as a nova host ({error})") from None
     except (OSError, WebSocketException) as error:
-        raise MatchError(f"cannot reach {url} ({getattr(error, 'strerror', None) or error})") from None
+        raise MatchError(
+            f"cannot reach {url} ({getattr(error, 'strerror', None) or error})"
+        ) from None
 
 
 def join(
@@ -100,20 +104,33 @@ class Expected:
 
     def check(self, offer: Offer) -> None:
         if self.rounds is not None and offer.rounds != self.rounds:
-            raise MatchError(f"you asked for {self.rounds} rounds and the host offers {offer.rounds}")
+            raise MatchError(
+                f"you asked for {self.rounds} rounds and the host offers {offer.rounds}"
+            )
         if self.disclosure is not None and offer.disclosure != self.disclosure:
-            raise MatchError(f"you asked for disclosure {self.disclosure} and the host offers {offer.disclosure}")
+            raise MatchError(
+                f"you asked for disclosure {self.disclosure} and the host offers {offer.disclosure}"
+            )
 
 
 def _answer(
-    channel: Channel, tracker: Tracker, me, nonce: Nonce, wanted: Size | None, say: Notice, on_offer, expected: Expected = Expected()
+    channel: Channel,
+    tracker: Tracker,
+    me,
+    nonce: Nonce,
+    wanted: Size | None,
+    say: Notice,
+    on_offer,
+    expected: Expected = Expected(),
 ) -> Agreement:
     try:
         offer = channel.receive(Offer)
     except PeerVersionMismatch as mismatch:
         tracker.move(MatchState.REFUSED, str(mismatch))
         channel.send_refusal(str(mismatch).replace("the peer speaks", "you speak", 1))
-        raise MatchError(f"cannot play with this host: {str(mismatch).replace('the peer', 'it', 1)}") from None
+        raise MatchError(
+            f"cannot play with this host: {str(mismatch).replace('the peer', 'it', 1)}"
+        ) from None
     except PeerError as error:
         if isinstance(error, PeerViolation):
             channel.close(f"the match was stopped: {error}", code=1008)
@@ -132,20 +149,38 @@ def _answer(
         raise
     channel.send(
         Accept(
-            protocol=PROTOCOL, version=VERSION, player=me.player, size=size, sandbox=sandbox_build(), nova=nova_version(),
-            seed_commit=nonce.commitment("joiner"), script_commit=me.script.sha256,
+            protocol=PROTOCOL,
+            version=VERSION,
+            player=me.player,
+            size=size,
+            sandbox=sandbox_build(),
+            nova=nova_version(),
+            seed_commit=nonce.commitment("joiner"),
+            script_commit=me.script.sha256,
         )
     )
     tracker.move(MatchState.ACCEPTED, f"{offer.rounds} rounds on {size}")
-    say(f"accepted {offer.host}'s offer: {offer.rounds} rounds on {size}, disclosure {offer.disclosure}")
+    say(
+        f"accepted {offer.host}'s offer: {offer.rounds} rounds on {size}, disclosure {offer.disclosure}"
+    )
     return Agreement(
-        role="joiner", me=me, nonce=nonce, opponent=offer.host, peer_seed_commit=offer.seed_commit,
-        peer_script_commit=offer.script_commit, rules=rules, terms_size=size, rounds=offer.rounds, disclosure=offer.disclosure,
+        role="joiner",
+        me=me,
+        nonce=nonce,
+        opponent=offer.host,
+        peer_seed_commit=offer.seed_commit,
+        peer_script_commit=offer.script_commit,
+        rules=rules,
+        terms_size=size,
+        rounds=offer.rounds,
+        disclosure=offer.disclosure,
     )
 
 
 def _before_offer(error: PeerError) -> str:
     text = str(error)
     if text.startswith("the peer stopped the match: "):  # a busy host says why it turns us away
-        return "the host turned this joiner away: " + text.removeprefix("the peer stopped the match: ")
+        return "the host turned this joiner away: " + text.removeprefix(
+            "the peer stopped the match: "
+        )
     return text.replace("the peer", "the host", 1)

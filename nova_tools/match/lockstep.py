@@ -55,7 +55,12 @@ class Lockstep:
     """One side's verification state: its own hashes, the peer's, and how far they agree."""
 
     def __init__(
-        self, rounds: int, channel: Channel | None, tracker: Tracker, window: int = WINDOW, on_lost: Callable[[str], None] | None = None
+        self,
+        rounds: int,
+        channel: Channel | None,
+        tracker: Tracker,
+        window: int = WINDOW,
+        on_lost: Callable[[str], None] | None = None,
     ) -> None:
         self.result = Verification(rounds)
         self.channel = channel
@@ -72,7 +77,9 @@ class Lockstep:
     def _take(self, message: Round) -> None:
         expected = self.last_theirs + 1
         if message.round != expected or message.round > self.result.rounds:
-            raise PeerViolation(f"the peer sent the hash of round {message.round} where round {expected} was due")
+            raise PeerViolation(
+                f"the peer sent the hash of round {message.round} where round {expected} was due"
+            )
         self.theirs[message.round] = message.hash
         self.last_theirs = message.round
         self._settle()
@@ -107,7 +114,10 @@ class Lockstep:
         self.gone = True
         if channel is not None:
             violation = isinstance(error, PeerViolation)
-            channel.close(f"the match was stopped: {error}" if violation else None, code=1008 if violation else 1000)
+            channel.close(
+                f"the match was stopped: {error}" if violation else None,
+                code=1008 if violation else 1000,
+            )
         if self.on_lost is not None:
             self.on_lost(f"{error}; playing the rest of the match alone")
 
@@ -179,7 +189,12 @@ class Cancelled(Exception):
     """The caller asked this side to stop (the lab's Stop button); handled like Ctrl-C."""
 
 
-def play_rounds(game, lockstep: Lockstep, progress: Progress | None = None, cancel: threading.Event | None = None) -> Verification:
+def play_rounds(
+    game,
+    lockstep: Lockstep,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+) -> Verification:
     """Play every round of ``game`` (anything with ``play_round() -> state hash``), verifying as
     the hashes arrive. Returns how far the match was played and verified. ``cancel``, once set,
     stops the match between two rounds (raised as :class:`Cancelled`)."""
@@ -187,7 +202,9 @@ def play_rounds(game, lockstep: Lockstep, progress: Progress | None = None, canc
 
     def report() -> None:
         if progress is not None:
-            progress(MatchProgress(result.rounds, result.played, result.verified, lockstep.tracker.state))
+            progress(
+                MatchProgress(result.rounds, result.played, result.verified, lockstep.tracker.state)
+            )
 
     try:
         for round_number in range(1, result.rounds + 1):

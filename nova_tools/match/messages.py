@@ -93,10 +93,14 @@ class VersionMismatch(ProtocolViolation):
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, alias_generator=to_camel, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, strict=True, alias_generator=to_camel, populate_by_name=True
+    )
 
     def encode(self) -> str:
-        return json.dumps(self.model_dump(by_alias=True, mode="json"), separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(
+            self.model_dump(by_alias=True, mode="json"), separators=(",", ":"), ensure_ascii=False
+        )
 
 
 class Size(BaseModel):
@@ -136,7 +140,9 @@ class Offer(_Message):
     sandbox: dict[str, str]
     nova: str = Field(max_length=64)  # the nova-tools version: both sides must run the same game
     seed_commit: str = Field(pattern=HEX64)
-    script_commit: str = Field(pattern=HEX64)  # sha256 of the host's bundle, sent before either bundle
+    script_commit: str = Field(
+        pattern=HEX64
+    )  # sha256 of the host's bundle, sent before either bundle
 
 
 class Accept(_Message):
@@ -196,7 +202,10 @@ class Abort(_Message):
 
 Message = Union[Offer, Accept, Refuse, Script, Reveal, Round, Done, Abort]
 _ADAPTER: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="type")])
-TYPES: dict[str, type[_Message]] = {m.model_fields["type"].default: m for m in (Offer, Accept, Refuse, Script, Reveal, Round, Done, Abort)}
+TYPES: dict[str, type[_Message]] = {
+    m.model_fields["type"].default: m
+    for m in (Offer, Accept, Refuse, Script, Reveal, Round, Done, Abort)
+}
 
 _LIMITS = {Script: MAX_SCRIPT_MESSAGE, Offer: MAX_OFFER_MESSAGE}
 
@@ -244,13 +253,17 @@ def decode(raw: str | bytes, expected: tuple[type[_Message], ...]) -> Message:
         raise ProtocolViolation("the peer sent a binary frame; nova-match messages are JSON text")
     limit = limit_for(expected)
     if len(raw) > limit:
-        raise ProtocolViolation(f"the peer sent a {_size(len(raw))} message where at most {_size(limit)} was due")
+        raise ProtocolViolation(
+            f"the peer sent a {_size(len(raw))} message where at most {_size(limit)} was due"
+        )
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, RecursionError):
         raise ProtocolViolation(f"the peer sent text that is not JSON ({raw[:40]!r}...)") from None
     except ValueError:  # valid JSON Python refuses to read: an integer of more than 4300 digits
-        raise ProtocolViolation("the peer sent a number too long to read (more than 4300 digits)") from None
+        raise ProtocolViolation(
+            "the peer sent a number too long to read (more than 4300 digits)"
+        ) from None
     if _nesting(data) > MAX_NESTING:
         raise ProtocolViolation(f"the peer sent JSON nested more than {MAX_NESTING} levels deep")
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
@@ -259,10 +272,14 @@ def decode(raw: str | bytes, expected: tuple[type[_Message], ...]) -> Message:
     if kind is None:
         raise ProtocolViolation(f"the peer sent an unknown message type {data['type'][:40]!r}")
     if kind is not Abort and kind not in expected:
-        raise ProtocolViolation(f"the peer sent a '{data['type']}' message where {_due(expected)} was due")
+        raise ProtocolViolation(
+            f"the peer sent a '{data['type']}' message where {_due(expected)} was due"
+        )
     if kind in (Offer, Accept):  # the opening messages: which protocol, which version
         if data.get("protocol") != PROTOCOL:
-            raise ProtocolViolation(f"the peer does not speak {PROTOCOL} (its '{data['type']}' names protocol {str(data.get('protocol'))[:40]!r})")
+            raise ProtocolViolation(
+                f"the peer does not speak {PROTOCOL} (its '{data['type']}' names protocol {str(data.get('protocol'))[:40]!r})"
+            )
         if data.get("version") != VERSION:
             raise VersionMismatch(data.get("version"))
     try:
@@ -270,4 +287,6 @@ def decode(raw: str | bytes, expected: tuple[type[_Message], ...]) -> Message:
     except ValidationError as error:
         item = error.errors(include_url=False)[0]
         where = ".".join(str(p) for p in item["loc"][1:]) or "message"
-        raise ProtocolViolation(f"the peer's '{data['type']}' message is malformed ({where}: {item['msg']})") from None
+        raise ProtocolViolation(
+            f"the peer's '{data['type']}' message is malformed ({where}: {item['msg']})"
+        ) from None

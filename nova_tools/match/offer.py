@@ -78,7 +78,11 @@ def rules_for(offered: dict, size: Size, source: str = "the host's rules") -> Ru
     """The match's rules on the agreed board."""
     data = copy.deepcopy(offered)
     world = data.get("world")
-    data["world"] = {**(world if isinstance(world, dict) else {}), "width": size.width, "height": size.height}
+    data["world"] = {
+        **(world if isinstance(world, dict) else {}),
+        "width": size.width,
+        "height": size.height,
+    }
     return resolve(data, source)
 
 
@@ -105,11 +109,17 @@ def parse_sizes(text: str | None, rules: dict) -> list[Size]:
     return sizes
 
 
-def _builds_differ(label: str, theirs: dict[str, str], ours: dict[str, str], whose: str) -> str | None:
+def _builds_differ(
+    label: str, theirs: dict[str, str], ours: dict[str, str], whose: str
+) -> str | None:
     if theirs == ours:
         return None
     keys = sorted(set(theirs) | set(ours))
-    diffs = [f"{k} {theirs.get(k, 'none')} there, {ours.get(k, 'none')} here" for k in keys if theirs.get(k) != ours.get(k)]
+    diffs = [
+        f"{k} {theirs.get(k, 'none')} there, {ours.get(k, 'none')} here"
+        for k in keys
+        if theirs.get(k) != ours.get(k)
+    ]
     return (
         f"{whose} runs another {label} ({'; '.join(diffs[:4])}); both sides must run the same interpreter to agree on "
         "every turn, so install the same nova-tools release"
@@ -122,19 +132,25 @@ def check_offer(offer: Offer, player: str, size: Size | None) -> tuple[Size, Rul
     if problem:
         raise MatchError(problem)
     if offer.nova != nova_version():
-        raise MatchError(f"the host runs nova-tools {offer.nova} and this side runs {nova_version()}; both sides need the same release")
+        raise MatchError(
+            f"the host runs nova-tools {offer.nova} and this side runs {nova_version()}; both sides need the same release"
+        )
     if offer.host == player:
         raise MatchError(f"the host also plays as {player!r}; join with another --player")
     chosen = size or offer.sizes[0]
     if chosen not in offer.sizes:
         offered = ", ".join(str(s) for s in offer.sizes)
-        raise MatchError(f"you asked for a {chosen} board, which the host does not offer (it offers {offered})")
+        raise MatchError(
+            f"you asked for a {chosen} board, which the host does not offer (it offers {offered})"
+        )
     try:
         rules = rules_for(offer.rules, chosen)
     except RulesError as error:
         raise MatchError(f"the host's rules are not valid here: {error}") from None
     if rules.match.final_round != offer.rounds:
-        raise MatchError(f"the host's rules land the humans on round {rules.match.final_round}, not on the {offer.rounds} rounds offered")
+        raise MatchError(
+            f"the host's rules land the humans on round {rules.match.final_round}, not on the {offer.rounds} rounds offered"
+        )
     return chosen, rules
 
 
@@ -144,10 +160,16 @@ def check_accept(accept: Accept, offer: Offer) -> Rules:
     if problem:
         raise MatchError(problem)
     if accept.nova != offer.nova:
-        raise MatchError(f"the joiner runs nova-tools {accept.nova} and this side runs {offer.nova}; both sides need the same release")
+        raise MatchError(
+            f"the joiner runs nova-tools {accept.nova} and this side runs {offer.nova}; both sides need the same release"
+        )
     if accept.player == offer.host:
-        raise MatchError(f"the joiner also plays as {offer.host!r}; it must join with another --player")
+        raise MatchError(
+            f"the joiner also plays as {offer.host!r}; it must join with another --player"
+        )
     if accept.size not in offer.sizes:
         offered = ", ".join(str(s) for s in offer.sizes)
-        raise MatchError(f"the joiner asked for a {accept.size} board, which this host does not offer (it offers {offered})")
+        raise MatchError(
+            f"the joiner asked for a {accept.size} board, which this host does not offer (it offers {offered})"
+        )
     return rules_for(offer.rules, accept.size, "this host's rules")

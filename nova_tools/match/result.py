@@ -63,7 +63,11 @@ class MatchResult:
             return f"{t.rounds} rounds played against {t.opponent} and verified on both sides"
         if self.state is MatchState.DESYNCED:
             return f"{v.problem}; {self.file} keeps the match up to round {v.desync_at}, as played here"
-        reached = "the match was finished here alone" if v.played == t.rounds else f"the match stopped at round {v.played}"
+        reached = (
+            "the match was finished here alone"
+            if v.played == t.rounds
+            else f"the match stopped at round {v.played}"
+        )
         return f"{v.problem}; {reached}, and the result is unverified from round {v.unverified_from} on"
 
     def account(self) -> dict:
@@ -91,7 +95,14 @@ class MatchResult:
         return {"file": str(self.file), **self.account(), "status": self.status}
 
 
-def write_result(game: store.Game, own_player: str, result_state: MatchState, terms: MatchTerms, out: Path, verification: Verification) -> MatchResult:
+def write_result(
+    game: store.Game,
+    own_player: str,
+    result_state: MatchState,
+    terms: MatchTerms,
+    out: Path,
+    verification: Verification,
+) -> MatchResult:
     """Write ``out`` atomically (a game file or a match record, by the disclosure), read it back
     (a file that does not load is never reported as kept), and return the result."""
     account = MatchResult(result_state, terms, out, verification, {}).account()
@@ -103,7 +114,9 @@ def write_result(game: store.Game, own_player: str, result_state: MatchState, te
         else:
             store.save_record(record_of(game, own_player, account))
     kept = store.read(out)
-    status = kept.status if isinstance(kept, store.MatchRecord) else final_status(kept.state, kept.rules)
+    status = (
+        kept.status if isinstance(kept, store.MatchRecord) else final_status(kept.state, kept.rules)
+    )
     return MatchResult(result_state, terms, out, verification, {**status, "match": account})
 
 
@@ -128,9 +141,27 @@ def final_status(state: GameState, rules: Rules) -> dict:
 def record_of(game: store.Game, player: str, account: dict) -> store.MatchRecord:
     """The match record: nothing in it comes from the other side's scripts, memory or recordings."""
     androids = [
-        {"id": a.id, "ownerId": a.owner, "scriptId": a.script, "active": a.active, "recording": a.recording}
+        {
+            "id": a.id,
+            "ownerId": a.owner,
+            "scriptId": a.script,
+            "active": a.active,
+            "recording": a.recording,
+        }
         for a in game.state.androids.values()
         if a.owner == player
     ]
-    scripts = {sid: {"name": s.name, "sha256": s.sha256} for sid, s in game.scripts.items() if s.player == player}
-    return store.MatchRecord(game.path, game.rules, account, final_status(game.state, game.rules), androids, scripts, dict(game.sandbox))
+    scripts = {
+        sid: {"name": s.name, "sha256": s.sha256}
+        for sid, s in game.scripts.items()
+        if s.player == player
+    }
+    return store.MatchRecord(
+        game.path,
+        game.rules,
+        account,
+        final_status(game.state, game.rules),
+        androids,
+        scripts,
+        dict(game.sandbox),
+    )

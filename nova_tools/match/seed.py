@@ -43,7 +43,9 @@ def commitment(role: str, nonce: bytes) -> str:
 def check_reveal(role: str, committed: str, revealed_hex: str) -> None:
     """The peer's revealed nonce must be the one it committed to before seeing ours."""
     if commitment(role, bytes.fromhex(revealed_hex)) != committed:
-        raise ProtocolViolation(f"the peer revealed a seed nonce that does not match the commitment it sent as {role}")
+        raise ProtocolViolation(
+            f"the peer revealed a seed nonce that does not match the commitment it sent as {role}"
+        )
 
 
 def match_seed(host_hex: str, joiner_hex: str) -> int:

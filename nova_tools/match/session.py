@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import engine
-from ..rules import Rules
-from .channel import Channel, PeerError, PeerViolation
 from ..play import Seat
+from ..rules import Rules
 from ..toolchain.compile import CompiledScript
+from .channel import Channel, PeerError, PeerViolation
 from .game import MatchGame
 from .lockstep import Cancelled, Lockstep, Progress, play_rounds
 from .messages import ProtocolViolation, Refuse, Reveal, Script, Size
@@ -79,17 +79,25 @@ def _exchange(channel: Channel, tracker: Tracker, deal: Agreement) -> tuple[Seat
     encoded = theirs.bundle.encode("utf-8")  # checked as valid text on arrival
     digest = hashlib.sha256(encoded).hexdigest()
     if digest != theirs.sha256 or digest != deal.peer_script_commit:
-        raise PeerViolation("the peer sent a script that is not the one it committed to before seeing this side's")
+        raise PeerViolation(
+            "the peer sent a script that is not the one it committed to before seeing this side's"
+        )
     if len(encoded) > MAX_BUNDLE_BYTES:
-        raise PeerViolation(f"the peer sent a script bundle larger than {MAX_BUNDLE_BYTES // (1024 * 1024)} MiB")
+        raise PeerViolation(
+            f"the peer sent a script bundle larger than {MAX_BUNDLE_BYTES // (1024 * 1024)} MiB"
+        )
     channel.send(Reveal(nonce=deal.nonce.hex))
     reveal = channel.receive(Reveal)
     try:
         check_reveal(_peer_role(deal.role), deal.peer_seed_commit, reveal.nonce)
     except ProtocolViolation as violation:
         raise PeerViolation(str(violation)) from None
-    hosts, joiners = (deal.nonce.hex, reveal.nonce) if deal.role == "host" else (reveal.nonce, deal.nonce.hex)
-    peer = Seat(deal.opponent, CompiledScript(theirs.bundle, theirs.name, theirs.sha256), theirs.name)
+    hosts, joiners = (
+        (deal.nonce.hex, reveal.nonce) if deal.role == "host" else (reveal.nonce, deal.nonce.hex)
+    )
+    peer = Seat(
+        deal.opponent, CompiledScript(theirs.bundle, theirs.name, theirs.sha256), theirs.name
+    )
     return peer, match_seed(hosts, joiners)
 
 
@@ -105,9 +113,13 @@ def play_agreed(
     try:
         peer, seed = _exchange(channel, tracker, deal)
     except PeerError as error:
-        channel.close(f"the match was stopped: {error}" if isinstance(error, PeerViolation) else None)
+        channel.close(
+            f"the match was stopped: {error}" if isinstance(error, PeerViolation) else None
+        )
         tracker.move(MatchState.ABANDONED, str(error))
-        raise MatchError(f"{error}, before round 1; nothing was played", MatchState.ABANDONED) from None
+        raise MatchError(
+            f"{error}, before round 1; nothing was played", MatchState.ABANDONED
+        ) from None
     except KeyboardInterrupt:
         channel.close(f"{deal.me.player} stopped before round 1")
         tracker.move(MatchState.ABANDONED, "interrupted")
@@ -120,9 +132,19 @@ def play_agreed(
         channel.close(f"the match cannot be set up: {refusal}")
         tracker.move(MatchState.ABANDONED, str(refusal))
         raise MatchError(f"the match cannot be set up: {refusal}", MatchState.ABANDONED) from None
-    terms = MatchTerms(deal.role, deal.me.player, deal.opponent, deal.rounds, deal.terms_size, deal.disclosure, seed)
+    terms = MatchTerms(
+        deal.role,
+        deal.me.player,
+        deal.opponent,
+        deal.rounds,
+        deal.terms_size,
+        deal.disclosure,
+        seed,
+    )
     if notice is not None:
-        notice(f"playing {deal.rounds} rounds on {deal.terms_size} against {deal.opponent} (seed {seed})")
+        notice(
+            f"playing {deal.rounds} rounds on {deal.terms_size} against {deal.opponent} (seed {seed})"
+        )
     tracker.move(MatchState.PLAYING)
     lockstep = Lockstep(deal.rounds, channel, tracker, on_lost=notice)
     try:
@@ -132,7 +154,9 @@ def play_agreed(
         lockstep.interrupted(f"{deal.me.player} interrupted the match at round {reached.played}")
         # the rounds the peer was told of: Ctrl-C can land after a round was played but before it
         # was recorded, or in the middle of one
-        write_result(game.through(reached.played), deal.me.player, MatchState.ABANDONED, terms, out, reached)
+        write_result(
+            game.through(reached.played), deal.me.player, MatchState.ABANDONED, terms, out, reached
+        )
         raise MatchInterrupted(
             f"interrupted at round {reached.played}; {out} keeps the rounds played, unverified from round {reached.unverified_from} on"
         ) from None

@@ -17,7 +17,9 @@ MAX_BUNDLE_BYTES = 4 * 1024 * 1024
 
 def check_player(player: str) -> None:
     if not re.fullmatch(PLAYER_ID, player or ""):
-        raise MatchError(f"{player!r} is not a valid player id (use 1-64 letters, digits, '-', '_' or '.')")
+        raise MatchError(
+            f"{player!r} is not a valid player id (use 1-64 letters, digits, '-', '_' or '.')"
+        )
 
 
 def check_out_file(out: str | Path, force: bool) -> Path:
@@ -32,7 +34,9 @@ def check_out_file(out: str | Path, force: bool) -> Path:
     if out.is_dir():
         raise MatchError(f"{out} is a folder, not a file to write the match to")
     if out.exists() and not force:
-        raise MatchError(f"{out} already exists; replace it only deliberately (--force on the command line)")
+        raise MatchError(
+            f"{out} already exists; replace it only deliberately (--force on the command line)"
+        )
     return out
 
 
@@ -56,7 +60,9 @@ def own_seat(player: str, script: str | Path) -> Seat:
     compiled = compile_android(entry)
     size = len(compiled.bundle.encode("utf-8"))
     if size > MAX_BUNDLE_BYTES:
-        raise MatchError(f"{entry} bundles to {size / 2**20:.1f} MiB; a match carries scripts of at most 4 MiB")
+        raise MatchError(
+            f"{entry} bundles to {size / 2**20:.1f} MiB; a match carries scripts of at most 4 MiB"
+        )
     # Both sides must keep the same game file, and the protocol carries bundles, not source maps:
     # so neither side keeps its own map (a failed turn in a match names the bundle's line).
     return Seat(player, dataclasses.replace(compiled, source_map=None), script_name(entry))

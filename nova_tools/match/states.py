@@ -74,7 +74,11 @@ class Tracker:
 
     def move(self, to: MatchState, why: str = "") -> None:
         if to not in MOVES[self.state]:
-            raise IllegalMove(f"{self.role}: {self.state.value} -> {to.value} is not a move of a match")
-        log.info("%s: %s -> %s%s", self.role, self.state.value, to.value, f" ({why})" if why else "")
+            raise IllegalMove(
+                f"{self.role}: {self.state.value} -> {to.value} is not a move of a match"
+            )
+        log.info(
+            "%s: %s -> %s%s", self.role, self.state.value, to.value, f" ({why})" if why else ""
+        )
         self.state = to
         self.history.append(to)

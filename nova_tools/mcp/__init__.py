@@ -22,8 +22,14 @@ def serve(root: Path, http: bool = False, port: int = 8765) -> None:
     """Serve the games in ``root``. stdout carries protocol messages only; logs go to stderr."""
     root = Path(root)
     if not root.is_dir():
-        raise SystemExit(f"nova mcp: the games folder {root} does not exist; create it or pass --root DIR")
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="nova mcp: %(levelname)s %(name)s: %(message)s")
+        raise SystemExit(
+            f"nova mcp: the games folder {root} does not exist; create it or pass --root DIR"
+        )
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=logging.WARNING,
+        format="nova mcp: %(levelname)s %(name)s: %(message)s",
+    )
     app = build_server(root)
     if http:
         app.run("streamable-http", host=LOCALHOST, port=port)

@@ -37,8 +37,15 @@ YOU = (40, 104, 224)
 OTHERS = [(214, 48, 49), (230, 126, 34), (190, 40, 160), (22, 160, 133), (120, 120, 40)]
 WRECK = (110, 110, 110)
 GLYPH = {
-    "charger": "C", "depot": "D", "extractor": "E", "processor": "P", "acidProcessingPlant": "A",
-    "scanner": "S", "radar": "R", "relayTower": "T", "colonyModule": "M",
+    "charger": "C",
+    "depot": "D",
+    "extractor": "E",
+    "processor": "P",
+    "acidProcessingPlant": "A",
+    "scanner": "S",
+    "radar": "R",
+    "relayTower": "T",
+    "colonyModule": "M",
 }
 
 
@@ -69,7 +76,9 @@ def ground_colour(composition: dict[str, int]) -> tuple[int, int, int]:
     if not amounts:
         return GROUND
     main = max(amounts, key=lambda k: (amounts[k], k))
-    return _blend(GROUND, COMPOSITION[main], min(1.0, 0.35 + 0.65 * amounts[main] / COMPOSITION_FULL))
+    return _blend(
+        GROUND, COMPOSITION[main], min(1.0, 0.35 + 0.65 * amounts[main] / COMPOSITION_FULL)
+    )
 
 
 def _fog_tile(size: int) -> Image.Image:
@@ -100,18 +109,33 @@ def render(world, viewer: str) -> tuple[bytes, dict[str, tuple[int, int, int]]]:
             if tile is None:
                 image.paste(fog, (x0, y0))
                 continue
-            draw.rectangle([x0, y0, x0 + size - 1, y0 + size - 1], fill=ground_colour(dict(tile.composition)), outline=GRID)
+            draw.rectangle(
+                [x0, y0, x0 + size - 1, y0 + size - 1],
+                fill=ground_colour(dict(tile.composition)),
+                outline=GRID,
+            )
             if any(v > 0 for v in tile.scattered.values()):
                 dot = max(2, size // 6)
-                draw.rectangle([x0 + size - 2 - dot, y0 + 1, x0 + size - 2, y0 + 1 + dot], fill=LOOSE, outline=(0, 0, 0))
-    colours = owner_colours(viewer, [b.owner_id for b in world.buildings] + [a.owner_id for a in world.androids])
+                draw.rectangle(
+                    [x0 + size - 2 - dot, y0 + 1, x0 + size - 2, y0 + 1 + dot],
+                    fill=LOOSE,
+                    outline=(0, 0, 0),
+                )
+    colours = owner_colours(
+        viewer, [b.owner_id for b in world.buildings] + [a.owner_id for a in world.androids]
+    )
     inset = max(1, size // 8)
     for building in world.buildings:
         x0, y0 = building.position.x * size, building.position.y * size
         box = [x0 + inset, y0 + inset, x0 + size - 1 - inset, y0 + size - 1 - inset]
         colour = colours[building.owner_id]
         if building.complete:
-            draw.rectangle(box, fill=_blend(colour, (255, 255, 255), 0.45), outline=colour, width=max(1, size // 12))
+            draw.rectangle(
+                box,
+                fill=_blend(colour, (255, 255, 255), 0.45),
+                outline=colour,
+                width=max(1, size // 12),
+            )
         else:  # a construction site: the outline of what it will be
             draw.rectangle(box, outline=colour, width=max(1, size // 12))
         if size >= 14:
@@ -122,10 +146,22 @@ def render(world, viewer: str) -> tuple[bytes, dict[str, tuple[int, int, int]]]:
         cx = android.position.x * size + size // 2
         cy = android.position.y * size + size // 2
         if android.active:
-            draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=colours[android.owner_id], outline=(255, 255, 255))
+            draw.ellipse(
+                [cx - radius, cy - radius, cx + radius, cy + radius],
+                fill=colours[android.owner_id],
+                outline=(255, 255, 255),
+            )
         else:  # a wreck
-            draw.line([cx - radius, cy - radius, cx + radius, cy + radius], fill=WRECK, width=max(1, size // 10))
-            draw.line([cx - radius, cy + radius, cx + radius, cy - radius], fill=WRECK, width=max(1, size // 10))
+            draw.line(
+                [cx - radius, cy - radius, cx + radius, cy + radius],
+                fill=WRECK,
+                width=max(1, size // 10),
+            )
+            draw.line(
+                [cx - radius, cy + radius, cx + radius, cy - radius],
+                fill=WRECK,
+                width=max(1, size // 10),
+            )
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue(), colours
@@ -133,8 +169,18 @@ def render(world, viewer: str) -> tuple[bytes, dict[str, tuple[int, int, int]]]:
 
 def legend(world, viewer: str, colours: dict[str, tuple[int, int, int]]) -> str:
     """What the colours and marks mean, for the text beside the picture."""
-    names = {YOU: "blue", OTHERS[0]: "red", OTHERS[1]: "orange", OTHERS[2]: "magenta", OTHERS[3]: "teal", OTHERS[4]: "olive"}
-    players = ", ".join(f"{owner} {names.get(colour, 'grey')}" + (" (you)" if owner == viewer else "") for owner, colour in colours.items())
+    names = {
+        YOU: "blue",
+        OTHERS[0]: "red",
+        OTHERS[1]: "orange",
+        OTHERS[2]: "magenta",
+        OTHERS[3]: "teal",
+        OTHERS[4]: "olive",
+    }
+    players = ", ".join(
+        f"{owner} {names.get(colour, 'grey')}" + (" (you)" if owner == viewer else "")
+        for owner, colour in colours.items()
+    )
     glyphs = ", ".join(f"{letter} {kind}" for kind, letter in GLYPH.items())
     size = tile_size(world.width, world.height)
     return (

@@ -50,16 +50,28 @@ def starter_files() -> dict[str, str]:
 
 
 def register(app: MCPServer, folder: GameFolder) -> None:
-    app.resource(GUIDE_URI, name="guide", title="How to play Nova (for agents)", mime_type="text/markdown")(guide)
+    app.resource(
+        GUIDE_URI, name="guide", title="How to play Nova (for agents)", mime_type="text/markdown"
+    )(guide)
     app.resource(
         TYPINGS_URI,
         name="typings",
         title="nova.d.ts: the globals a script sees and the actions it returns",
         mime_type="text/plain",
     )(typings)
-    app.resource(SCHEMA_URI, name="rules-schema", title="JSON Schema of a rules file", mime_type="application/json")(rules_schema)
+    app.resource(
+        SCHEMA_URI,
+        name="rules-schema",
+        title="JSON Schema of a rules file",
+        mime_type="application/json",
+    )(rules_schema)
 
-    @app.resource(RULES_URI, name="game-rules", title="A game's resolved rules (every number it is played with)", mime_type="application/json")
+    @app.resource(
+        RULES_URI,
+        name="game-rules",
+        title="A game's resolved rules (every number it is played with)",
+        mime_type="application/json",
+    )
     def game_rules(name: str) -> str:
         try:
             rules = api.game_rules(folder.existing(name))
@@ -73,7 +85,8 @@ def register(app: MCPServer, folder: GameFolder) -> None:
                 fn=lambda text=text: text,
                 uri=STARTER_URI.format(file=file),
                 name=f"starter-{file}",
-                title=f"Starter android: {file}" + (" (entry: default export is the turn function)" if file == "main.ts" else ""),
+                title=f"Starter android: {file}"
+                + (" (entry: default export is the turn function)" if file == "main.ts" else ""),
                 mime_type="text/plain",
             )
         )
@@ -114,17 +127,34 @@ def _standing(folder: GameFolder, game: str, player: str | None) -> list[str]:
         status = api.status(path)
     except NovaError as error:
         return [f"(The game {game!r} could not be read: {folder.tidy(str(error), game)}.)"]
-    lines = [f"The game is {game!r}, at round {status.round}" + (f" of {status.final_turn}." if status.final_turn else ".")]
+    lines = [
+        f"The game is {game!r}, at round {status.round}"
+        + (f" of {status.final_turn}." if status.final_turn else ".")
+    ]
     for p in status.players:
         breakdown = ", ".join(f"{b.source} {b.points:g}" for b in p.breakdown) or "nothing yet"
-        lines.append(f"- {p.id}: {p.score:g} points ({breakdown}); {p.active_androids} active androids, {p.wrecks} wrecks")
+        lines.append(
+            f"- {p.id}: {p.score:g} points ({breakdown}); {p.active_androids} active androids, {p.wrecks} wrecks"
+        )
     if player is None:
         lines.append("Pick the player you write for; pass it as `player` to every tool.")
     elif player not in [p.id for p in status.players]:
-        lines.append(f"You play as {player!r}, who has not joined yet: your first upload_script adds you to the game.")
+        lines.append(
+            f"You play as {player!r}, who has not joined yet: your first upload_script adds you to the game."
+        )
     else:
-        failed = api.events_page(path, player=player, failed_only=True, mine_only=True, offset=None, limit=5)
-        lines.append(f"You play as {player!r}. Your androids have {failed.total} failed turns so far" + (":" if failed.total else "."))
-        lines += [f"- round {e['round']} {e['android']}: [{e.get('code')}] {e.get('reason')}" for e in failed.events]
-        lines.append("Improve on what is there: read your androids with get_android and the events before changing the code.")
+        failed = api.events_page(
+            path, player=player, failed_only=True, mine_only=True, offset=None, limit=5
+        )
+        lines.append(
+            f"You play as {player!r}. Your androids have {failed.total} failed turns so far"
+            + (":" if failed.total else ".")
+        )
+        lines += [
+            f"- round {e['round']} {e['android']}: [{e.get('code')}] {e.get('reason')}"
+            for e in failed.events
+        ]
+        lines.append(
+            "Improve on what is there: read your androids with get_android and the events before changing the code."
+        )
     return lines

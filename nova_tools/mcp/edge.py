@@ -29,7 +29,9 @@ MAX_PROBLEMS = 20  # rules problems or compile diagnostics listed in one error m
 
 def reply(data: _Out, text: str) -> CallToolResult:
     """A successful result: ``data`` as structured content, ``text`` as the readable summary."""
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data.wire())
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=data.wire()
+    )
 
 
 def failure(message: str) -> CallToolResult:
@@ -39,7 +41,9 @@ def failure(message: str) -> CallToolResult:
 def _hint(error: BaseException) -> str:
     """What to do next, for the mistakes whose own message does not already say it."""
     if isinstance(error, api.UnknownPlayer):
-        return "a player joins a game with their first upload_script; list_games shows who has joined"
+        return (
+            "a player joins a game with their first upload_script; list_games shows who has joined"
+        )
     if isinstance(error, api.Refusal):
         # at-capacity needs no hint: the engine's own message already says what to do.
         return {
@@ -57,11 +61,16 @@ def describe(error: BaseException, folder: api.GameFolder, game: str | None) -> 
     if isinstance(error, CompileError):
         lines = str(error).splitlines()  # the summary, then file:line:col message lines
         more = len(lines) - 1 - MAX_PROBLEMS
-        body = "\n".join(lines[: MAX_PROBLEMS + 1]) + (f"\n(and {more} more lines)" if more > 0 else "")
+        body = "\n".join(lines[: MAX_PROBLEMS + 1]) + (
+            f"\n(and {more} more lines)" if more > 0 else ""
+        )
     elif isinstance(error, RulesError):
         listed = [str(p) for p in error.problems[:MAX_PROBLEMS]]
         more = len(error.problems) - len(listed)
-        body = f"the rules are not valid ({len(error.problems)} problem{'s' if len(error.problems) != 1 else ''}):\n" + "\n".join(listed)
+        body = (
+            f"the rules are not valid ({len(error.problems)} problem{'s' if len(error.problems) != 1 else ''}):\n"
+            + "\n".join(listed)
+        )
         body += f"\n(and {more} more)" if more > 0 else ""
     else:
         body = str(error)
@@ -79,8 +88,14 @@ def argument_problems(tool: str, error: ValidationError) -> str:
             lines.append(f"{where} is required")
         else:
             got = json.dumps(item.get("input"), default=str)
-            lines.append(f"{where}: {item['msg'][:1].lower() + item['msg'][1:]} (got {got if len(got) <= 60 else got[:60] + '...'})")
-    return f"{tool} was called with wrong arguments: " + "; ".join(lines) + ". The tool's inputSchema (tools/list) lists them."
+            lines.append(
+                f"{where}: {item['msg'][:1].lower() + item['msg'][1:]} (got {got if len(got) <= 60 else got[:60] + '...'})"
+            )
+    return (
+        f"{tool} was called with wrong arguments: "
+        + "; ".join(lines)
+        + ". The tool's inputSchema (tools/list) lists them."
+    )
 
 
 def tool_edge(folder: api.GameFolder, fn: Callable[..., Any]) -> Callable[..., Any]:

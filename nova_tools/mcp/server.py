@@ -35,11 +35,15 @@ instead of the source."""
 class NovaServer(MCPServer):
     """MCPServer whose argument validation failures read as sentences about the arguments."""
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context | None = None
+    ) -> Any:
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as error:
-            if isinstance(error.__cause__, ValidationError) and not isinstance(error, UnexpectedToolError):
+            if isinstance(error.__cause__, ValidationError) and not isinstance(
+                error, UnexpectedToolError
+            ):
                 return failure(argument_problems(name, error.__cause__))
             raise
 
@@ -48,7 +52,13 @@ def build_server(root: str | Path) -> MCPServer:
     """The Nova MCP server for the games in ``root``: the tools (``mcp/tools/``), then the
     resources and the prompt (``mcp/content.py``)."""
     folder = GameFolder.at(root)
-    app = NovaServer("nova", title="Project: Nova", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
+    app = NovaServer(
+        "nova",
+        title="Project: Nova",
+        instructions=INSTRUCTIONS,
+        version=_version(),
+        log_level="WARNING",
+    )
     tools.register(app, folder, tools.TOOLS)
     content.register(app, folder)
     return app

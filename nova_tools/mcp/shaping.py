@@ -8,7 +8,10 @@ from .models import AndroidBrief, BuildingOut, EventOut, OwnAndroid, Position, W
 
 EVENT_TEXT_CHARS = 120  # memory/recording shown inside an event; the rest is cut with a note
 EVENT_LINE_CHARS = 300  # one event's line in a tool's text (a script error's reason can be long)
-NOTES = ("memory", "recording")  # the action fields that carry an android's notes (api events give them whole)
+NOTES = (
+    "memory",
+    "recording",
+)  # the action fields that carry an android's notes (api events give them whole)
 
 
 def position_of(position: api.Position) -> Position:
@@ -41,14 +44,19 @@ def at_text(position: Position) -> str:
 
 
 def cut_text(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
+    return (
+        text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
+    )
 
 
 def shorten_event(event: dict, limit: int = EVENT_TEXT_CHARS) -> dict:
     """An event with long memory and recording strings cut (get_android shows them whole)."""
     action = event.get("action")
     if isinstance(action, dict):
-        cut = {k: cut_text(v, limit) if k in NOTES and isinstance(v, str) else v for k, v in action.items()}
+        cut = {
+            k: cut_text(v, limit) if k in NOTES and isinstance(v, str) else v
+            for k, v in action.items()
+        }
         event = {**event, "action": cut}
     return event
 
@@ -71,20 +79,36 @@ def world_text(world: WorldView) -> str:
             f"your {a.id}{state} at {at_text(a.position)}: battery {points_text(a.battery)}, health {points_text(a.health)}, cargo {materials_text(a.cargo)}"
         )
     for b in yours.buildings:
-        site = "" if b.complete else f" (site, owes {materials_text(b.owed)}, {b.remaining_ticks} ticks)"
+        site = (
+            ""
+            if b.complete
+            else f" (site, owes {materials_text(b.owed)}, {b.remaining_ticks} ticks)"
+        )
         stored = f", stores {materials_text(b.storage)}" if b.storage else ""
         lines.append(f"your {b.type} {b.id} at {at_text(b.position)}{site}{stored}")
     lines.append(f"scripts: {', '.join(f'{s.id} ({s.name})' for s in yours.scripts) or 'none'}")
     loose = [t for t in world.tiles if t.scattered]
     if loose:
-        lines.append("loose material: " + "; ".join(f"{at_text(t.position)} {materials_text(t.scattered)}" for t in loose))
+        lines.append(
+            "loose material: "
+            + "; ".join(f"{at_text(t.position)} {materials_text(t.scattered)}" for t in loose)
+        )
     for a in world.others.androids:
-        lines.append(f"seen: {a.owner_id}'s {a.id}{'' if a.active else ' (wreck)'} at {at_text(a.position)}")
+        lines.append(
+            f"seen: {a.owner_id}'s {a.id}{'' if a.active else ' (wreck)'} at {at_text(a.position)}"
+        )
     for b in world.others.buildings:
-        lines.append(f"seen: {b.owner_id}'s {b.type}{'' if b.complete else ' site'} at {at_text(b.position)}")
+        lines.append(
+            f"seen: {b.owner_id}'s {b.type}{'' if b.complete else ' site'} at {at_text(b.position)}"
+        )
     if world.tile_count > len(world.tiles):
-        lines.append(f"(listing tiles {world.tile_offset}-{world.tile_offset + len(world.tiles) - 1} of {world.tile_count}; page with tile_offset)")
+        lines.append(
+            f"(listing tiles {world.tile_offset}-{world.tile_offset + len(world.tiles) - 1} of {world.tile_count}; page with tile_offset)"
+        )
     if world.messages:
         lines.append(f"latest broadcasts ({len(world.messages)} of {world.message_count}):")
-        lines += [f"  r{m.round} {m.owner_id}/{m.android_id} at {at_text(m.position)}: {cut_text(m.content, 120)}" for m in world.messages]
+        lines += [
+            f"  r{m.round} {m.owner_id}/{m.android_id} at {at_text(m.position)}: {cut_text(m.content, 120)}"
+            for m in world.messages
+        ]
     return "\n".join(lines)

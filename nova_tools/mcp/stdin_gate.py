@@ -93,15 +93,22 @@ def install() -> None:
     out, into = os.pipe()
     os.dup2(out, 0)
     os.close(out)
-    threading.Thread(target=_pump, args=(wire, into), name="nova-mcp-stdin-gate", daemon=True).start()
+    threading.Thread(
+        target=_pump, args=(wire, into), name="nova-mcp-stdin-gate", daemon=True
+    ).start()
 
 
 def _pump(wire: int, into: int) -> None:
-    with open(wire, "rb", closefd=True) as source, open(into, "wb", buffering=0, closefd=True) as sink:
+    with (
+        open(wire, "rb", closefd=True) as source,
+        open(into, "wb", buffering=0, closefd=True) as sink,
+    ):
         try:
             for raw in source:
                 line = raw.decode("utf-8", errors="replace")
                 ending = "\n" if line.endswith("\n") else ""
-                sink.write((readable(line.rstrip("\r\n")) + ending).encode("utf-8", errors="replace"))
+                sink.write(
+                    (readable(line.rstrip("\r\n")) + ending).encode("utf-8", errors="replace")
+                )
         except (BrokenPipeError, ValueError, OSError):
             pass  # the server stopped reading: nothing left to hand on

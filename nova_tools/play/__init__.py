@@ -11,7 +11,15 @@ all play through here: there is one game loop.
 """
 
 from .keeping import stored_game
-from .runner import FAILURE_CODES, ScriptRunner, failure_code, sandbox, sandbox_build, sandbox_lease, sandboxes_made
+from .runner import (
+    FAILURE_CODES,
+    ScriptRunner,
+    failure_code,
+    sandbox,
+    sandbox_build,
+    sandbox_lease,
+    sandboxes_made,
+)
 from .session import GameResult, GameSession, GameSpec, RoundReport, Seat, SpecError, play_game
 
 __all__ = [

@@ -15,10 +15,23 @@ def stored_game(session: GameSession, path: str | Path) -> store.Game:
     """The game file of a session started from a spec (:meth:`GameSession.start`) that kept its
     events; write it with ``store.save``. Later rounds the session plays are recorded in it too."""
     if session.initial is None or not session.keep_events:
-        raise SpecError("only a game played from its start, with its events kept, can be kept as a game file")
+        raise SpecError(
+            "only a game played from its start, with its events kept, can be kept as a game file"
+        )
     scripts = {
-        sid: store.StoredScript(seat.player, seat.name, seat.script.sha256, seat.script.bundle, seat.script.source_map)
+        sid: store.StoredScript(
+            seat.player, seat.name, seat.script.sha256, seat.script.bundle, seat.script.source_map
+        )
         for sid, seat in session.seats.items()
     }
     state = session.state
-    return store.Game(Path(path), state.rules, state.seed, sandbox_build(), session.initial, scripts, session.events, state)
+    return store.Game(
+        Path(path),
+        state.rules,
+        state.seed,
+        sandbox_build(),
+        session.initial,
+        scripts,
+        session.events,
+        state,
+    )

@@ -40,7 +40,9 @@ class _Pool:
         with self.lock:
             if self.free:
                 return self.free.pop()
-        from ..sandbox import Sandbox  # imported on first use: loading the game loop does not load wasmtime
+        from ..sandbox import (
+            Sandbox,
+        )  # imported on first use: loading the game loop does not load wasmtime
 
         made = Sandbox()  # outside the lock: the first one compiles or loads QuickJS (~1 s)
         with self.lock:
@@ -117,7 +119,12 @@ class ScriptRunner:
     in the player's files with the script's source map (``source_maps``: script id -> map), in
     this one place (positions.py)."""
 
-    def __init__(self, rules: Rules, bundles: Mapping[str, str], source_maps: Mapping[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        bundles: Mapping[str, str],
+        source_maps: Mapping[str, object] | None = None,
+    ) -> None:
         from ..sandbox import Budgets, GameGlobals
 
         self.bundles = dict(bundles)
@@ -128,7 +135,9 @@ class ScriptRunner:
         # game into the snapshot the game's turns start from.
         rules_json = json.dumps(rules.to_json(), separators=(",", ":"), ensure_ascii=False)
         self.game_globals = GameGlobals(rules_json, rules.match.final_round)
-        self.budgets = Budgets(fuel=rules.script.fuel, memory=rules.script.memory, timeout_ms=rules.script.timeout_ms)
+        self.budgets = Budgets(
+            fuel=rules.script.fuel, memory=rules.script.memory, timeout_ms=rules.script.timeout_ms
+        )
 
     def globals(self, state: GameState, android: Android) -> TurnGlobals:
         """What ``android``'s script sees this turn (its fogged world, the rules, ...): the glue
@@ -143,8 +152,17 @@ class ScriptRunner:
         if bundle is None:
             return engine.Decision(error=f"its script {android.script} is not stored in this game")
         with sandbox_lease() as leased:
-            result = leased.run_turn(bundle, self.globals(state, android), self.budgets, engine.turn_seed(state, android.id))
+            result = leased.run_turn(
+                bundle,
+                self.globals(state, android),
+                self.budgets,
+                engine.turn_seed(state, android.id),
+            )
         self.last_logs = result.logs  # console.log output: shown by dry-runs, not kept in games
-        self.last_place = located = locate(result, self.source_maps.get(android.script)) if result.error else None
+        self.last_place = located = (
+            locate(result, self.source_maps.get(android.script)) if result.error else None
+        )
         error = located.error if located is not None else result.error
-        return engine.Decision(value=result.value, error=error, ticks=result.ticks, code=failure_code(result.kind))
+        return engine.Decision(
+            value=result.value, error=error, ticks=result.ticks, code=failure_code(result.kind)
+        )

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import engine
-from ..errors import NovaError
 from ..engine.reasons import failed_turn
+from ..errors import NovaError
 from ..rules import Rules
 from .runner import ScriptRunner
 
@@ -52,9 +52,13 @@ class GameSpec:
     def __post_init__(self) -> None:
         object.__setattr__(self, "seats", tuple(self.seats))
         if not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
-            raise SpecError(f"the seed must be a whole number from 0 to 2^63 - 1, not {self.seed!r}")
+            raise SpecError(
+                f"the seed must be a whole number from 0 to 2^63 - 1, not {self.seed!r}"
+            )
         if not isinstance(self.rounds, int) or self.rounds < 0:
-            raise SpecError(f"the number of rounds must be a whole number, at least 0, not {self.rounds!r}")
+            raise SpecError(
+                f"the number of rounds must be a whole number, at least 0, not {self.rounds!r}"
+            )
         players = [seat.player for seat in self.seats]
         if len(set(players)) != len(players):
             raise SpecError(f"each seat needs its own player id, got {players}")
@@ -81,11 +85,15 @@ class GameResult:
     rounds: int  # the last round played
     scores: tuple[engine.Score, ...]
     events: list[dict] = field(repr=False)
-    score_history: tuple[dict[str, float], ...] = field(repr=False)  # [i]: after round i + 1 of this session
+    score_history: tuple[dict[str, float], ...] = field(
+        repr=False
+    )  # [i]: after round i + 1 of this session
     turns: int = 0
     failed_turns: int = 0
     destroyed: tuple[str, ...] = ()  # the androids destroyed in this session's rounds, in order
-    initial: dict | None = field(default=None, repr=False)  # the world before any event (engine.to_json)
+    initial: dict | None = field(
+        default=None, repr=False
+    )  # the world before any event (engine.to_json)
     state: engine.GameState | None = field(default=None, repr=False, compare=False)
 
     def points(self) -> dict[str, float]:
@@ -177,7 +185,11 @@ class GameSession:
         return RoundReport(self.state.round, events, turns, failed, destroyed, points)
 
     def play(
-        self, rounds: int, *, progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None
+        self,
+        rounds: int,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> list[RoundReport]:
         """Play up to ``rounds`` rounds; ``progress(done, rounds)`` after each, and ``stop()``
         (if given) is asked before each: a true answer ends the run between rounds."""

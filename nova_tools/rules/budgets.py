@@ -66,8 +66,10 @@ def worst_case_ms(ticks: int, memory: int) -> float:
     """How long the most expensive turn of ``ticks`` fuel and a ``memory``-byte heap can run on the
     development machine: its whole wasm-fuel ceiling (the largest bundle) spent at the slowest rate,
     plus every byte of its heap touched for the first time."""
-    return (wasm_fuel_ceiling(ticks, MAX_BUNDLE_BYTES) / SLOWEST_FUEL_PER_MS
-            + memory / (1024 * 1024) * FRESH_MEMORY_MS_PER_MIB)
+    return (
+        wasm_fuel_ceiling(ticks, MAX_BUNDLE_BYTES) / SLOWEST_FUEL_PER_MS
+        + memory / (1024 * 1024) * FRESH_MEMORY_MS_PER_MIB
+    )
 
 
 def min_timeout_ms(ticks: int, memory: int) -> int:
@@ -81,7 +83,9 @@ def clock_problem(ticks: int, memory: int, timeout_ms: int) -> str | None:
     needed = min_timeout_ms(ticks, memory)
     if timeout_ms >= needed:
         return None
-    return (f"a turn of {ticks} ticks and {memory / (1024 * 1024):g} MiB can run for up to "
-            f"{worst_case_ms(ticks, memory) / 1000:.1f} s before its budgets stop it, so script.timeoutMs must be at least "
-            f"{needed} ({TIMEOUT_SHARE}x that) for the clock never to decide a turn: raise script.timeoutMs to {needed}, "
-            f"or lower script.fuel or script.memory")
+    return (
+        f"a turn of {ticks} ticks and {memory / (1024 * 1024):g} MiB can run for up to "
+        f"{worst_case_ms(ticks, memory) / 1000:.1f} s before its budgets stop it, so script.timeoutMs must be at least "
+        f"{needed} ({TIMEOUT_SHARE}x that) for the clock never to decide a turn: raise script.timeoutMs to {needed}, "
+        f"or lower script.fuel or script.memory"
+    )

@@ -194,11 +194,16 @@ class _Parser:
         code = self.hex4(self.pos)
         self.pos += 6
         if 0xDC00 <= code <= 0xDFFF:
-            raise self.fail(f"\\u{code:04x} is half of a UTF-16 surrogate pair with no first half", self.pos - 6)
+            raise self.fail(
+                f"\\u{code:04x} is half of a UTF-16 surrogate pair with no first half", self.pos - 6
+            )
         if 0xD800 <= code <= 0xDBFF:
             low = self.hex4(self.pos) if self.text.startswith("\\u", self.pos) else None
             if low is None or not 0xDC00 <= low <= 0xDFFF:
-                raise self.fail(f"\\u{code:04x} is half of a UTF-16 surrogate pair with no second half", self.pos - 6)
+                raise self.fail(
+                    f"\\u{code:04x} is half of a UTF-16 surrogate pair with no second half",
+                    self.pos - 6,
+                )
             self.pos += 6
             return chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))
         return chr(code)
@@ -217,11 +222,15 @@ class _Parser:
             self.pos += 1
         literal = text[start : self.pos]
         try:
-            value: int | float = float(literal) if any(ch in literal for ch in ".eE") else int(literal)
+            value: int | float = (
+                float(literal) if any(ch in literal for ch in ".eE") else int(literal)
+            )
         except ValueError:
             raise self.fail(f"{literal[:40]!r} is not a number", start) from None
         if value in (float("inf"), float("-inf")):
-            raise self.fail(f"{literal[:40]} is too large a number (a rule must be a finite number)", start)
+            raise self.fail(
+                f"{literal[:40]} is too large a number (a rule must be a finite number)", start
+            )
         return value
 
 

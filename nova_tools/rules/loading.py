@@ -14,7 +14,14 @@ from pydantic import BaseModel, ValidationError
 from ..errors import NovaError
 from . import budgets, jsonc
 from .models import Group, Leaf, Rules
-from .walk import JsonPath, default_json, dict_value_model, fields_by_alias, list_item_model, model_in
+from .walk import (
+    JsonPath,
+    default_json,
+    dict_value_model,
+    fields_by_alias,
+    list_item_model,
+    model_in,
+)
 
 
 @dataclass(frozen=True)
@@ -39,7 +46,11 @@ class RulesError(NovaError, ValueError):
         self.problems = problems
         self.source = source
         first = problems[0]
-        more = f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})" if len(problems) > 1 else ""
+        more = (
+            f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})"
+            if len(problems) > 1
+            else ""
+        )
         super().__init__(f"{source}: {first}{more}")
 
 
@@ -67,9 +78,18 @@ def merge(model: type[BaseModel], defaults: dict, override: object, path: JsonPa
             continue
         annotation = model.model_fields[name].annotation
         sub = model_in(annotation)
-        if sub is not None and issubclass(sub, Group) and isinstance(value, dict) and isinstance(defaults.get(key), dict):
+        if (
+            sub is not None
+            and issubclass(sub, Group)
+            and isinstance(value, dict)
+            and isinstance(defaults.get(key), dict)
+        ):
             result[key] = merge(sub, defaults[key], value, path + (key,))
-        elif dict_value_model(annotation) is not None and isinstance(value, dict) and isinstance(defaults.get(key), dict):
+        elif (
+            dict_value_model(annotation) is not None
+            and isinstance(value, dict)
+            and isinstance(defaults.get(key), dict)
+        ):
             result[key] = {**defaults[key], **value}  # keyed entries: each entry given whole
         else:
             result[key] = value
@@ -108,16 +128,31 @@ def _problems(error: ValidationError) -> list[RuleProblem]:
             parent, key = loc[:-1], loc[-1]
             leaf = _leaf_at(parent)
             name = leaf.__name__[0].lower() + leaf.__name__[1:] if leaf else ""
-            what = f"{'an' if name[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {name}" if leaf else "this value"
+            what = (
+                f"{'an' if name[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {name}"
+                if leaf
+                else "this value"
+            )
             message = f"{what} is given whole or not at all: '{key}' is missing"
             problems.append(RuleProblem(parent, message))
         elif kind == "extra_forbidden":
-            problems.append(RuleProblem(loc, "unknown key (check the spelling against the rules schema)"))
+            problems.append(
+                RuleProblem(loc, "unknown key (check the spelling against the rules schema)")
+            )
         elif kind in ("literal_error", "enum"):
             problems.append(RuleProblem(loc, item["msg"].replace("Input should be", "expected")))
         else:
-            message = item["msg"].replace("Input should be", "expected").replace("Value error, ", "")
-            problems.append(RuleProblem(loc, f"{message} (got {_shown(item.get('input'))})" if "input" in item and not isinstance(item.get("input"), (dict, list)) else message))
+            message = (
+                item["msg"].replace("Input should be", "expected").replace("Value error, ", "")
+            )
+            problems.append(
+                RuleProblem(
+                    loc,
+                    f"{message} (got {_shown(item.get('input'))})"
+                    if "input" in item and not isinstance(item.get("input"), (dict, list))
+                    else message,
+                )
+            )
     return problems
 
 
@@ -133,7 +168,10 @@ def resolve(override: object, source: str = "rules", *, stored: bool = False) ->
     rules, those a game was already created with, are taken as they are, so an existing game
     goes on under the rules it was played with."""
     if not isinstance(override, dict):
-        raise RulesError([RuleProblem((), f"a rules file holds one JSON object, not {type(override).__name__}")], source)
+        raise RulesError(
+            [RuleProblem((), f"a rules file holds one JSON object, not {type(override).__name__}")],
+            source,
+        )
     if isinstance(override.get("$schema"), str):
         # editors use "$schema" to find the schema; it is not a rule
         override = {k: v for k, v in override.items() if k != "$schema"}
@@ -143,7 +181,9 @@ def resolve(override: object, source: str = "rules", *, stored: bool = False) ->
     except ValidationError as error:
         raise RulesError(_problems(error), source) from None
     script = rules.script
-    problem = None if stored else budgets.clock_problem(script.fuel, script.memory, script.timeout_ms)
+    problem = (
+        None if stored else budgets.clock_problem(script.fuel, script.memory, script.timeout_ms)
+    )
     if problem is not None:
         # name what the file changed: the budget it raised, or the timeout it lowered
         given = override.get("script") if isinstance(override.get("script"), dict) else {}
@@ -174,7 +214,9 @@ def read_file(path: str | FsPath) -> object:
     except FileNotFoundError:
         raise RulesError([RuleProblem((), "no such file")], str(path)) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise RulesError([RuleProblem((), f"cannot be read ({error.__class__.__name__})")], str(path)) from None
+        raise RulesError(
+            [RuleProblem((), f"cannot be read ({error.__class__.__name__})")], str(path)
+        ) from None
     return parse_text(text, str(path)).value
 
 

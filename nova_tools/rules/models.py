@@ -67,14 +67,17 @@ class _Model(BaseModel):
         validate_default=True,
     )
 
-
     @field_validator("*", mode="after")
     @classmethod
     def _in_range(cls, value: object) -> object:
         # Every number a game is played with stays within a 32-bit signed integer: exact in any
         # JS engine, and sums of a few thousand of them can never overflow to Infinity (which
         # no game file, reply or script could carry as JSON).
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) > MAX_RULE_NUMBER:
+        if (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and abs(value) > MAX_RULE_NUMBER
+        ):
             raise ValueError(f"a rule is at most {MAX_RULE_NUMBER:,} in size")
         return value
 
@@ -113,7 +116,11 @@ class Sight(Leaf):
         description="'diamond' counts orthogonal steps (|dx| + |dy| <= range); 'disc' uses true "
         "distance (dx^2 + dy^2 <= range^2)."
     )
-    range: int = Field(ge=0, le=512, description="How many tiles away a tile can be and still be seen (512 sees any board whole).")
+    range: int = Field(
+        ge=0,
+        le=512,
+        description="How many tiles away a tile can be and still be seen (512 sees any board whole).",
+    )
 
 
 class Roll(Leaf):
@@ -146,9 +153,13 @@ class CompositionRoll(Leaf):
 class Extraction(Leaf):
     """One harvest a building makes from its own tile's composition every round end."""
 
-    source: CompositionKind = Field(description="The composition field harvested (it is not consumed).")
+    source: CompositionKind = Field(
+        description="The composition field harvested (it is not consumed)."
+    )
     material: Material = Field(description="The material stored in the building.")
-    amount: int = Field(ge=0, description="At most this many units a round, capped by what the ground holds.")
+    amount: int = Field(
+        ge=0, description="At most this many units a round, capped by what the ground holds."
+    )
 
 
 class Conversion(Leaf):
@@ -171,7 +182,12 @@ class Storage(Leaf):
 class Pods(Group):
     """The earth-launched material pods scattered over a fresh map."""
 
-    count: int = Field(10, ge=0, le=65536, description="How many pods land on a fresh map (one tile each; two pods may share a tile).")
+    count: int = Field(
+        10,
+        ge=0,
+        le=65536,
+        description="How many pods land on a fresh map (one tile each; two pods may share a tile).",
+    )
     contents: dict[Material, Roll] = Field(
         default_factory=lambda: {"metal": Roll(min=2, max=6), "electronics": Roll(min=0, max=1)},
         description="What each pod holds, per material. Earth sent metal and electronics; "
@@ -184,26 +200,35 @@ class Generation(Group):
 
     pods: Pods = Field(default_factory=Pods, description="Scattered earth-launched material.")
     ore: CompositionRoll = Field(
-        CompositionRoll(chance=0.25, min=1, max=4), description="Natural ore in the ground, which extractors harvest."
+        CompositionRoll(chance=0.25, min=1, max=4),
+        description="Natural ore in the ground, which extractors harvest.",
     )
     water: CompositionRoll = Field(
-        CompositionRoll(chance=0.2, min=1, max=3), description="Natural water in the ground, which extractors harvest."
+        CompositionRoll(chance=0.2, min=1, max=3),
+        description="Natural water in the ground, which extractors harvest.",
     )
     acid: CompositionRoll = Field(
         CompositionRoll(chance=0.12, min=1, max=4),
         description="Acid in the ground: a hazard to androids standing on it, and the source of acidCanister.",
     )
     radiation: CompositionRoll = Field(
-        CompositionRoll(chance=0.08, min=1, max=3), description="Radiation: a hazard to androids standing on it."
+        CompositionRoll(chance=0.08, min=1, max=3),
+        description="Radiation: a hazard to androids standing on it.",
     )
 
 
 class WorldRules(Group):
     """The board."""
 
-    width: int = Field(12, ge=2, le=256, description="Number of tile columns (x runs from 0 to width - 1).")
-    height: int = Field(12, ge=2, le=256, description="Number of tile rows (y runs from 0 to height - 1).")
-    generation: Generation = Field(default_factory=Generation, description="How a fresh map is generated.")
+    width: int = Field(
+        12, ge=2, le=256, description="Number of tile columns (x runs from 0 to width - 1)."
+    )
+    height: int = Field(
+        12, ge=2, le=256, description="Number of tile rows (y runs from 0 to height - 1)."
+    )
+    generation: Generation = Field(
+        default_factory=Generation, description="How a fresh map is generated."
+    )
     symmetry: Literal["none", "rotational"] = Field(
         "none",
         description="'none': the random map of the rulebook. 'rotational': a fair map for comparing "
@@ -217,9 +242,13 @@ class WorldRules(Group):
 class AndroidRules(Group):
     """Androids: what they carry, what wears them out, what their actions cost."""
 
-    cargo_capacity: int = Field(12, ge=0, description="Most material units an android can carry, all materials together.")
+    cargo_capacity: int = Field(
+        12, ge=0, description="Most material units an android can carry, all materials together."
+    )
     memory_limit: int = Field(
-        4096, ge=0, description="Most characters an android's private memory may hold, counted as a script's .length counts (an emoji is 2)."
+        4096,
+        ge=0,
+        description="Most characters an android's private memory may hold, counted as a script's .length counts (an emoji is 2).",
     )
     recording_limit: int = Field(
         16384,
@@ -227,42 +256,86 @@ class AndroidRules(Group):
         description="Most characters an android's recording (its log for the player) may hold, counted as a script's .length counts.",
     )
     broadcast_limit: int = Field(
-        256, ge=0, description="Most characters one broadcast message may hold, counted as a script's .length counts."
+        256,
+        ge=0,
+        description="Most characters one broadcast message may hold, counted as a script's .length counts.",
     )
-    battery_capacity: float = Field(100, gt=0, description="Full battery; a new android starts with it and charging never exceeds it.")
+    battery_capacity: float = Field(
+        100,
+        gt=0,
+        description="Full battery; a new android starts with it and charging never exceeds it.",
+    )
     max_health: float = Field(100, gt=0, description="Full health; a new android starts with it.")
-    decay_per_round: float = Field(0.15, ge=0, description="Health every active android loses at each round end.")
-    radiation_damage_per_point: float = Field(
-        0.75, ge=0, description="Health lost at round end per point of radiation on the android's tile."
+    decay_per_round: float = Field(
+        0.15, ge=0, description="Health every active android loses at each round end."
     )
-    acid_damage_per_point: float = Field(1.5, ge=0, description="Health lost at round end per point of acid on the android's tile.")
+    radiation_damage_per_point: float = Field(
+        0.75,
+        ge=0,
+        description="Health lost at round end per point of radiation on the android's tile.",
+    )
+    acid_damage_per_point: float = Field(
+        1.5, ge=0, description="Health lost at round end per point of acid on the android's tile."
+    )
     failed_turn_health_penalty: float = Field(
-        10, ge=0, description="Health lost for a failed turn: a refused action, a script error or an exhausted budget."
+        10,
+        ge=0,
+        description="Health lost for a failed turn: a refused action, a script error or an exhausted budget.",
     )
     move_battery_cost: float = Field(1, ge=0, description="Battery one move costs.")
-    clean_acid_amount: int = Field(1, ge=0, description="Acid one clean-acid action removes from the target tile.")
-    clean_acid_battery_cost: float = Field(1, ge=0, description="Battery one clean-acid action costs.")
+    clean_acid_amount: int = Field(
+        1, ge=0, description="Acid one clean-acid action removes from the target tile."
+    )
+    clean_acid_battery_cost: float = Field(
+        1, ge=0, description="Battery one clean-acid action costs."
+    )
     sight: Sight | None = Field(
-        Sight(shape="diamond", range=3), description="What an active android sees around itself (null: nothing but its own tile)."
+        Sight(shape="diamond", range=3),
+        description="What an active android sees around itself (null: nothing but its own tile).",
     )
 
 
 class BuildingRules(Group):
     """One building type: what it costs and what it does once completed."""
 
-    cost: Materials = Field(Materials(), description="Material the construction site must receive before it can be built.")
-    ticks: int = Field(1, ge=0, description="Continue-construction actions needed, once paid for, to complete it.")
-    health: float = Field(100, gt=0, description="Full health of the building; salvage takes it away, repair restores it.")
-    android_capacity: int = Field(0, ge=0, description="Active androids this building lets its owner keep (the android cap).")
-    charge: float = Field(0, ge=0, description="Battery one charge action on this building adds (0: it cannot charge).")
-    storage: Storage = Field(Storage(deposit=False, withdraw=False), description="Deposits and withdrawals it accepts.")
-    extraction: list[Extraction] = Field(default_factory=list, description="What it harvests from its own tile every round end.")
+    cost: Materials = Field(
+        Materials(),
+        description="Material the construction site must receive before it can be built.",
+    )
+    ticks: int = Field(
+        1, ge=0, description="Continue-construction actions needed, once paid for, to complete it."
+    )
+    health: float = Field(
+        100,
+        gt=0,
+        description="Full health of the building; salvage takes it away, repair restores it.",
+    )
+    android_capacity: int = Field(
+        0, ge=0, description="Active androids this building lets its owner keep (the android cap)."
+    )
+    charge: float = Field(
+        0,
+        ge=0,
+        description="Battery one charge action on this building adds (0: it cannot charge).",
+    )
+    storage: Storage = Field(
+        Storage(deposit=False, withdraw=False), description="Deposits and withdrawals it accepts."
+    )
+    extraction: list[Extraction] = Field(
+        default_factory=list, description="What it harvests from its own tile every round end."
+    )
     conversion: list[Conversion] = Field(
-        default_factory=list, description="Recipes run in order, each once, on its own storage every round end."
+        default_factory=list,
+        description="Recipes run in order, each once, on its own storage every round end.",
     )
     sight: Sight | None = Field(None, description="What it reveals once completed (null: nothing).")
-    cleans_acid: bool = Field(False, description="Owning one completed lets the owner's androids clean acid (canisters are stored in it).")
-    salvageable_by_others: bool = Field(True, description="Whether another player's androids may salvage it.")
+    cleans_acid: bool = Field(
+        False,
+        description="Owning one completed lets the owner's androids clean acid (canisters are stored in it).",
+    )
+    salvageable_by_others: bool = Field(
+        True, description="Whether another player's androids may salvage it."
+    )
 
 
 def _m(**amounts: int) -> Materials:
@@ -305,7 +378,10 @@ class Buildings(Group):
             cost=_m(metal=10, electronics=2),
             ticks=4,
             storage=_STORES,
-            conversion=[_conv(_m(ore=2), _m(metal=1)), _conv(_m(metal=1, water=1), _m(electronics=1))],
+            conversion=[
+                _conv(_m(ore=2), _m(metal=1)),
+                _conv(_m(metal=1, water=1), _m(electronics=1)),
+            ],
         ),
         description="Refines ore into metal, then metal and water into electronics.",
     )
@@ -320,7 +396,9 @@ class Buildings(Group):
         description="Lets its owner's androids clean acid, and refines canisters and water into polymer.",
     )
     scanner: BuildingRules = Field(
-        BuildingRules(cost=_m(metal=4, electronics=1), ticks=3, sight=Sight(shape="diamond", range=4)),
+        BuildingRules(
+            cost=_m(metal=4, electronics=1), ticks=3, sight=Sight(shape="diamond", range=4)
+        ),
         description="Reveals the tiles around it (a diamond).",
     )
     radar: BuildingRules = Field(
@@ -340,26 +418,42 @@ class Buildings(Group):
 class SalvageRules(Group):
     """Taking buildings apart, and mending them."""
 
-    own_damage: float = Field(25, ge=0, description="Building health one salvage action by its owner takes away.")
-    hostile_damage: float = Field(15, ge=0, description="Building health one salvage action by another player takes away.")
+    own_damage: float = Field(
+        25, ge=0, description="Building health one salvage action by its owner takes away."
+    )
+    hostile_damage: float = Field(
+        15, ge=0, description="Building health one salvage action by another player takes away."
+    )
     own_return_rate: float = Field(
-        0.6, ge=0, le=1, description="Share of the material invested that the owner's salvage scatters on the tile."
+        0.6,
+        ge=0,
+        le=1,
+        description="Share of the material invested that the owner's salvage scatters on the tile.",
     )
     hostile_return_rate: float = Field(
-        0.35, ge=0, le=1, description="Share of the material invested that another player's salvage scatters on the tile."
+        0.35,
+        ge=0,
+        le=1,
+        description="Share of the material invested that another player's salvage scatters on the tile.",
     )
-    repair_amount: float = Field(10, ge=0, description="Building health one repair action restores.")
+    repair_amount: float = Field(
+        10, ge=0, description="Building health one repair action restores."
+    )
     repair_cost: Materials = Field(_m(metal=1), description="Cargo one repair action spends.")
 
 
 class BuildingPoints(Group):
     """Readiness points per completed building of each type."""
 
-    charger: float = Field(4, description="Points per completed charger (the initial one included).")
+    charger: float = Field(
+        4, description="Points per completed charger (the initial one included)."
+    )
     depot: float = Field(3, description="Points per completed depot.")
     extractor: float = Field(6, description="Points per completed extractor.")
     processor: float = Field(10, description="Points per completed processor.")
-    acid_processing_plant: float = Field(12, description="Points per completed acid processing plant.")
+    acid_processing_plant: float = Field(
+        12, description="Points per completed acid processing plant."
+    )
     scanner: float = Field(0, description="Points per completed scanner (sight earns nothing).")
     radar: float = Field(0, description="Points per completed radar (sight earns nothing).")
     relay_tower: float = Field(0, description="Points per completed relay tower.")
@@ -380,8 +474,12 @@ class MaterialPoints(Group):
 class ScoringRules(Group):
     """The colony readiness score."""
 
-    buildings: BuildingPoints = Field(default_factory=BuildingPoints, description="Points per completed building.")
-    materials: MaterialPoints = Field(default_factory=MaterialPoints, description="Points per stored material unit.")
+    buildings: BuildingPoints = Field(
+        default_factory=BuildingPoints, description="Points per completed building."
+    )
+    materials: MaterialPoints = Field(
+        default_factory=MaterialPoints, description="Points per stored material unit."
+    )
 
 
 class ScriptRules(Group):
@@ -394,7 +492,10 @@ class ScriptRules(Group):
         description="Interpreter ticks a turn may spend (one tick is about 10,000 loop iterations or calls).",
     )
     memory: int = Field(
-        16 * 1024 * 1024, ge=1024 * 1024, le=budgets.MAX_HEAP_BYTES, description="Bytes of JavaScript heap a turn may use."
+        16 * 1024 * 1024,
+        ge=1024 * 1024,
+        le=budgets.MAX_HEAP_BYTES,
+        description="Bytes of JavaScript heap a turn may use.",
     )
     timeout_ms: int = Field(
         10_000,
@@ -410,19 +511,27 @@ class MatchRules(Group):
     """The match around the game."""
 
     final_round: int | None = Field(
-        None, ge=1, description="The round the humans land on (scripts read it as finalTurn), or null for no arrival date."
+        None,
+        ge=1,
+        description="The round the humans land on (scripts read it as finalTurn), or null for no arrival date.",
     )
 
 
 class Rules(Group):
     """Every rule of a Nova game. `{}` is the game as it ships."""
 
-    world: WorldRules = Field(default_factory=WorldRules, description="The board and how a fresh one is generated.")
+    world: WorldRules = Field(
+        default_factory=WorldRules, description="The board and how a fresh one is generated."
+    )
     android: AndroidRules = Field(default_factory=AndroidRules, description="Androids.")
     buildings: Buildings = Field(default_factory=Buildings, description="Building types, by id.")
     salvage: SalvageRules = Field(default_factory=SalvageRules, description="Salvage and repair.")
-    scoring: ScoringRules = Field(default_factory=ScoringRules, description="The colony readiness score.")
-    script: ScriptRules = Field(default_factory=ScriptRules, description="Budgets of one android turn.")
+    scoring: ScoringRules = Field(
+        default_factory=ScoringRules, description="The colony readiness score."
+    )
+    script: ScriptRules = Field(
+        default_factory=ScriptRules, description="Budgets of one android turn."
+    )
     match: MatchRules = Field(default_factory=MatchRules, description="The match around the game.")
 
     def building(self, building_type: str) -> BuildingRules:

@@ -16,7 +16,10 @@ def rules_schema() -> dict:
     no unknown keys."""
     schema = Rules.model_json_schema(by_alias=True, mode="validation")
     schema["properties"] = {
-        "$schema": {"type": "string", "description": "The schema this file follows (for editors); not a rule."},
+        "$schema": {
+            "type": "string",
+            "description": "The schema this file follows (for editors); not a rule.",
+        },
         **schema["properties"],
     }
     return {

@@ -189,7 +189,12 @@ def step(node: Node, part: str | int) -> Node | None:
         field = current.model_fields[name]
         inner, _ = unwrap_optional(field.annotation)
         description = field.description or ""
-        if isinstance(inner, type) and issubclass(inner, BaseModel) and inner.__doc__ and not description:
+        if (
+            isinstance(inner, type)
+            and issubclass(inner, BaseModel)
+            and inner.__doc__
+            and not description
+        ):
             description = model_doc(inner)
         return Node(path, field.annotation, description)
     if typing.get_origin(current) is dict:
@@ -204,7 +209,11 @@ def step(node: Node, part: str | int) -> Node | None:
             return None
         item = typing.get_args(current)[0]
         inner, _ = unwrap_optional(item)
-        return Node(path, item, model_doc(inner) if isinstance(inner, type) and issubclass(inner, BaseModel) else "")
+        return Node(
+            path,
+            item,
+            model_doc(inner) if isinstance(inner, type) and issubclass(inner, BaseModel) else "",
+        )
     return None
 
 
@@ -280,6 +289,8 @@ def _children(node: Node) -> Iterator[RuleEntry]:
 
 
 def _entries(node: Node, *, descend: bool) -> Iterator[RuleEntry]:
-    yield RuleEntry(node.path, type_label(node.annotation), node.default, node.description, str(node.path[0]))
+    yield RuleEntry(
+        node.path, type_label(node.annotation), node.default, node.description, str(node.path[0])
+    )
     if descend:
         yield from _children(node)

@@ -51,5 +51,13 @@ from .globals import GameGlobals, TurnGlobals
 from .results import Budgets, TurnKind, TurnResult
 from .runner import Sandbox
 
-__all__ = ["SANDBOX_BUILD", "Budgets", "GameGlobals", "Sandbox", "SandboxUnavailable", "TurnGlobals", "TurnKind",
-           "TurnResult"]
+__all__ = [
+    "SANDBOX_BUILD",
+    "Budgets",
+    "GameGlobals",
+    "Sandbox",
+    "SandboxUnavailable",
+    "TurnGlobals",
+    "TurnKind",
+    "TurnResult",
+]

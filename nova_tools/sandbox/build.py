@@ -54,6 +54,7 @@ def wasm_fuel_ceiling(ticks: int, source_bytes: int) -> int:
     the same as ``budgets.wasm_fuel_ceiling``, read from this module (tests narrow it here)."""
     return WASM_FUEL_BASE + WASM_FUEL_PER_TICK * ticks + WASM_FUEL_PER_SOURCE_BYTE * source_bytes
 
+
 # Bump when anything that changes how a script behaves changes (prelude, PRNG, clock, limits):
 # it is recorded in every game file so a replay can tell it was played by another sandbox.
 # 2: bundles are compiled once and each turn loads their bytecode; a turn is charged the compile's
@@ -139,7 +140,9 @@ def _load() -> CompiledQuickJS:
         try:
             module = wasmtime.Module(engine, wasm)
         except wasmtime.WasmtimeError as exc:
-            raise SandboxUnavailable(f"The script sandbox cannot start: {wasm_path} did not compile ({exc})") from exc
+            raise SandboxUnavailable(
+                f"The script sandbox cannot start: {wasm_path} did not compile ({exc})"
+            ) from exc
         _write_cache(module, cached)
     return CompiledQuickJS(engine, module, digest)
 

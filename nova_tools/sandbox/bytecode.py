@@ -104,7 +104,9 @@ class BytecodeCache:
             self._items[key] = compiled
             self._bytes += compiled.size
             self.compiles += 1
-            while len(self._items) > 1 and (len(self._items) > self._entries or self._bytes > self._max_bytes):
+            while len(self._items) > 1 and (
+                len(self._items) > self._entries or self._bytes > self._max_bytes
+            ):
                 _, dropped = self._items.popitem(last=False)
                 self._bytes -= dropped.size
 
@@ -120,7 +122,9 @@ class BytecodeCache:
 CACHE = BytecodeCache()
 
 
-def compile_bundle(guest: Guest, snap: Snapshot, code: bytes, memory: int, ceiling: int) -> Compiled:
+def compile_bundle(
+    guest: Guest, snap: Snapshot, code: bytes, memory: int, ceiling: int
+) -> Compiled:
     """Compile ``code`` as an ES module in ``guest`` (fresh, restored from ``snap``).
 
     Spends at most ``ceiling`` wasm fuel under a ``memory``-byte heap limit. Raises only what
@@ -132,7 +136,9 @@ def compile_bundle(guest: Guest, snap: Snapshot, code: bytes, memory: int, ceili
     length_ptr = guest.alloc(b"\0\0\0\0")
     guest.store.set_fuel(ceiling)
     try:
-        buffer = guest.call("qjs_compile", code_ptr, len(code), name_ptr, EVAL_MODULE, 0, length_ptr)
+        buffer = guest.call(
+            "qjs_compile", code_ptr, len(code), name_ptr, EVAL_MODULE, 0, length_ptr
+        )
     except wasmtime.Trap as trap:
         if trap.trap_code == wasmtime.TrapCode.OUT_OF_FUEL:
             return Compiled(fuel=ceiling, exhausted=True)
@@ -149,7 +155,9 @@ def compile_bundle(guest: Guest, snap: Snapshot, code: bytes, memory: int, ceili
         (length,) = struct.unpack("<I", guest.read(length_ptr, 4))
         return Compiled(fuel=spent, bytecode=guest.read(buffer, length))
     exhausted_heap = heap_was_exhausted(guest, snap.image, memory)  # before describing grows it
-    return Compiled(fuel=spent, failure=_describe(guest, snap, memory), heap_exhausted=exhausted_heap)
+    return Compiled(
+        fuel=spent, failure=_describe(guest, snap, memory), heap_exhausted=exhausted_heap
+    )
 
 
 def _describe(guest: Guest, snap: Snapshot, memory: int) -> dict:

@@ -61,7 +61,9 @@ class TurnGlobals:
     world: Mapping[str, str] | None
 
     @classmethod
-    def of(cls, game: GameGlobals, android_id: str, turn: int, world: Mapping[str, object]) -> "TurnGlobals":
+    def of(
+        cls, game: GameGlobals, android_id: str, turn: int, world: Mapping[str, object]
+    ) -> "TurnGlobals":
         return cls(game, android_id, turn, {key: _dumps(value) for key, value in world.items()})
 
     @classmethod
@@ -77,7 +79,9 @@ class TurnGlobals:
         world = values.get("world")
         if world is not None and not isinstance(world, dict):
             raise ValueError("globals_json's world must be an object")
-        game = GameGlobals(_dumps(values["rules"]) if "rules" in values else None, values.get("finalTurn"))
+        game = GameGlobals(
+            _dumps(values["rules"]) if "rules" in values else None, values.get("finalTurn")
+        )
         turn = cls(game, values.get("androidId"), values.get("turn"), None)  # type: ignore[arg-type]
         return turn if world is None else cls.of(game, turn.android_id, turn.turn, world)
 
@@ -97,7 +101,17 @@ class TurnGlobals:
                     pairs += (key, _utf16_length(text))
                     large.append(text)
             keys, eager, texts = _dumps(pairs), ",".join(small), "".join(large)
-        head = "[" + _dumps(self.android_id) + "," + _dumps(self.turn) + "," + keys + ",[" + eager + "]]"
+        head = (
+            "["
+            + _dumps(self.android_id)
+            + ","
+            + _dumps(self.turn)
+            + ","
+            + keys
+            + ",["
+            + eager
+            + "]]"
+        )
         return str(_utf16_length(head)) + ":" + head + texts
 
 

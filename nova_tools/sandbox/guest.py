@@ -56,7 +56,9 @@ class _Export:
 
     __slots__ = ("func", "wide", "results", "kind", "params", "out")
 
-    def __init__(self, func: wasmtime.Func, wide: tuple[bool, ...], results: int, kind: str) -> None:
+    def __init__(
+        self, func: wasmtime.Func, wide: tuple[bool, ...], results: int, kind: str
+    ) -> None:
         self.func = func
         self.wide = wide
         self.results = results
@@ -74,7 +76,15 @@ def _shape(store: wasmtime.Store, func: wasmtime.Func) -> tuple[tuple[bool, ...]
     if not results:
         return wide, 0, "i32"
     first = results[0]
-    return wide, len(results), "f64" if first == wasmtime.ValType.f64() else "i64" if first == wasmtime.ValType.i64() else "i32"
+    return (
+        wide,
+        len(results),
+        "f64"
+        if first == wasmtime.ValType.f64()
+        else "i64"
+        if first == wasmtime.ValType.i64()
+        else "i32",
+    )
 
 
 class Guest:
@@ -85,8 +95,13 @@ class Guest:
     need writing.
     """
 
-    def __init__(self, engine: wasmtime.Engine, pre: wasmtime.InstancePre, state: TurnState,
-                 memory_cap: int | None = None) -> None:
+    def __init__(
+        self,
+        engine: wasmtime.Engine,
+        pre: wasmtime.InstancePre,
+        state: TurnState,
+        memory_cap: int | None = None,
+    ) -> None:
         self.store = wasmtime.Store(engine)
         if memory_cap is not None:
             # A hard ceiling on linear memory: a grow beyond it fails, malloc returns NULL, and
@@ -107,8 +122,13 @@ class Guest:
     def export(self, name: str) -> wasmtime.Func | wasmtime.Memory | wasmtime.Global:
         item = ffi.wasmtime_extern_t()
         raw = name.encode()
-        if not ffi.wasmtime_instance_export_get(self.store._context(), ctypes.byref(self.instance._instance),
-                                                raw, len(raw), ctypes.byref(item)):
+        if not ffi.wasmtime_instance_export_get(
+            self.store._context(),
+            ctypes.byref(self.instance._instance),
+            raw,
+            len(raw),
+            ctypes.byref(item),
+        ):
             raise KeyError(f"quickjs.wasm has no export {name!r}")
         return wrap_extern(item)  # type: ignore[return-value]
 
@@ -134,8 +154,15 @@ class Guest:
         # What wasmtime's enter_wasm does, without a generator-based context manager per call.
         trap = ctypes.POINTER(ffi.wasm_trap_t)()
         try:
-            error = ffi.wasmtime_func_call(self.store._context(), ctypes.byref(export.func._func), params, len(args),
-                                           out, export.results, ctypes.byref(trap))
+            error = ffi.wasmtime_func_call(
+                self.store._context(),
+                ctypes.byref(export.func._func),
+                params,
+                len(args),
+                out,
+                export.results,
+                ctypes.byref(trap),
+            )
             if error:
                 raise wasmtime.WasmtimeError._from_ptr(error)
         except wasmtime.WasmtimeError as failed:
@@ -211,7 +238,9 @@ class Guest:
         raw = ffi.wasmtime_val_t()
         raw.kind = _I32
         raw.of.i32 = value
-        error = ffi.wasmtime_global_set(self.store._context(), ctypes.byref(self._stack_pointer._global), ctypes.byref(raw))
+        error = ffi.wasmtime_global_set(
+            self.store._context(), ctypes.byref(self._stack_pointer._global), ctypes.byref(raw)
+        )
         if error:
             raise wasmtime.WasmtimeError._from_ptr(error)
 
@@ -273,7 +302,9 @@ class Image:
     size: int  # bytes of linear memory
     free: tuple[int, int]  # (offset, length) of the longest run of zeros above the stack: free heap
     stack_pointer: int
-    runs: tuple[tuple[int, bytes | int], ...]  # (offset, bytes to copy) or (offset, length of zeros)
+    runs: tuple[
+        tuple[int, bytes | int], ...
+    ]  # (offset, bytes to copy) or (offset, length of zeros)
     patches: tuple[tuple[int, bytes], ...]
 
     @property
@@ -286,8 +317,11 @@ def capture(guest: Guest, initial: bytes) -> Image:
     memory = guest.read(0, guest.memory.data_len(guest.store))
     stack_pointer = guest.stack_pointer().value(guest.store)
     runs = _runs(memory)
-    free = max(((offset, run) for offset, run in runs if isinstance(run, int) and offset >= stack_pointer),
-               key=lambda zeros: zeros[1], default=(len(memory), 0))
+    free = max(
+        ((offset, run) for offset, run in runs if isinstance(run, int) and offset >= stack_pointer),
+        key=lambda zeros: zeros[1],
+        default=(len(memory), 0),
+    )
     return Image(len(memory), free, stack_pointer, runs, _diff(initial, memory))
 
 
@@ -295,7 +329,11 @@ def _runs(memory: bytes) -> tuple[tuple[int, bytes | int], ...]:
     """``memory`` as alternating runs: (offset, length) of zeros, (offset, bytes) of data."""
     runs: list[tuple[int, bytes | int]] = []
     for start, end, data in _spans(_differs(memory, b"")):
-        runs.append((start * CHUNK, memory[start * CHUNK:end * CHUNK]) if data else (start * CHUNK, (end - start) * CHUNK))
+        runs.append(
+            (start * CHUNK, memory[start * CHUNK : end * CHUNK])
+            if data
+            else (start * CHUNK, (end - start) * CHUNK)
+        )
     return tuple(runs)
 
 
@@ -307,13 +345,22 @@ def _differs(memory: bytes, reference: bytes) -> list[bool]:
     """For each CHUNK of ``memory``: whether it differs from ``reference`` (zeros past its end)."""
     zeros = bytes(_BLOCK)
     flags: list[bool] = []
-    for block in range(0, len(memory), _BLOCK):  # bytes slices compare with memcmp (memoryviews do not)
+    for block in range(
+        0, len(memory), _BLOCK
+    ):  # bytes slices compare with memcmp (memoryviews do not)
         end = min(block + _BLOCK, len(memory))
-        other = reference[block:end] if end <= len(reference) else (reference[block:end] + zeros)[:end - block]
+        other = (
+            reference[block:end]
+            if end <= len(reference)
+            else (reference[block:end] + zeros)[: end - block]
+        )
         if memory[block:end] == other:
             flags += [False] * ((end - block + CHUNK - 1) // CHUNK)
         else:
-            flags += [memory[at:at + CHUNK] != other[at - block:at - block + CHUNK] for at in range(block, end, CHUNK)]
+            flags += [
+                memory[at : at + CHUNK] != other[at - block : at - block + CHUNK]
+                for at in range(block, end, CHUNK)
+            ]
     return flags
 
 
@@ -392,7 +439,10 @@ def take_snapshot(guest: Guest, prelude: str) -> Snapshot:
     guest.call("qjs_set_interrupt_handler", 1)
     random_state = _find_random_state(guest)
     drivers = _eval(guest, prelude)
-    handles = [guest.call("qjs_get_prop_string", drivers, guest.alloc(str(i).encode() + b"\0")) for i in range(4)]
+    handles = [
+        guest.call("qjs_get_prop_string", drivers, guest.alloc(str(i).encode() + b"\0"))
+        for i in range(4)
+    ]
     values = [struct.unpack("<q", guest.read(h, 8))[0] for h in handles]
     scratch = guest.alloc(bytes(SCRATCH_BYTES))
     undefined = guest.call("qjs_get_undefined")
@@ -431,9 +481,13 @@ def _object_version(guest: Guest, scratch: int) -> int:
 def _eval(guest: Guest, code: str) -> int:
     """Evaluate a global script during snapshot set-up; returns the result handle."""
     raw = code.encode()
-    result = guest.call("qjs_eval", guest.alloc(raw + b"\0"), len(raw), guest.alloc(b"<nova prelude>\0"), 0)
+    result = guest.call(
+        "qjs_eval", guest.alloc(raw + b"\0"), len(raw), guest.alloc(b"<nova prelude>\0"), 0
+    )
     if guest.is_exception(result):
-        raise RuntimeError(f"the sandbox prelude failed: {guest.js_string(guest.call('qjs_get_exception'))}")
+        raise RuntimeError(
+            f"the sandbox prelude failed: {guest.js_string(guest.call('qjs_get_exception'))}"
+        )
     return result
 
 
@@ -453,7 +507,9 @@ def _find_random_state(guest: Guest) -> int:
     after = guest.read(context, span)
     found = []
     for offset in range(0, span - 7, 8):
-        old, new = (int.from_bytes(image[offset:offset + 8], "little") for image in (before, after))
+        old, new = (
+            int.from_bytes(image[offset : offset + 8], "little") for image in (before, after)
+        )
         if old and xorshift64star(old) == (new, value):
             found.append(context + offset)
     probe = 0x9E3779B97F4A7C15
@@ -461,13 +517,18 @@ def _find_random_state(guest: Guest) -> int:
         guest.write(found[0], probe.to_bytes(8, "little"))
         if guest.call("qjs_get_float64", _eval(guest, "Math.random()")) == xorshift64star(probe)[1]:
             return found[0]
-    raise RuntimeError("cannot find QuickJS's Math.random state: is quickjs.wasm from quickjs-wasi 3.7.0?")
+    raise RuntimeError(
+        "cannot find QuickJS's Math.random state: is quickjs.wasm from quickjs-wasi 3.7.0?"
+    )
 
 
 def _diff(fresh: bytes, memory: bytes) -> tuple[tuple[int, bytes], ...]:
     """Runs of CHUNK-sized blocks where ``memory`` differs from ``fresh`` (zeros past its end)."""
-    return tuple((start * CHUNK, memory[start * CHUNK:end * CHUNK])
-                 for start, end, differs in _spans(_differs(memory, fresh)) if differs)
+    return tuple(
+        (start * CHUNK, memory[start * CHUNK : end * CHUNK])
+        for start, end, differs in _spans(_differs(memory, fresh))
+        if differs
+    )
 
 
 def seed_math_random(guest: Guest, snapshot: Snapshot, state: int) -> None:

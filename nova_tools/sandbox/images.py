@@ -126,14 +126,18 @@ def build_game_image(guest: Guest, snap: Snapshot, game: GameGlobals, memory: in
     return GameImage(game_key(game, memory), capture(guest, snap.initial))
 
 
-def build_bundle_image(guest: Guest, snap: Snapshot, game: GameImage, compiled: Compiled) -> BundleImage | None:
+def build_bundle_image(
+    guest: Guest, snap: Snapshot, game: GameImage, compiled: Compiled
+) -> BundleImage | None:
     """Read ``compiled``'s bytecode into ``game``'s image (in ``guest``) and capture the result;
     None if the read fails (the heap budget is too small for the script)."""
     assert compiled.bytecode is not None
     restore(guest, game.image)
     bytecode = guest.alloc(compiled.bytecode)
     before = guest.store.get_fuel()
-    module = guest.call("JS_ReadObject", snap.context, bytecode, len(compiled.bytecode), READ_OBJ_BYTECODE)
+    module = guest.call(
+        "JS_ReadObject", snap.context, bytecode, len(compiled.bytecode), READ_OBJ_BYTECODE
+    )
     if tag(module) == TAG_EXCEPTION or guest.call("JS_ResolveModule", snap.context, module) < 0:
         return None
     load_fuel = before - guest.store.get_fuel()

@@ -98,14 +98,22 @@ def _well_formed_value(value: object, where: str, notes: list[str]) -> object:
         if found is None:
             return value
         if len(notes) < 5:
-            notes.append(f"(nova) {where or 'the returned string'} held a lone UTF-16 surrogate at index "
-                         f"{utf16_index(value, found)}; it was replaced by U+FFFD")
+            notes.append(
+                f"(nova) {where or 'the returned string'} held a lone UTF-16 surrogate at index "
+                f"{utf16_index(value, found)}; it was replaced by U+FFFD"
+            )
         return well_formed(value)
     if isinstance(value, list):
         return [_well_formed_value(v, f"{where}[{i}]", notes) for i, v in enumerate(value)]
     if isinstance(value, dict):
-        return {well_formed(k): _well_formed_value(v, f"{where}.{clip(well_formed(k), 40)}" if where else clip(well_formed(k), 40), notes)
-                for k, v in value.items()}
+        return {
+            well_formed(k): _well_formed_value(
+                v,
+                f"{where}.{clip(well_formed(k), 40)}" if where else clip(well_formed(k), 40),
+                notes,
+            )
+            for k, v in value.items()
+        }
     return value
 
 
@@ -147,7 +155,13 @@ def head_frames(head: dict, filename: str) -> tuple[tuple[str | None, int, int],
     for line in stack.splitlines():
         if (m := pattern.match(line)) is not None:
             name = m.group(1)
-            frames.append((None if name in (None, "<anonymous>", "<eval>") else name, int(m.group(2)), int(m.group(3))))
+            frames.append(
+                (
+                    None if name in (None, "<anonymous>", "<eval>") else name,
+                    int(m.group(2)),
+                    int(m.group(3)),
+                )
+            )
             if len(frames) == MAX_FRAMES:
                 break
     return tuple(frames)

@@ -143,8 +143,7 @@ def too_deep_message(detail: str) -> str:
 
 
 def too_big_message(size: int) -> str:
-    return (f"returned {size:,} characters of JSON; a turn may return at most "
-            f"{MAX_RESULT_CHARS:,}")
+    return f"returned {size:,} characters of JSON; a turn may return at most {MAX_RESULT_CHARS:,}"
 
 
 def bundle_too_big_message(size: int) -> str:

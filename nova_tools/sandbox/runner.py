@@ -38,13 +38,41 @@ import wasmtime
 from . import output
 from . import results as say
 from .build import MAX_BUNDLE_BYTES, compiled_quickjs, wasm_fuel_ceiling
-from .bytecode import (CACHE, DESCRIBE_FUEL, DESCRIBE_MEMORY, Compiled, cache_key, compile_bundle,
-                       heap_was_exhausted)
+from .bytecode import (
+    CACHE,
+    DESCRIBE_FUEL,
+    DESCRIBE_MEMORY,
+    Compiled,
+    cache_key,
+    compile_bundle,
+    heap_was_exhausted,
+)
 from .determinism import ByteStream, math_random_state
 from .globals import GameGlobals, TurnGlobals
-from .guest import (SCRATCH_BYTES, SCRATCH_PAYLOAD, TAG_EXCEPTION, UNDEFINED, Guest, Image, Snapshot, encode_string,
-                    pointer, restore, seed_math_random, tag, take_snapshot)
-from .images import BUNDLES, GAMES, BundleImage, GameImage, build_bundle_image, build_game_image, game_key
+from .guest import (
+    SCRATCH_BYTES,
+    SCRATCH_PAYLOAD,
+    TAG_EXCEPTION,
+    UNDEFINED,
+    Guest,
+    Image,
+    Snapshot,
+    encode_string,
+    pointer,
+    restore,
+    seed_math_random,
+    tag,
+    take_snapshot,
+)
+from .images import (
+    BUNDLES,
+    GAMES,
+    BundleImage,
+    GameImage,
+    build_bundle_image,
+    build_game_image,
+    game_key,
+)
 from .prelude import MAX_LOG_CHARS, MAX_LOG_LINES, PRELUDE, SCRIPT_FILENAME
 from .results import Budgets, Frame, TurnKind, TurnResult
 from .wasi import TurnState, define_imports
@@ -101,7 +129,9 @@ class Sandbox:
                 _snapshot = take_snapshot(Guest(self._engine, self._pre, self._state), PRELUDE)
             return _snapshot
 
-    def run_turn(self, bundle: str, globals: TurnGlobals | str, budgets: Budgets, seed: int) -> TurnResult:
+    def run_turn(
+        self, bundle: str, globals: TurnGlobals | str, budgets: Budgets, seed: int
+    ) -> TurnResult:
         """Run one turn of ``bundle`` (an ES module whose default export is the turn function).
 
         ``globals`` is what the script sees (globals.py); a JSON text of the five globals is also
@@ -112,7 +142,12 @@ class Sandbox:
         with self._lock:
             code, digest = _source(bundle)
             if len(code) > MAX_BUNDLE_BYTES:  # a game file's bundle, not one an upload accepted
-                return TurnResult(value=None, error=say.bundle_too_big_message(len(code)), ticks=0, kind=TurnKind.ERROR)
+                return TurnResult(
+                    value=None,
+                    error=say.bundle_too_big_message(len(code)),
+                    ticks=0,
+                    kind=TurnKind.ERROR,
+                )
             payload = encode_string(globals.payload(), self._snapshot.object_version)
             ceiling = wasm_fuel_ceiling(budgets.fuel, len(code))
             started = time.thread_time()
@@ -147,7 +182,9 @@ class Sandbox:
         if guest.cap != cap:
             guest.store.set_limits(memory_size=cap)
             guest.cap = cap
-        guest.store.set_fuel(1 << 62)  # until the script's own fuel is set (the epoch: watchdog.armed)
+        guest.store.set_fuel(
+            1 << 62
+        )  # until the script's own fuel is set (the epoch: watchdog.armed)
         self._state.memory = guest.memory
         restore(guest, image)
         return guest
@@ -166,28 +203,36 @@ class Sandbox:
         found = GAMES.get(key)
         if found is None:
             try:
-                found = build_game_image(self._building(self._snapshot.image), self._snapshot, game, memory)
+                found = build_game_image(
+                    self._building(self._snapshot.image), self._snapshot, game, memory
+                )
             except BaseException:
                 self._guest = None
                 raise
             GAMES.put(key, found)
         return found
 
-    def _bundle_image(self, game: GameImage, compiled: Compiled, code_key: tuple[str, int]) -> BundleImage | None:
+    def _bundle_image(
+        self, game: GameImage, compiled: Compiled, code_key: tuple[str, int]
+    ) -> BundleImage | None:
         if compiled.bytecode is None or compiled.trap is not None:
             return None
         key = (game.key, code_key)
         found = BUNDLES.get(key)
         if found is None and key not in BUNDLES:
             try:
-                found = build_bundle_image(self._building(game.image), self._snapshot, game, compiled)
+                found = build_bundle_image(
+                    self._building(game.image), self._snapshot, game, compiled
+                )
             except BaseException:
                 self._guest = None
                 raise
             BUNDLES.put(key, found)
         return found
 
-    def _compiled(self, code: bytes, budgets: Budgets, ceiling: int, digest: str | None = None) -> Compiled:
+    def _compiled(
+        self, code: bytes, budgets: Budgets, ceiling: int, digest: str | None = None
+    ) -> Compiled:
         """The bundle's compile outcome under these budgets: cached, or compiled now and cached."""
         key = (digest, budgets.memory) if digest is not None else cache_key(code, budgets.memory)
         found = CACHE.get(key, ceiling)
@@ -236,8 +281,15 @@ def _source(bundle: str) -> tuple[bytes, str]:
 class _Turn:
     """The steps of one turn on one guest (restored from ``image``)."""
 
-    def __init__(self, guest: Guest, snapshot: Snapshot, image: Image, state: TurnState, budgets: Budgets,
-                 ceiling: int) -> None:
+    def __init__(
+        self,
+        guest: Guest,
+        snapshot: Snapshot,
+        image: Image,
+        state: TurnState,
+        budgets: Budgets,
+        ceiling: int,
+    ) -> None:
         self.guest = guest
         self.snap = snapshot
         self.image = image
@@ -250,7 +302,9 @@ class _Turn:
         self.fuel_spent: int | None = None
         self.ticks: int | None = None
 
-    def run(self, compiled: Compiled, loaded: BundleImage | None, payload: bytes, seed: int) -> TurnResult:
+    def run(
+        self, compiled: Compiled, loaded: BundleImage | None, payload: bytes, seed: int
+    ) -> TurnResult:
         try:
             return self._steps(compiled, loaded, payload, seed)
         except _Failed as failed:
@@ -263,7 +317,9 @@ class _Turn:
             self.trapped = True
             raise
 
-    def _steps(self, compiled: Compiled, loaded: BundleImage | None, payload: bytes, seed: int) -> TurnResult:
+    def _steps(
+        self, compiled: Compiled, loaded: BundleImage | None, payload: bytes, seed: int
+    ) -> TurnResult:
         g, snap = self.guest, self.snap
         ctx, scratch = snap.context, snap.scratch
         seed_math_random(g, snap, math_random_state(seed))
@@ -293,16 +349,22 @@ class _Turn:
             # The compile (or the read) did not finish within this turn's ceiling.
             g.store.set_fuel(0)
             self.script_started = True
-            return self._result(TurnKind.FUEL, say.fuel_message(self.budgets.fuel, by_builtins=True))
+            return self._result(
+                TurnKind.FUEL, say.fuel_message(self.budgets.fuel, by_builtins=True)
+            )
         g.store.set_fuel(self.script_fuel - charged)  # charged as if this turn had parsed it
         self.script_started = True
         if compiled.bytecode is None:
-            return self._worded(compiled.failure or {}, "load", heap_exhausted=compiled.heap_exhausted)
+            return self._worded(
+                compiled.failure or {}, "load", heap_exhausted=compiled.heap_exhausted
+            )
 
         if loaded is not None:
             module = loaded.module
         else:  # the heap budget is too small to hold the script: reading it fails, every turn
-            module = g.call("JS_ReadObject", ctx, g.alloc(compiled.bytecode), len(compiled.bytecode), 1)
+            module = g.call(
+                "JS_ReadObject", ctx, g.alloc(compiled.bytecode), len(compiled.bytecode), 1
+            )
             if tag(module) == TAG_EXCEPTION or g.call("JS_ResolveModule", ctx, module) < 0:
                 return self._failure(phase="load")
         promise = g.call("JS_EvalFunction", ctx, module)
@@ -311,7 +373,9 @@ class _Turn:
         self._drain_jobs()
         status = g.call("JS_PromiseState", ctx, promise)
         if status == _PROMISE_REJECTED:
-            return self._failure(phase="run", exception=g.handle(g.call("JS_PromiseResult", ctx, promise)))
+            return self._failure(
+                phase="run", exception=g.handle(g.call("JS_PromiseResult", ctx, promise))
+            )
         if status != _PROMISE_FULFILLED:
             return self._result(TurnKind.ERROR, say.pending_message())
 
@@ -374,7 +438,9 @@ class _Turn:
             pass
         if out_of_ticks:
             return self._result(TurnKind.FUEL, say.fuel_message(self.budgets.fuel), envelope)
-        return self._worded(envelope, phase, heap_exhausted=heap_was_exhausted(g, self.image, self.budgets.memory))
+        return self._worded(
+            envelope, phase, heap_exhausted=heap_was_exhausted(g, self.image, self.budgets.memory)
+        )
 
     def _worded(self, envelope: dict, phase: str, heap_exhausted: bool) -> TurnResult:
         """The result for an exception ``describe`` turned into ``envelope`` (a head)."""
@@ -401,7 +467,11 @@ class _Turn:
             what = output.head_text(envelope, "what") or "?"
             return self._result(TurnKind.NO_ACTION, say.not_json_message(what), envelope)
         if kind == "too-big":
-            return self._result(TurnKind.NO_ACTION, say.too_big_message(output.head_int(envelope, "size") or 0), envelope)
+            return self._result(
+                TurnKind.NO_ACTION,
+                say.too_big_message(output.head_int(envelope, "size") or 0),
+                envelope,
+            )
         got = output.head_text(envelope, "got", output.MAX_NAME_CHARS) or "nothing"
         type_name = output.head_text(envelope, "type", output.MAX_NAME_CHARS)
         return self._result(TurnKind.NO_ACTION, say.no_action_message(got, type_name), envelope)
@@ -409,7 +479,9 @@ class _Turn:
     def _trapped(self, trap: wasmtime.Trap) -> TurnResult:
         code = trap.trap_code
         if code == wasmtime.TrapCode.OUT_OF_FUEL:
-            return self._result(TurnKind.FUEL, say.fuel_message(self.budgets.fuel, by_builtins=True))
+            return self._result(
+                TurnKind.FUEL, say.fuel_message(self.budgets.fuel, by_builtins=True)
+            )
         if code == wasmtime.TrapCode.INTERRUPT:
             return self._result(TurnKind.TIMEOUT, say.timeout_message(self.budgets.timeout_ms))
         if code == wasmtime.TrapCode.STACK_OVERFLOW:
@@ -417,8 +489,14 @@ class _Turn:
         detail = str(trap.message).splitlines()[0] if trap.message else "wasm trap"
         return self._result(TurnKind.CRASH, say.crash_message(detail))
 
-    def _result(self, kind: TurnKind, error: str | None, envelope: dict | None = None,
-                value: object = None, notes: list[str] | None = None) -> TurnResult:
+    def _result(
+        self,
+        kind: TurnKind,
+        error: str | None,
+        envelope: dict | None = None,
+        value: object = None,
+        notes: list[str] | None = None,
+    ) -> TurnResult:
         self._script_stopped()
         envelope = envelope or {}
         logs = output.head_logs(envelope, MAX_LOG_LINES, MAX_LOG_CHARS + MAX_LOG_LINES * 3)

@@ -52,7 +52,9 @@ def define_imports(linker: wasmtime.Linker, state: TurnState) -> None:
     i32, i64 = wasmtime.ValType.i32(), wasmtime.ValType.i64()
 
     def func(module: str, name: str, params: list, results: list, fn, caller: bool = False) -> None:
-        linker.define_func(module, name, wasmtime.FuncType(params, results), fn, access_caller=caller)
+        linker.define_func(
+            module, name, wasmtime.FuncType(params, results), fn, access_caller=caller
+        )
 
     # -- env: the QuickJS embedding hooks --------------------------------------------------------
 
@@ -68,9 +70,13 @@ def define_imports(linker: wasmtime.Linker, state: TurnState) -> None:
         return 0  # UTC everywhere: local-time Date methods must not depend on the host's zone
 
     func("env", "host_interrupt", [], [i32], host_interrupt)
-    func("env", "host_get_timezone_offset", [i32, i32], [i32], host_get_timezone_offset, caller=True)
+    func(
+        "env", "host_get_timezone_offset", [i32, i32], [i32], host_get_timezone_offset, caller=True
+    )
     # Never enabled (qjs_set_promise_rejection_handler is not called), so never called.
-    func("env", "host_promise_rejection", [i32, i32, i32], [], lambda promise, reason, handled: None)
+    func(
+        "env", "host_promise_rejection", [i32, i32, i32], [], lambda promise, reason, handled: None
+    )
     # The module loader is never enabled either: QuickJS then refuses every import by itself
     # ("could not load module"). Should it be called anyway, NULL means "refused".
     func("env", "host_module_normalize", [i32, i32], [i32], lambda base, name: 0)
@@ -80,7 +86,9 @@ def define_imports(linker: wasmtime.Linker, state: TurnState) -> None:
 
     # -- WASI ------------------------------------------------------------------------------------
 
-    def clock_time_get(caller: wasmtime.Caller, clock_id: int, precision: int, result_ptr: int) -> int:
+    def clock_time_get(
+        caller: wasmtime.Caller, clock_id: int, precision: int, result_ptr: int
+    ) -> int:
         _charge(caller)
         if clock_id not in (_CLOCK_REALTIME, _CLOCK_MONOTONIC):
             return ERRNO_NOSYS
@@ -99,7 +107,9 @@ def define_imports(linker: wasmtime.Linker, state: TurnState) -> None:
     func(wasi, "fd_write", [i32, i32, i32, i32], [i32], lambda fd, iovs, n, nwritten: ERRNO_BADF)
     func(wasi, "fd_close", [i32], [i32], lambda fd: ERRNO_BADF)
     func(wasi, "fd_fdstat_get", [i32, i32], [i32], lambda fd, stat: ERRNO_BADF)
-    func(wasi, "fd_seek", [i32, i64, i32, i32], [i32], lambda fd, offset, whence, result: ERRNO_BADF)
+    func(
+        wasi, "fd_seek", [i32, i64, i32, i32], [i32], lambda fd, offset, whence, result: ERRNO_BADF
+    )
 
 
 def _charge(caller: wasmtime.Caller) -> None:

@@ -33,7 +33,10 @@ _NEVER = math.inf
 _TIMED_OUT = "nova: the turn ran past its timeout (CPU time)"
 
 _DeadlineCallback = ctypes.CFUNCTYPE(
-    ctypes.c_size_t, ctypes.POINTER(ffi.wasmtime_context_t), ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64),
+    ctypes.c_size_t,
+    ctypes.POINTER(ffi.wasmtime_context_t),
+    ctypes.c_void_p,
+    ctypes.POINTER(ctypes.c_uint64),
     ctypes.POINTER(ffi.wasmtime_update_deadline_kind_t),
 )
 _NO_FINALIZER = ctypes.cast(None, ctypes.CFUNCTYPE(None, ctypes.c_void_p))
@@ -50,7 +53,9 @@ class _CpuLimit:
 
     def _on_deadline(self, _context, _data, delta, kind) -> int:
         if time.thread_time() >= self.until:
-            return ctypes.cast(ffi.wasmtime_error_new(_TIMED_OUT.encode()), ctypes.c_void_p).value or 0
+            return (
+                ctypes.cast(ffi.wasmtime_error_new(_TIMED_OUT.encode()), ctypes.c_void_p).value or 0
+            )
         delta[0] = 1
         kind[0] = _CONTINUE
         return 0
@@ -94,7 +99,9 @@ class Watchdog:
         with self._wake:
             self._active += 1
             if self._thread is None:
-                self._thread = threading.Thread(target=self._tick, name="nova-sandbox-watchdog", daemon=True)
+                self._thread = threading.Thread(
+                    target=self._tick, name="nova-sandbox-watchdog", daemon=True
+                )
                 self._thread.start()
             self._wake.notify()
         try:

@@ -33,7 +33,11 @@ def files() -> dict[str, str]:
 def project_tsconfig() -> dict:
     """The tsconfig.json of a scaffolded project: the options every upload is checked with, the
     project's own copy of the typings, and its sources."""
-    return {"compilerOptions": dict(COMPILER_OPTIONS), "files": ["nova.d.ts"], "include": ["src/**/*.ts"]}
+    return {
+        "compilerOptions": dict(COMPILER_OPTIONS),
+        "files": ["nova.d.ts"],
+        "include": ["src/**/*.ts"],
+    }
 
 
 #: The project's rules file: the rules it is written against, and the marker editors take for the
@@ -64,7 +68,9 @@ def scaffold(directory: Path | str) -> list[Path]:
     target = Path(directory)
     if target.exists():
         if not target.is_dir():
-            raise ScaffoldError(f"{target} already exists and is not a folder; choose a new folder name")
+            raise ScaffoldError(
+                f"{target} already exists and is not a folder; choose a new folder name"
+            )
         if any(target.iterdir()):
             raise ScaffoldError(
                 f"{target} is not empty; `nova new-android` only creates new projects, so give it a new "

@@ -19,7 +19,13 @@ from .diagnostics import CompileError, Diagnostic, format_diagnostics
 from .doctor import Check, doctor, format_report
 from .paths import ToolchainMissing
 from .setup import SetupError, setup
-from .typecheck import COMPILER_OPTIONS, typecheck_file, typecheck_project, typecheck_sources, typings_path
+from .typecheck import (
+    COMPILER_OPTIONS,
+    typecheck_file,
+    typecheck_project,
+    typecheck_sources,
+    typings_path,
+)
 
 __all__ = [
     "COMPILER_OPTIONS",

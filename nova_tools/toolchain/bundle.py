@@ -90,9 +90,13 @@ def normalize_source_name(name: str) -> str:
     ``a/b.ts``); raise :class:`CompileError` for anything that could land outside the project or
     confuse a tool's output (each part: letters, digits, ``_ . - @ +``)."""
     if not isinstance(name, str) or not name.strip():
-        raise CompileError.single(f"file name {name!r} is empty: give each file a relative path such as 'main.ts'")
+        raise CompileError.single(
+            f"file name {name!r} is empty: give each file a relative path such as 'main.ts'"
+        )
     if len(name) > MAX_NAME_CHARS:
-        raise CompileError.single(f"file name {name[:40]!r}... is {len(name)} characters long; a file name here is at most {MAX_NAME_CHARS}")
+        raise CompileError.single(
+            f"file name {name[:40]!r}... is {len(name)} characters long; a file name here is at most {MAX_NAME_CHARS}"
+        )
     parts = [p for p in name.split("/") if p not in ("", ".")]
     if len(parts) > MAX_NAME_DEPTH or any(len(p) > MAX_PART_CHARS for p in parts):
         raise CompileError.single(
@@ -121,21 +125,27 @@ def materialize_sources(files: Mapping[str, str], entry: str) -> Iterator[tuple[
     if not files:
         raise CompileError.single("no source files were given")
     if len(files) > MAX_FILES:
-        raise CompileError.single(f"{len(files)} source files were given; a script may have at most {MAX_FILES}")
+        raise CompileError.single(
+            f"{len(files)} source files were given; a script may have at most {MAX_FILES}"
+        )
     names: dict[str, str] = {}
     folded: set[str] = set()  # names as a case-insensitive file system sees them
     total = 0
     for name, text in files.items():
         clean = normalize_source_name(name)
         if not isinstance(text, str):
-            raise CompileError.single(f"the contents of {clean!r} must be text, not {type(text).__name__}")
+            raise CompileError.single(
+                f"the contents of {clean!r} must be text, not {type(text).__name__}"
+            )
         if clean.lower() in folded:
             raise CompileError.single(f"file {clean!r} is given twice")
         folded.add(clean.lower())
         total += len(text.encode("utf-8", "surrogatepass"))
         names[clean] = text
     if total > MAX_SOURCE_BYTES:
-        raise CompileError.single(f"the sources are {total} bytes; at most {MAX_SOURCE_BYTES} bytes can be compiled")
+        raise CompileError.single(
+            f"the sources are {total} bytes; at most {MAX_SOURCE_BYTES} bytes can be compiled"
+        )
     entry_clean = normalize_source_name(entry)
     if entry_clean not in names:
         raise CompileError.single(
@@ -232,10 +242,16 @@ def _is_relative(specifier: str) -> bool:
 
 
 def _is_absolute(specifier: str) -> bool:
-    return specifier.startswith("/") or PureWindowsPath(specifier).is_absolute() or specifier.startswith("file:")
+    return (
+        specifier.startswith("/")
+        or PureWindowsPath(specifier).is_absolute()
+        or specifier.startswith("file:")
+    )
 
 
-def _import_problem(root: Path, importer: str, specifier: str, display, *, confine: bool) -> Diagnostic | None:
+def _import_problem(
+    root: Path, importer: str, specifier: str, display, *, confine: bool
+) -> Diagnostic | None:
     """Why ``importer`` (relative to ``root``) may not import ``specifier``, or None if it may."""
     if _is_relative(specifier):
         if not confine:
@@ -243,20 +259,29 @@ def _import_problem(root: Path, importer: str, specifier: str, display, *, confi
         target = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
         if target != ".." and not target.startswith("../"):
             return None
-        code, message = "outside-import", (
-            f"import of '{specifier}' reaches outside the uploaded sources: an android's files may "
-            "only import each other"
+        code, message = (
+            "outside-import",
+            (
+                f"import of '{specifier}' reaches outside the uploaded sources: an android's files may "
+                "only import each other"
+            ),
         )
     elif _is_absolute(specifier):
-        code, message = "absolute-import", (
-            f"import of '{specifier}' by absolute path is not allowed: import the android's own "
-            "files by relative path, such as './nav'"
+        code, message = (
+            "absolute-import",
+            (
+                f"import of '{specifier}' by absolute path is not allowed: import the android's own "
+                "files by relative path, such as './nav'"
+            ),
         )
     else:
-        code, message = "bare-import", (
-            f"bare import of package '{specifier}' is not allowed: an android is bundled from its "
-            "own files only (import them by relative path, such as './nav'); packages and Node "
-            "built-ins do not exist in the sandbox"
+        code, message = (
+            "bare-import",
+            (
+                f"bare import of package '{specifier}' is not allowed: an android is bundled from its "
+                "own files only (import them by relative path, such as './nav'); packages and Node "
+                "built-ins do not exist in the sandbox"
+            ),
         )
     line, col = _locate_specifier(root / importer, specifier)
     return Diagnostic(display(importer), line, col, code, message, "error", "nova")
@@ -266,7 +291,13 @@ def _esbuild(args: list[str], root: Path) -> subprocess.CompletedProcess:
     cmd = [str(ESBUILD.require()), *args]
     try:
         return subprocess.run(
-            cmd, cwd=root, capture_output=True, text=True, encoding="utf-8", errors="replace", timeout=TIMEOUT_S
+            cmd,
+            cwd=root,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=TIMEOUT_S,
         )
     except subprocess.TimeoutExpired:
         raise BundleError.single(f"esbuild took longer than {TIMEOUT_S} s") from None
@@ -275,7 +306,9 @@ def _esbuild(args: list[str], root: Path) -> subprocess.CompletedProcess:
 def _failure(proc: subprocess.CompletedProcess, diags: list[Diagnostic]) -> list[Diagnostic]:
     errors = [d for d in diags if d.severity == "error"]
     if proc.returncode != 0 and not errors:
-        text = (proc.stderr or proc.stdout).strip() or f"esbuild failed with exit code {proc.returncode}"
+        text = (
+            proc.stderr or proc.stdout
+        ).strip() or f"esbuild failed with exit code {proc.returncode}"
         errors = [Diagnostic("", 0, 0, "esbuild", text, "error", "esbuild")]
     return errors
 
@@ -294,7 +327,11 @@ def prescan_imports(root: Path, display) -> list[Diagnostic]:
     with tempfile.TemporaryDirectory(prefix="nova-esbuild-") as out:
         metafile = Path(out) / "meta.json"
         args = ["./" + s for s in scripts] + [
-            *ESBUILD_FLAGS, "--external:*", f"--outdir={out}/out", f"--metafile={metafile}", "--log-level=error",
+            *ESBUILD_FLAGS,
+            "--external:*",
+            f"--outdir={out}/out",
+            f"--metafile={metafile}",
+            "--log-level=error",
         ]
         proc = _esbuild(args, root)
         errors = _failure(proc, parse_esbuild_log(proc.stderr, root, display))
@@ -305,7 +342,9 @@ def prescan_imports(root: Path, display) -> list[Diagnostic]:
     for rel, info in meta.get("inputs", {}).items():
         for imp in info.get("imports", []):
             spec = imp.get("original") or imp.get("path", "")
-            if _is_relative(spec) or _is_absolute(spec):  # bare imports are judged by the real bundle
+            if _is_relative(spec) or _is_absolute(
+                spec
+            ):  # bare imports are judged by the real bundle
                 problem = _import_problem(root, rel, spec, display, confine=True)
                 if problem is not None:
                     problems.append(problem)
@@ -326,8 +365,10 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
     """
     root = root.resolve()
     if display is None:
+
         def display(rel: str) -> str:
             return str((root / rel).resolve())
+
     summary = f"{display(entry)} could not be bundled"
     if confine and (problems := prescan_imports(root, display)):
         raise BundleError(problems, summary=summary)
@@ -336,11 +377,24 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
         metafile = Path(out) / "meta.json"
         # The map is written beside the bundle (external: the bundle's bytes carry no comment
         # pointing to it), without the sources' text, which it does not need.
-        proc = _esbuild(["./" + entry, *ESBUILD_FLAGS, "--sourcemap=external", "--sources-content=false",
-                         f"--outfile={outfile}", f"--metafile={metafile}"], root)
-        if confine and any(_outside(m.group(1)) for m in map(_LOCATION.match, proc.stderr.splitlines()) if m):
+        proc = _esbuild(
+            [
+                "./" + entry,
+                *ESBUILD_FLAGS,
+                "--sourcemap=external",
+                "--sources-content=false",
+                f"--outfile={outfile}",
+                f"--metafile={metafile}",
+            ],
+            root,
+        )
+        if confine and any(
+            _outside(m.group(1)) for m in map(_LOCATION.match, proc.stderr.splitlines()) if m
+        ):
             # Never show what esbuild saw outside the sources (its messages quote the code).
-            raise BundleError.single("an import reaches outside the uploaded sources", code="outside-import")
+            raise BundleError.single(
+                "an import reaches outside the uploaded sources", code="outside-import"
+            )
         diags = parse_esbuild_log(proc.stderr, root, display)
         if errors := _failure(proc, diags):
             raise BundleError(errors, summary=summary)
@@ -352,31 +406,59 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
     inputs: list[str] = []
     # esbuild marks an import it dropped (only used for types) as external too: a relative one is
     # fine then, but a package is refused whether or not the output still imports it.
-    kept = {imp.get("path") for out in meta.get("outputs", {}).values() for imp in out.get("imports", [])}
+    kept = {
+        imp.get("path")
+        for out in meta.get("outputs", {}).values()
+        for imp in out.get("imports", [])
+    }
     for rel, info in meta.get("inputs", {}).items():
         inputs.append(display(rel))
         if confine and _outside(rel):
-            raise BundleError.single("an import reaches outside the uploaded sources", code="outside-import")
+            raise BundleError.single(
+                "an import reaches outside the uploaded sources", code="outside-import"
+            )
         for imp in info.get("imports", []):
             spec = imp.get("original") or imp.get("path", "")
             if imp.get("external") and (not _is_relative(spec) or imp.get("path") in kept):
                 problem = _import_problem(root, rel, spec, display, confine=confine)
                 if problem is None:  # a relative import esbuild left external: refuse it anyway
                     line, col = _locate_specifier(root / rel, spec)
-                    problem = Diagnostic(display(rel), line, col, "unbundled-import",
-                                         f"import of '{spec}' could not be bundled", "error", "nova")
+                    problem = Diagnostic(
+                        display(rel),
+                        line,
+                        col,
+                        "unbundled-import",
+                        f"import of '{spec}' could not be bundled",
+                        "error",
+                        "nova",
+                    )
                 problems.append(problem)
     if not problems:
-        exports = [o.get("exports", []) for o in meta.get("outputs", {}).values() if o.get("entryPoint")]
+        exports = [
+            o.get("exports", []) for o in meta.get("outputs", {}).values() if o.get("entryPoint")
+        ]
         if not any("default" in e for e in exports):
-            problems.append(Diagnostic(
-                display(entry), 1, 1, "no-default-export",
-                "the entry file has no default export: end it with `export default turn;` where "
-                "`const turn: AndroidTurn = () => ...`", "error", "nova"))
+            problems.append(
+                Diagnostic(
+                    display(entry),
+                    1,
+                    1,
+                    "no-default-export",
+                    "the entry file has no default export: end it with `export default turn;` where "
+                    "`const turn: AndroidTurn = () => ...`",
+                    "error",
+                    "nova",
+                )
+            )
     if problems:
         raise BundleError(problems, summary=summary)
-    return Bundle(code=code, entry=display(entry), inputs=tuple(inputs),
-                  warnings=tuple(d for d in diags if d.severity == "warning"), source_map=source_map)
+    return Bundle(
+        code=code,
+        entry=display(entry),
+        inputs=tuple(inputs),
+        warnings=tuple(d for d in diags if d.severity == "warning"),
+        source_map=source_map,
+    )
 
 
 # --- public API ----------------------------------------------------------------------------------
@@ -400,4 +482,6 @@ def bundle_sources(files: Mapping[str, str], entry: str) -> Bundle:
     The files are written to a private temporary directory; diagnostics name them as given.
     """
     with materialize_sources(files, entry) as (root, entry_name):
-        return run_esbuild(root, entry_name, confine=True, display=lambda rel: rel.removeprefix("./"))
+        return run_esbuild(
+            root, entry_name, confine=True, display=lambda rel: rel.removeprefix("./")
+        )

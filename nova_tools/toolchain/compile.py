@@ -19,7 +19,14 @@ from .bundle import materialize_sources, run_esbuild
 from .diagnostics import CompileError, Diagnostic
 from .typecheck import typecheck_files, typecheck_in
 
-__all__ = ["CompileError", "CompiledScript", "bundle_sources", "check_sources", "compile_android", "compile_sources"]
+__all__ = [
+    "CompileError",
+    "CompiledScript",
+    "bundle_sources",
+    "check_sources",
+    "compile_android",
+    "compile_sources",
+]
 
 
 @dataclass(frozen=True)
@@ -35,8 +42,16 @@ class CompiledScript:
     source_map: dict | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def of(cls, bundle: str, entry: str, warnings: tuple[Diagnostic, ...] = (), source_map: dict | None = None) -> "CompiledScript":
-        return cls(bundle, entry, hashlib.sha256(bundle.encode("utf-8")).hexdigest(), warnings, source_map)
+    def of(
+        cls,
+        bundle: str,
+        entry: str,
+        warnings: tuple[Diagnostic, ...] = (),
+        source_map: dict | None = None,
+    ) -> "CompiledScript":
+        return cls(
+            bundle, entry, hashlib.sha256(bundle.encode("utf-8")).hexdigest(), warnings, source_map
+        )
 
 
 def _finish(bundle, diagnostics: list[Diagnostic]) -> CompiledScript:
@@ -49,7 +64,9 @@ def _finish(bundle, diagnostics: list[Diagnostic]) -> CompiledScript:
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         n = len(errors)
-        raise CompileError(errors, summary=f"{bundle.entry} has {n} type error{'s' if n != 1 else ''}")
+        raise CompileError(
+            errors, summary=f"{bundle.entry} has {n} type error{'s' if n != 1 else ''}"
+        )
     warnings = tuple(bundle.warnings) + tuple(d for d in diagnostics if d.severity != "error")
     return CompiledScript.of(bundle.code, bundle.entry, warnings, bundle.source_map)
 
@@ -66,7 +83,9 @@ def compile_android(entry: Path | str) -> CompiledScript:
         # bytes that are not UTF-8, as the file system handed them over (surrogate escapes): the
         # bundler, the checker and the game file would all choke on the name
         shown = str(entry).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        raise CompileError.single(f"{shown} has a name that is not valid UTF-8; rename the file (or its folder)")
+        raise CompileError.single(
+            f"{shown} has a name that is not valid UTF-8; rename the file (or its folder)"
+        )
     if entry.is_dir():  # `nova new-android my-bot` makes a folder; its entry is src/main.ts
         hint = f" ({entry / 'src' / 'main.ts'})" if (entry / "src" / "main.ts").is_file() else ""
         raise CompileError.single(f"{entry} is a folder; give the android's entry file{hint}")
@@ -84,7 +103,9 @@ def compile_sources(files: Mapping[str, str], entry: str) -> CompiledScript:
     may only import each other. Diagnostics name the files as given.
     """
     with materialize_sources(files, entry) as (root, entry_name):
-        bundle = run_esbuild(root, entry_name, confine=True, display=lambda rel: rel.removeprefix("./"))
+        bundle = run_esbuild(
+            root, entry_name, confine=True, display=lambda rel: rel.removeprefix("./")
+        )
         return _finish(bundle, typecheck_in(root, entry_name))
 
 
@@ -97,8 +118,12 @@ def bundle_sources(files: Mapping[str, str], entry: str) -> CompiledScript:
     """The bundle step of :func:`compile_sources` alone (syntax, imports, the default export);
     raises :class:`CompileError`. Pair it with :func:`check_sources` before trusting the result."""
     with materialize_sources(files, entry) as (root, entry_name):
-        bundle = run_esbuild(root, entry_name, confine=True, display=lambda rel: rel.removeprefix("./"))
-        return CompiledScript.of(bundle.code, bundle.entry, tuple(bundle.warnings), bundle.source_map)
+        bundle = run_esbuild(
+            root, entry_name, confine=True, display=lambda rel: rel.removeprefix("./")
+        )
+        return CompiledScript.of(
+            bundle.code, bundle.entry, tuple(bundle.warnings), bundle.source_map
+        )
 
 
 def check_sources(files: Mapping[str, str], entry: str) -> None:

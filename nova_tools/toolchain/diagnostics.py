@@ -78,7 +78,9 @@ class CompileError(NovaError):
         super().__init__(f"{summary}:\n{listing}" if listing and listing != summary else summary)
 
     @classmethod
-    def single(cls, message: str, *, code: str = "nova", file: str = "", line: int = 0, col: int = 0) -> "CompileError":
+    def single(
+        cls, message: str, *, code: str = "nova", file: str = "", line: int = 0, col: int = 0
+    ) -> "CompileError":
         """An error that is one sentence, such as a missing entry file."""
         diag = Diagnostic(file=file, line=line, col=col, code=code, message=message, source="nova")
         return cls([diag], summary=diag.format())

@@ -46,7 +46,10 @@ def _run_version(path: Path, *args: str) -> tuple[str | None, str | None]:
         return None, f"it could not be run ({exc})"
     out = (proc.stdout or proc.stderr).strip()
     if proc.returncode != 0:
-        return None, f"`{path.name} {' '.join(args)}` failed with exit code {proc.returncode}: {out[:200]}"
+        return (
+            None,
+            f"`{path.name} {' '.join(args)}` failed with exit code {proc.returncode}: {out[:200]}",
+        )
     match = re.search(r"\d+\.\d+\.\d+\S*", out)
     return (match.group(0) if match else out or None), None
 
@@ -57,11 +60,22 @@ def _tool_check(name: str, tool: Tool, package: str, version_of) -> Check:
         return Check(name, False, None, None, f"{tool.name} was not found: {_fix_hint(tool)}.")
     version, error = version_of(path)
     if error:
-        return Check(name, False, str(path), None, f"{tool.name} at {path} is broken: {error}; {_fix_hint(tool)}.")
+        return Check(
+            name,
+            False,
+            str(path),
+            None,
+            f"{tool.name} at {path} is broken: {error}; {_fix_hint(tool)}.",
+        )
     pinned = PINNED[package]
     if version != pinned:
-        return Check(name, False, str(path), version,
-                     f"found {tool.name} {version}, but Nova is pinned to {package} {pinned}: {_fix_hint(tool)}.")
+        return Check(
+            name,
+            False,
+            str(path),
+            version,
+            f"found {tool.name} {version}, but Nova is pinned to {package} {pinned}: {_fix_hint(tool)}.",
+        )
     return Check(name, True, str(path), version, f"{tool.name} {version} is ready.")
 
 
@@ -70,7 +84,10 @@ def _quickjs_version(wasm: Path) -> tuple[str | None, str | None]:
     try:
         data = json.loads(package_json.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None, f"there is no readable package.json next to it ({package_json}), so its version is unknown"
+        return (
+            None,
+            f"there is no readable package.json next to it ({package_json}), so its version is unknown",
+        )
     if data.get("name") != "quickjs-wasi":
         return None, f"{package_json} belongs to {data.get('name')!r}, not quickjs-wasi"
     return str(data.get("version")), None
@@ -91,22 +108,37 @@ def check_quickjs() -> Check:
 def check_typings() -> Check:
     path = typings_path()
     if path.is_file():
-        return Check("typings", True, str(path), None, "the android typings (nova.d.ts) are in place.")
-    return Check("typings", False, str(path), None,
-                 "the android typings (nova.d.ts) are missing: run `nova generate` "
-                 "(or `python -m nova_tools.toolchain.typings --write`).")
+        return Check(
+            "typings", True, str(path), None, "the android typings (nova.d.ts) are in place."
+        )
+    return Check(
+        "typings",
+        False,
+        str(path),
+        None,
+        "the android typings (nova.d.ts) are missing: run `nova generate` "
+        "(or `python -m nova_tools.toolchain.typings --write`).",
+    )
 
 
 def check_npm() -> Check:
     npm = shutil.which("npm")
     if npm is None:
-        return Check("npm", False, None, None,
-                     "npm was not found; it is only needed by `nova setup` to download the toolchain "
-                     "(install Node.js from https://nodejs.org, which includes npm).", required=False)
+        return Check(
+            "npm",
+            False,
+            None,
+            None,
+            "npm was not found; it is only needed by `nova setup` to download the toolchain "
+            "(install Node.js from https://nodejs.org, which includes npm).",
+            required=False,
+        )
     version, error = _run_version(Path(npm), "--version")
     if error:
         return Check("npm", False, npm, None, f"npm is there but {error}.", required=False)
-    return Check("npm", True, npm, version, f"npm {version} is available for `nova setup`.", required=False)
+    return Check(
+        "npm", True, npm, version, f"npm {version} is available for `nova setup`.", required=False
+    )
 
 
 def doctor() -> list[Check]:

@@ -47,9 +47,13 @@ def node_modules_dirs() -> list[Path]:
 
 
 def _platform_tag() -> str:
-    system = {"Linux": "linux", "Darwin": "darwin", "Windows": "win32"}.get(platform.system(), platform.system().lower())
+    system = {"Linux": "linux", "Darwin": "darwin", "Windows": "win32"}.get(
+        platform.system(), platform.system().lower()
+    )
     machine = platform.machine().lower()
-    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(machine, machine)
+    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(
+        machine, machine
+    )
     return f"{system}-{arch}"
 
 
@@ -81,8 +85,14 @@ class Tool:
 
 _exe = ".exe" if platform.system() == "Windows" else ""
 
-TSC = Tool("the TypeScript 7 compiler (tsc)", "NOVA_TSC", f"@typescript/typescript-{_platform_tag()}/lib/tsc{_exe}")
+TSC = Tool(
+    "the TypeScript 7 compiler (tsc)",
+    "NOVA_TSC",
+    f"@typescript/typescript-{_platform_tag()}/lib/tsc{_exe}",
+)
 ESBUILD = Tool("esbuild", "NOVA_ESBUILD", f"@esbuild/{_platform_tag()}/bin/esbuild{_exe}")
-QUICKJS_WASM = Tool("QuickJS-NG for WASI (quickjs.wasm)", "NOVA_QUICKJS_WASM", "quickjs-wasi/quickjs.wasm")
+QUICKJS_WASM = Tool(
+    "QuickJS-NG for WASI (quickjs.wasm)", "NOVA_QUICKJS_WASM", "quickjs-wasi/quickjs.wasm"
+)
 
 ALL_TOOLS = (TSC, ESBUILD, QUICKJS_WASM)

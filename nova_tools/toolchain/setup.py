@@ -49,7 +49,9 @@ def package_json() -> dict:
     }
 
 
-def setup(target: Path | str | None = None, *, npm: str | None = None, timeout: float = 600) -> SetupResult:
+def setup(
+    target: Path | str | None = None, *, npm: str | None = None, timeout: float = 600
+) -> SetupResult:
     """Install the pinned packages (:data:`~.paths.PINNED`) into ``target`` with
     ``npm install --no-audit --no-fund`` and check the tools are then found there.
 
@@ -65,19 +67,25 @@ def setup(target: Path | str | None = None, *, npm: str | None = None, timeout: 
         )
     try:
         target.mkdir(parents=True, exist_ok=True)
-        (target / "package.json").write_text(json.dumps(package_json(), indent=2) + "\n", encoding="utf-8")
+        (target / "package.json").write_text(
+            json.dumps(package_json(), indent=2) + "\n", encoding="utf-8"
+        )
     except OSError as exc:
         raise SetupError(f"could not write {target / 'package.json'}: {exc}") from exc
     cmd = [npm_path, "install", "--no-audit", "--no-fund"]
     try:
         proc = subprocess.run(cmd, cwd=target, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        raise SetupError(f"`npm install` in {target} took longer than {timeout:.0f} s; check the network and try again") from None
+        raise SetupError(
+            f"`npm install` in {target} took longer than {timeout:.0f} s; check the network and try again"
+        ) from None
     except OSError as exc:
         raise SetupError(f"could not run npm ({npm_path}): {exc}") from exc
     output = (proc.stdout + proc.stderr).strip()
     if proc.returncode != 0:
-        raise SetupError(f"`npm install` in {target} failed (exit code {proc.returncode}):\n{output[-2000:]}")
+        raise SetupError(
+            f"`npm install` in {target} failed (exit code {proc.returncode}):\n{output[-2000:]}"
+        )
     node_modules = target / "node_modules"
     tools: dict[str, Path] = {}
     missing = []

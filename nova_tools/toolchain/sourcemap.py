@@ -129,7 +129,9 @@ def compact(data: Mapping) -> dict:
         for column, target in zip(columns, targets):
             if kept is not None and target[:2] == kept[:2]:
                 continue
-            segments.append(_encode([column - last_column, *(t - p for t, p in zip(target, previous))]))
+            segments.append(
+                _encode([column - last_column, *(t - p for t, p in zip(target, previous))])
+            )
             last_column, previous, kept = column, target, target
         out.append(",".join(segments))
     return {**data, "mappings": ";".join(out)}
@@ -178,4 +180,11 @@ def read_esbuild_map(map_file: Path, root: Path) -> dict:
         except ValueError:  # another drive (Windows): keep the file's own name
             relative = os.path.basename(absolute)
         sources.append(posixpath.normpath(relative.replace(os.sep, "/")))
-    return compact({"version": 3, "sources": sources, "names": data.get("names", []), "mappings": data.get("mappings", "")})
+    return compact(
+        {
+            "version": 3,
+            "sources": sources,
+            "names": data.get("names", []),
+            "mappings": data.get("mappings", ""),
+        }
+    )

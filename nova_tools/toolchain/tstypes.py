@@ -44,7 +44,9 @@ class TypeScriptTypes:
     def model(self, cls: type[BaseModel]) -> str:
         name = cls.__name__
         if name in self.names and self.names[name] is not cls:
-            raise ValueError(f"two models are both called {name!r} ({self.names[name].__module__}, {cls.__module__})")
+            raise ValueError(
+                f"two models are both called {name!r} ({self.names[name].__module__}, {cls.__module__})"
+            )
         if name not in self.names:
             self.names[name] = cls
             self.models.append(cls)
@@ -69,7 +71,9 @@ class TypeScriptTypes:
         if origin is Literal:
             return self.literal(get_args(annotation))
         if origin in (Union, types.UnionType):
-            return " | ".join(dict.fromkeys(self.type(a) for a in get_args(annotation)))  # int | float: number
+            return " | ".join(
+                dict.fromkeys(self.type(a) for a in get_args(annotation))
+            )  # int | float: number
         if origin in (list, tuple, typing.Sequence) or annotation in (list,):
             items = [a for a in get_args(annotation) if a is not Ellipsis]
             inner = self.type(items[0]) if items else "unknown"

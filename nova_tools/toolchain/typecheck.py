@@ -64,7 +64,9 @@ def tsc_option_args(options: Mapping[str, object] = COMPILER_OPTIONS) -> list[st
     return args
 
 
-_LINE = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning|message) (?P<code>TS\d+): (?P<msg>.*)$")
+_LINE = re.compile(
+    r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning|message) (?P<code>TS\d+): (?P<msg>.*)$"
+)
 _GLOBAL = re.compile(r"^(?P<sev>error|warning|message) (?P<code>TS\d+): (?P<msg>.*)$")
 
 
@@ -72,26 +74,50 @@ def parse_tsc_output(output: str, cwd: Path, display=None) -> list[Diagnostic]:
     """Parse ``tsc --pretty false`` output. Paths are resolved against ``cwd`` (tsc prints them
     relative to its working directory) and passed through ``display`` (default: absolute path)."""
     if display is None:
+
         def display(path: str) -> str:
             return str((cwd / path).resolve())
+
     diags: list[Diagnostic] = []
     pending: dict | None = None
 
     def flush() -> None:
         if pending is not None:
             sev = "warning" if pending["sev"] == "warning" else "error"
-            diags.append(Diagnostic(pending["file"], pending["line"], pending["col"], pending["code"],
-                                    "\n".join(pending["msg"]), sev, "tsc"))
+            diags.append(
+                Diagnostic(
+                    pending["file"],
+                    pending["line"],
+                    pending["col"],
+                    pending["code"],
+                    "\n".join(pending["msg"]),
+                    sev,
+                    "tsc",
+                )
+            )
 
     for raw in output.splitlines():
         line = raw.rstrip("\r")
         if m := _LINE.match(line):
             flush()
-            pending = {"file": display(m["file"]), "line": int(m["line"]), "col": int(m["col"]),
-                       "code": m["code"], "msg": [m["msg"]], "sev": m["sev"]}
+            pending = {
+                "file": display(m["file"]),
+                "line": int(m["line"]),
+                "col": int(m["col"]),
+                "code": m["code"],
+                "msg": [m["msg"]],
+                "sev": m["sev"],
+            }
         elif m := _GLOBAL.match(line):
             flush()
-            pending = {"file": "", "line": 0, "col": 0, "code": m["code"], "msg": [m["msg"]], "sev": m["sev"]}
+            pending = {
+                "file": "",
+                "line": 0,
+                "col": 0,
+                "code": m["code"],
+                "msg": [m["msg"]],
+                "sev": m["sev"],
+            }
         elif pending is not None and line.startswith(" ") and line.strip():
             pending["msg"].append(line.strip())
         # Anything else (blank lines, "Found N errors") is a summary we do not need.
@@ -99,7 +125,9 @@ def parse_tsc_output(output: str, cwd: Path, display=None) -> list[Diagnostic]:
     return diags
 
 
-def run_tsc(args: list[str], cwd: Path, display=None, *, listed: list[str] | None = None) -> list[Diagnostic]:
+def run_tsc(
+    args: list[str], cwd: Path, display=None, *, listed: list[str] | None = None
+) -> list[Diagnostic]:
     """Run tsc with ``args`` (``--pretty false`` is added) in ``cwd`` and return its diagnostics.
     With ``listed``, ``--listFiles`` is added and the program's files are appended to it."""
     tsc = TSC.require()
@@ -108,7 +136,13 @@ def run_tsc(args: list[str], cwd: Path, display=None, *, listed: list[str] | Non
         cmd.append("--listFiles")
     try:
         proc = subprocess.run(
-            cmd, cwd=cwd, capture_output=True, text=True, encoding="utf-8", errors="replace", timeout=TIMEOUT_S
+            cmd,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=TIMEOUT_S,
         )
     except subprocess.TimeoutExpired:
         raise CompileError.single(f"the type check took longer than {TIMEOUT_S} s") from None
@@ -116,11 +150,17 @@ def run_tsc(args: list[str], cwd: Path, display=None, *, listed: list[str] | Non
     diags = parse_tsc_output(output, cwd, display)
     if listed is not None:
         listed.extend(
-            line.strip() for line in output.splitlines()
-            if line.strip() and os.path.isabs(line.strip()) and not _LINE.match(line) and not _GLOBAL.match(line)
+            line.strip()
+            for line in output.splitlines()
+            if line.strip()
+            and os.path.isabs(line.strip())
+            and not _LINE.match(line)
+            and not _GLOBAL.match(line)
         )
     if proc.returncode != 0 and not diags:
-        text = (proc.stderr or proc.stdout).strip() or f"tsc failed with exit code {proc.returncode}"
+        text = (
+            proc.stderr or proc.stdout
+        ).strip() or f"tsc failed with exit code {proc.returncode}"
         diags = [Diagnostic("", 0, 0, "tsc", text, "error", "tsc")]
     return diags
 
@@ -145,7 +185,9 @@ def typecheck_files(
     cwd = (cwd or Path.cwd()).resolve()
     args = ["--ignoreConfig", *tsc_option_args()]
     if skip_lib_check:
-        args.append("--skipLibCheck")  # the es2022 libs and the typings are checked by our own tests
+        args.append(
+            "--skipLibCheck"
+        )  # the es2022 libs and the typings are checked by our own tests
     args += [str(f) for f in files] + [str(typings.resolve())]
     return run_tsc(args, cwd, display, listed=listed)
 
@@ -194,7 +236,9 @@ def typecheck_in(root: Path, entry: str, *, confine: bool = True) -> list[Diagno
 
     listed: list[str] | None = [] if confine else None
     typings = typings_path().resolve()
-    diags = typecheck_files(["./" + entry], cwd=root, display=display, listed=listed, typings=typings)
+    diags = typecheck_files(
+        ["./" + entry], cwd=root, display=display, listed=listed, typings=typings
+    )
     if listed is not None:
         tsc_lib = TSC.require().resolve().parent
         for name in listed:
@@ -203,7 +247,9 @@ def typecheck_in(root: Path, entry: str, *, confine: bool = True) -> list[Diagno
                 continue
             raise CompileError.single(
                 "a type import or `/// <reference>` reaches outside the uploaded sources: an android's "
-                "files may only refer to each other", code="outside-import")
+                "files may only refer to each other",
+                code="outside-import",
+            )
     return diags
 
 

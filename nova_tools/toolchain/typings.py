@@ -39,7 +39,9 @@ from .tstypes import TypeScriptTypes, ts_string
 
 TYPINGS_FILES = (REPO_TYPINGS, PACKAGED_TYPINGS)
 
-REGENERATE_HINT = "regenerate it with `nova generate` (or `python -m nova_tools.toolchain.typings --write`)"
+REGENERATE_HINT = (
+    "regenerate it with `nova generate` (or `python -m nova_tools.toolchain.typings --write`)"
+)
 
 
 def _named_literals() -> dict[frozenset, tuple[str, tuple[str, ...], str]]:
@@ -48,10 +50,26 @@ def _named_literals() -> dict[frozenset, tuple[str, tuple[str, ...], str]]:
     from ..rules import models
 
     named = [
-        ("Direction", wire.Direction, "A compass direction: north is y - 1, south y + 1, east x + 1, west x - 1."),
-        ("Material", models.Material, "A material id: the key of a material in cargo, storage and costs."),
-        ("BuildingType", models.BuildingType, "A building type id: the key of its entry in rules.buildings."),
-        ("CompositionKind", models.CompositionKind, "A kind of ground composition (see Tile.composition)."),
+        (
+            "Direction",
+            wire.Direction,
+            "A compass direction: north is y - 1, south y + 1, east x + 1, west x - 1.",
+        ),
+        (
+            "Material",
+            models.Material,
+            "A material id: the key of a material in cargo, storage and costs.",
+        ),
+        (
+            "BuildingType",
+            models.BuildingType,
+            "A building type id: the key of its entry in rules.buildings.",
+        ),
+        (
+            "CompositionKind",
+            models.CompositionKind,
+            "A kind of ground composition (see Tile.composition).",
+        ),
     ]
     return {frozenset(get_args(lit)): (name, get_args(lit), doc) for name, lit, doc in named}
 
@@ -64,7 +82,9 @@ def _doc(lines: list[str], indent: str = "") -> list[str]:
         return []
     if len(text) == 1:
         return [f"{indent}/** {text[0]} */"]
-    return [f"{indent}/**"] + [f"{indent} *{(' ' + t) if t else ''}" for t in text] + [f"{indent} */"]
+    return (
+        [f"{indent}/**"] + [f"{indent} *{(' ' + t) if t else ''}" for t in text] + [f"{indent} */"]
+    )
 
 
 def _literal(value: Any) -> str:
@@ -116,9 +136,14 @@ class _Renderer(TypeScriptTypes):
             lines = _paragraphs(field.description or "")
             if not lines and get_origin(annotation) is Literal and len(get_args(annotation)) == 1:
                 # An action's `type`: say what the action does, from its class doc.
-                lines = [f"Always {_ts_string(get_args(annotation)[0])}: " + " ".join(_paragraphs(cls.__doc__))]
+                lines = [
+                    f"Always {_ts_string(get_args(annotation)[0])}: "
+                    + " ".join(_paragraphs(cls.__doc__))
+                ]
             if not lines:
-                raise ValueError(f"{cls.__name__}.{name} has no description: give it Field(description=...)")
+                raise ValueError(
+                    f"{cls.__name__}.{name} has no description: give it Field(description=...)"
+                )
             if has_default and (resolved or default is not None):
                 lines += _default_lines(field.annotation, default)
             out += _doc(lines, "  ")
@@ -142,7 +167,10 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, Materials):
         return dict(value.items())
     if isinstance(value, BaseModel):
-        return {(f.alias or name): _jsonable(getattr(value, name)) for name, f in type(value).model_fields.items()}
+        return {
+            (f.alias or name): _jsonable(getattr(value, name))
+            for name, f in type(value).model_fields.items()
+        }
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -248,12 +276,24 @@ def render_typings() -> str:
     action_names = [r.model(m) for m in wire.ACTION_MODELS]
 
     parts: list[str] = [HEADER, GLOBALS]
-    parts.append("\n".join(_doc([
-        "What a turn function returns: one action, discriminated by `type`. Every action may also",
-        "carry `memory` and `recording`, which replace the android's own if the action is accepted;",
-        "a refused action is a failed turn (rules.android.failedTurnHealthPenalty health) and keeps",
-        "neither.",
-    ]) + ["type Action =", *[f"  | {n}" for n in action_names[:-1]], f"  | {action_names[-1]};"]) + "\n")
+    parts.append(
+        "\n".join(
+            _doc(
+                [
+                    "What a turn function returns: one action, discriminated by `type`. Every action may also",
+                    "carry `memory` and `recording`, which replace the android's own if the action is accepted;",
+                    "a refused action is a failed turn (rules.android.failedTurnHealthPenalty health) and keeps",
+                    "neither.",
+                ]
+            )
+            + [
+                "type Action =",
+                *[f"  | {n}" for n in action_names[:-1]],
+                f"  | {action_names[-1]};",
+            ]
+        )
+        + "\n"
+    )
     parts.append("/** The `type` of every action. */\ntype ActionType = Action['type'];\n")
 
     # Rendering an interface may discover more models; each root's family is rendered (breadth
@@ -278,7 +318,10 @@ def stale_files(text: str | None = None) -> list[Path]:
     text = render_typings() if text is None else text
     stale = []
     for path in TYPINGS_FILES:
-        if path == REPO_TYPINGS and not REPO_TYPINGS.parent.parent.joinpath("pyproject.toml").is_file():
+        if (
+            path == REPO_TYPINGS
+            and not REPO_TYPINGS.parent.parent.joinpath("pyproject.toml").is_file()
+        ):
             continue  # not a source checkout: only the packaged copy exists
         try:
             current = path.read_text(encoding="utf-8")

@@ -30,20 +30,46 @@ def test_each_action_says_what_it_did_with_its_amounts():
     state = s.build()
     state.round = 5
 
-    assert said(state, bot, {"type": "android.collect", "resources": {"metal": 7}}) == "r5 android-1 collected 7 metal"
-    assert said(state, bot, {"type": "android.move", "direction": "south"}) == "r5 android-1 moved south to (3,4)"
-    assert said(state, bot, {"type": "android.deposit"}) == f"r5 android-1 deposited 11 metal into the depot {depot}"
-    assert said(state, bot, {"type": "android.withdraw", "resources": {"metal": 6}}) == f"r5 android-1 withdrew 6 metal from the depot {depot}"
-    assert said(state, bot, {"type": "android.move", "direction": "east"}) == "r5 android-1 moved east to (4,4)"
     assert (
-        said(state, bot, {"type": "android.start-construction", "buildingType": "extractor", "resources": {"metal": 5}})
+        said(state, bot, {"type": "android.collect", "resources": {"metal": 7}})
+        == "r5 android-1 collected 7 metal"
+    )
+    assert (
+        said(state, bot, {"type": "android.move", "direction": "south"})
+        == "r5 android-1 moved south to (3,4)"
+    )
+    assert (
+        said(state, bot, {"type": "android.deposit"})
+        == f"r5 android-1 deposited 11 metal into the depot {depot}"
+    )
+    assert (
+        said(state, bot, {"type": "android.withdraw", "resources": {"metal": 6}})
+        == f"r5 android-1 withdrew 6 metal from the depot {depot}"
+    )
+    assert (
+        said(state, bot, {"type": "android.move", "direction": "east"})
+        == "r5 android-1 moved east to (4,4)"
+    )
+    assert (
+        said(
+            state,
+            bot,
+            {
+                "type": "android.start-construction",
+                "buildingType": "extractor",
+                "resources": {"metal": 5},
+            },
+        )
         == "r5 android-1 started an extractor site building-4, paying 5 metal (owes 3 metal and 1 electronics, 3 ticks of work left)"
     )
     assert (
         said(state, bot, {"type": "android.continue-construction", "resources": {"metal": 1}})
         == "r5 android-1 worked on the extractor site building-4: paid 1 metal (owes 2 metal and 1 electronics, 3 ticks of work left)"
     )
-    assert said(state, bot, {"type": "android.broadcast", "content": "ore at 4,4"}) == "r5 android-1 broadcast 'ore at 4,4'"
+    assert (
+        said(state, bot, {"type": "android.broadcast", "content": "ore at 4,4"})
+        == "r5 android-1 broadcast 'ore at 4,4'"
+    )
     assert said(state, bot, {"type": "android.dismantle"}) == "r5 android-1 dismantled itself"
 
 
@@ -55,7 +81,10 @@ def test_salvage_and_repair_say_the_damage_the_health_and_what_was_left_on_the_t
     state = s.build()
     state.round = 9
 
-    assert said(state, raider, {"type": "android.salvage"}) == f"r9 {raider} salvaged p2's charger {charger}: 15 damage, health 25 left"
+    assert (
+        said(state, raider, {"type": "android.salvage"})
+        == f"r9 {raider} salvaged p2's charger {charger}: 15 damage, health 25 left"
+    )
     assert (
         said(state, keeper, {"type": "android.repair"})
         == f"r9 {keeper} repaired the charger {charger} by 10 to health 35 for 1 metal"
@@ -100,10 +129,24 @@ def test_a_round_end_names_production_hazards_and_why_each_android_fell():
 
 def test_events_written_before_the_details_still_read_as_sentences():
     older = [
-        {"type": "turn", "round": 3, "android": "android-2", "ticks": 0, "outcome": "accepted", "action": {"type": "android.salvage"},
-         "result": {"building": "building-7", "damage": 15, "health": 85}},
-        {"type": "turn", "round": 3, "android": "android-2", "ticks": 0, "outcome": "accepted", "action": {"type": "android.repair"},
-         "result": {"building": "building-7", "health": 95}},
+        {
+            "type": "turn",
+            "round": 3,
+            "android": "android-2",
+            "ticks": 0,
+            "outcome": "accepted",
+            "action": {"type": "android.salvage"},
+            "result": {"building": "building-7", "damage": 15, "health": 85},
+        },
+        {
+            "type": "turn",
+            "round": 3,
+            "android": "android-2",
+            "ticks": 0,
+            "outcome": "accepted",
+            "action": {"type": "android.repair"},
+            "result": {"building": "building-7", "health": 95},
+        },
         {"type": "round.ended", "round": 3, "destroyed": ["android-4"]},
     ]
 

@@ -19,8 +19,12 @@ def decide(state, android):
     # alice's android waits with a note each round; bob's asks for a direction that does not exist
     # in odd rounds (an invalid turn) and waits with a note in even ones
     if android.owner == "alice" or state.round % 2 == 0:
-        return engine.Decision(value={"type": "android.wait", "memory": f"{android.owner}-note-{state.round}"})
-    return engine.Decision(value={"type": "android.move", "direction": "up", "memory": f"bob-note-{state.round}"})
+        return engine.Decision(
+            value={"type": "android.wait", "memory": f"{android.owner}-note-{state.round}"}
+        )
+    return engine.Decision(
+        value={"type": "android.move", "direction": "up", "memory": f"bob-note-{state.round}"}
+    )
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +35,9 @@ def game(tmp_path_factory):
         events = [engine.join(game.state, player)]
         uploaded = engine.add_script(game.state, player, "bot")
         events += [uploaded, engine.launch(game.state, player, uploaded["script"])]
-        game.scripts[uploaded["script"]] = store.StoredScript(player, "bot", "0" * 64, "export default () => 1")
+        game.scripts[uploaded["script"]] = store.StoredScript(
+            player, "bot", "0" * 64, "export default () => 1"
+        )
         game.record(events)
     for _ in range(ROUNDS):
         game.record(engine.play_round(game.state, decide))
@@ -50,7 +56,12 @@ def log(game) -> list[dict]:
 def test_no_filter_pages_the_whole_log_from_the_oldest(game):
     events = log(game)
     page = api.events_page(game, limit=5)
-    assert (page.total, page.offset, page.limit, page.log_length) == (len(events), 0, 5, len(events))
+    assert (page.total, page.offset, page.limit, page.log_length) == (
+        len(events),
+        0,
+        5,
+        len(events),
+    )
     assert indexes(page) == [0, 1, 2, 3, 4]
     assert [e["type"] for e in page.events] == [e["type"] for e in events[:5]]
     assert indexes(api.events_page(game, offset=7, limit=3)) == [7, 8, 9]
@@ -59,8 +70,12 @@ def test_no_filter_pages_the_whole_log_from_the_oldest(game):
 def test_offset_none_gives_the_newest_page(game):
     events = log(game)
     page = api.events_page(game, offset=None, limit=4)
-    assert page.offset == len(events) - 4 and indexes(page) == list(range(len(events) - 4, len(events)))
-    assert indexes(api.events_page(game, offset=None, limit=500)) == list(range(len(events)))  # fewer than a page
+    assert page.offset == len(events) - 4 and indexes(page) == list(
+        range(len(events) - 4, len(events))
+    )
+    assert indexes(api.events_page(game, offset=None, limit=500)) == list(
+        range(len(events))
+    )  # fewer than a page
 
 
 def test_a_round_keeps_that_rounds_events_only(game):
@@ -72,13 +87,17 @@ def test_a_round_keeps_that_rounds_events_only(game):
 
 def test_an_android_keeps_its_launch_and_its_turns(game):
     page = api.events_page(game, android="android-1", limit=500)
-    assert [(e["type"], e.get("round")) for e in page.events] == [("android.launched", None)] + [("turn", r) for r in range(1, ROUNDS + 1)]
+    assert [(e["type"], e.get("round")) for e in page.events] == [("android.launched", None)] + [
+        ("turn", r) for r in range(1, ROUNDS + 1)
+    ]
     assert all(e["android"] == "android-1" for e in page.events)
 
 
 def test_failed_only_keeps_the_failed_turns(game):
     page = api.events_page(game, failed_only=True, limit=500)
-    assert [(e["android"], e["outcome"], e["round"]) for e in page.events] == [("android-2", "invalid", r) for r in (1, 3)]
+    assert [(e["android"], e["outcome"], e["round"]) for e in page.events] == [
+        ("android-2", "invalid", r) for r in (1, 3)
+    ]
     assert all("FAILED" in e["text"] for e in page.events)
     assert api.events_page(game, failed_only=True, android="android-1", limit=500).total == 0
 
@@ -86,7 +105,9 @@ def test_failed_only_keeps_the_failed_turns(game):
 def test_mine_only_keeps_the_players_own_turns(game):
     page = api.events_page(game, player="alice", mine_only=True, limit=500)
     assert [(e["type"], e["android"]) for e in page.events] == [("turn", "android-1")] * ROUNDS
-    with pytest.raises(api.ApiError, match="^mine_only needs the player whose androids are meant$"):  # the whole sentence
+    with pytest.raises(
+        api.ApiError, match="^mine_only needs the player whose androids are meant$"
+    ):  # the whole sentence
         api.events_page(game, mine_only=True)
 
 
@@ -99,13 +120,24 @@ def test_a_round_range_keeps_the_rounds_between_its_ends_both_included(game):
         page = api.events_page(game, limit=500, **arguments)
         return sorted({e["round"] for e in page.events}), indexes(page)
 
-    assert rounds(from_round=2, to_round=3) == ([2, 3], [i for i, e in enumerate(events) if e.get("round") in (2, 3)])
-    assert rounds(from_round=3)[0] == [3, 4] and rounds(to_round=2)[0] == [1, 2] and rounds(from_round=2, to_round=2) == rounds(round=2)
+    assert rounds(from_round=2, to_round=3) == (
+        [2, 3],
+        [i for i, e in enumerate(events) if e.get("round") in (2, 3)],
+    )
+    assert (
+        rounds(from_round=3)[0] == [3, 4]
+        and rounds(to_round=2)[0] == [1, 2]
+        and rounds(from_round=2, to_round=2) == rounds(round=2)
+    )
     # rounds start at 1: a range ending at round 0 is a page with nothing in it, not a refusal
     assert rounds(to_round=0) == ([], []) and rounds(from_round=0) == rounds(from_round=1)
-    with pytest.raises(api.ApiError, match=r"^give either round or a range \(from_round, to_round\), not both$"):
+    with pytest.raises(
+        api.ApiError, match=r"^give either round or a range \(from_round, to_round\), not both$"
+    ):
         api.events_page(game, round=2, to_round=3)
-    with pytest.raises(api.ApiError, match="^the round range 3-2 is empty: from_round must not be above to_round$"):
+    with pytest.raises(
+        api.ApiError, match="^the round range 3-2 is empty: from_round must not be above to_round$"
+    ):
         api.events_page(game, from_round=3, to_round=2)
 
 
@@ -117,7 +149,11 @@ def test_a_range_open_at_the_top_reaches_the_last_round_of_a_long_game(tmp_path)
     script = engine.add_script(long.state, "alice", "bot")
     long.record([script, engine.launch(long.state, "alice", script["script"])])
     for _ in range(130):
-        long.record(engine.play_round(long.state, lambda state, android: engine.Decision(value={"type": "android.wait"})))
+        long.record(
+            engine.play_round(
+                long.state, lambda state, android: engine.Decision(value={"type": "android.wait"})
+            )
+        )
     page = api.events_page(long, from_round=125, action="wait", limit=500)
     assert [e["round"] for e in page.events] == list(range(125, 131))
 
@@ -126,30 +162,57 @@ def test_an_action_type_or_an_outcome_keeps_those_turns_only(game):
     """`nova events --action wait --outcome invalid`, get_events action_type/outcome: bob's odd
     rounds ask for a direction that does not exist (invalid turns, which log no action: not a
     move); every other turn waits and is accepted."""
+
     def turns(**arguments):
-        return [(e["android"], e["round"]) for e in api.events_page(game, limit=500, **arguments).events]
+        return [
+            (e["android"], e["round"]) for e in api.events_page(game, limit=500, **arguments).events
+        ]
 
     bobs_invalid = [("android-2", 1), ("android-2", 3)]
-    assert turns(outcome="invalid") == bobs_invalid and turns(action="move") == turns(action="android.move") == []
+    assert (
+        turns(outcome="invalid") == bobs_invalid
+        and turns(action="move") == turns(action="android.move") == []
+    )
     every_turn = [(e["android"], e["round"]) for e in log(game) if e["type"] == "turn"]
-    assert turns(outcome="accepted") == turns(action="wait") == turns(action="android.wait") == [t for t in every_turn if t not in bobs_invalid]
+    assert (
+        turns(outcome="accepted")
+        == turns(action="wait")
+        == turns(action="android.wait")
+        == [t for t in every_turn if t not in bobs_invalid]
+    )
     assert turns(outcome="refused") == [] and turns(action="wait", outcome="invalid") == []
-    with pytest.raises(api.ApiError, match="^'fly' is not an action type; the types are android.wait, android.move, .*, android.dismantle$"):
+    with pytest.raises(
+        api.ApiError,
+        match="^'fly' is not an action type; the types are android.wait, android.move, .*, android.dismantle$",
+    ):
         api.events_page(game, action="fly")
-    with pytest.raises(api.ApiError, match="^'won' is not an outcome; a turn is accepted, refused, invalid, error$"):
+    with pytest.raises(
+        api.ApiError, match="^'won' is not an outcome; a turn is accepted, refused, invalid, error$"
+    ):
         api.events_page(game, outcome="won")
 
 
 def test_notes_none_leaves_each_turns_notes_out_and_the_rest_of_it_in(game):
     """`nova events` without --notes, get_events by default: a turn's action without the memory
     and recording it carried (most of a turn's size), everything else as logged."""
+
     def turns(**arguments):
-        return {(e["android"], e["round"]): e for e in api.events_page(game, limit=500, **arguments).events if e["type"] == "turn"}
+        return {
+            (e["android"], e["round"]): e
+            for e in api.events_page(game, limit=500, **arguments).events
+            if e["type"] == "turn"
+        }
 
     logged, bare = turns(), turns(notes="none")
-    assert bare["android-1", 2]["action"] == {"type": "android.wait"} and set(logged["android-1", 2]["action"]) > {"type"}
-    assert bare["android-2", 1] == logged["android-2", 1]  # an invalid turn carries no action: left as it is
-    assert {k: v for k, v in bare["android-1", 2].items() if k != "action"} == {k: v for k, v in logged["android-1", 2].items() if k != "action"}
+    assert bare["android-1", 2]["action"] == {"type": "android.wait"} and set(
+        logged["android-1", 2]["action"]
+    ) > {"type"}
+    assert (
+        bare["android-2", 1] == logged["android-2", 1]
+    )  # an invalid turn carries no action: left as it is
+    assert {k: v for k, v in bare["android-1", 2].items() if k != "action"} == {
+        k: v for k, v in logged["android-1", 2].items() if k != "action"
+    }
 
 
 def test_a_filter_that_matches_nothing_is_an_empty_page_in_every_notes_form(game):
@@ -167,9 +230,14 @@ def test_a_player_reads_her_own_notes_and_the_others_redacted(game):
     hers = turns(api.events_page(game, player="alice", limit=500, notes="whole"))
     assert hers["android-1", 2]["action"] == {"type": "android.wait", "memory": "alice-note-2"}
     assert hers["android-2", 2]["action"] == {"type": "android.wait", "memory": "[Redacted]"}
-    assert hers["android-2", 1]["reason"] == "[Redacted]"  # a script chooses what it returns: its error text may carry notes
+    assert (
+        hers["android-2", 1]["reason"] == "[Redacted]"
+    )  # a script chooses what it returns: its error text may carry notes
     everyone = turns(api.events_page(game, limit=500, notes="whole"))
-    assert everyone["android-2", 2]["action"]["memory"] == "bob-note-2" and everyone["android-2", 1]["reason"] != "[Redacted]"
+    assert (
+        everyone["android-2", 2]["action"]["memory"] == "bob-note-2"
+        and everyone["android-2", 1]["reason"] != "[Redacted]"
+    )
 
 
 @pytest.mark.parametrize(
@@ -200,11 +268,18 @@ def test_an_androids_events_end_with_the_round_ends_that_hurt_or_destroyed_it(tm
     path = tmp_path / "game.json"
     game = store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=world.build())
     for _ in range(2):
-        game.record(engine.play_round(game.state, lambda state, android: engine.Decision(value={"type": "android.wait"})))
+        game.record(
+            engine.play_round(
+                game.state, lambda state, android: engine.Decision(value={"type": "android.wait"})
+            )
+        )
     store.save(game)
 
     def seen(android):
-        return [(e["type"], e["round"]) for e in api.events_page(path, android=android, limit=500).events]
+        return [
+            (e["type"], e["round"])
+            for e in api.events_page(path, android=android, limit=500).events
+        ]
 
     assert seen(hurt) == [("turn", 1), ("round.ended", 1), ("turn", 2), ("round.ended", 2)]
     assert seen(falls) == [("turn", 1), ("round.ended", 1)]

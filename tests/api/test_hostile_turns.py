@@ -10,16 +10,48 @@ from nova_tools.rules import resolve
 
 CASES = [
     ("while (true) {}", "out-of-fuel", "ran out of fuel (200 ticks)"),
-    ("const a: number[][] = []; for (;;) a.push(new Array(100000).fill(1)); return { type: 'android.wait' };", "out-of-memory", "ran out of memory"),
-    ("const f = (n: number): number => f(n + 1) + 1; f(0); return { type: 'android.wait' };", "stack-overflow", "call stack"),
+    (
+        "const a: number[][] = []; for (;;) a.push(new Array(100000).fill(1)); return { type: 'android.wait' };",
+        "out-of-memory",
+        "ran out of memory",
+    ),
+    (
+        "const f = (n: number): number => f(n + 1) + 1; f(0); return { type: 'android.wait' };",
+        "stack-overflow",
+        "call stack",
+    ),
     ("throw new Error('boom');", "script-error", "threw Error: boom"),
     ("return undefined as unknown as Action;", "not-an-action", "undefined"),
-    ("return 'android.wait' as unknown as Action;", "not-an-action", "str 'android.wait' instead of an action object"),
-    ("return { type: 'android.fly' } as unknown as Action;", "not-an-action", "unknown action type 'android.fly'"),
-    ("return { type: 'android.wait', recording: 'x'.repeat(1 << 20) };", "recording-too-long", "recording holds at most 16384 characters"),
-    ("return { type: 'android.wait', memory: 'm'.repeat(5000) };", "memory-too-long", "memory holds at most 4096 characters"),
-    ("return { type: 'android.move', direction: 'up' as Direction };", "not-an-action", "direction"),
-    ("const g = globalThis as any; return { type: 'android.broadcast', content: String(typeof g.require) + typeof g.process + typeof g.std + typeof g.fetch };", None, None),
+    (
+        "return 'android.wait' as unknown as Action;",
+        "not-an-action",
+        "str 'android.wait' instead of an action object",
+    ),
+    (
+        "return { type: 'android.fly' } as unknown as Action;",
+        "not-an-action",
+        "unknown action type 'android.fly'",
+    ),
+    (
+        "return { type: 'android.wait', recording: 'x'.repeat(1 << 20) };",
+        "recording-too-long",
+        "recording holds at most 16384 characters",
+    ),
+    (
+        "return { type: 'android.wait', memory: 'm'.repeat(5000) };",
+        "memory-too-long",
+        "memory holds at most 4096 characters",
+    ),
+    (
+        "return { type: 'android.move', direction: 'up' as Direction };",
+        "not-an-action",
+        "direction",
+    ),
+    (
+        "const g = globalThis as any; return { type: 'android.broadcast', content: String(typeof g.require) + typeof g.process + typeof g.std + typeof g.fetch };",
+        None,
+        None,
+    ),
 ]
 
 
@@ -29,7 +61,9 @@ CASES = [
 DETERMINISTIC = resolve({"script": {"timeoutMs": 60_000}})
 
 
-@pytest.mark.parametrize("body, code, reason", CASES, ids=[c[1] or "no-host-globals" for c in CASES])
+@pytest.mark.parametrize(
+    "body, code, reason", CASES, ids=[c[1] or "no-host-globals" for c in CASES]
+)
 def test_a_hostile_turn_is_one_failed_turn_with_a_reason(body, code, reason):
     source = f"const t: AndroidTurn = () => {{ {body} }};\nexport default t;\n"
     result = api.dry_run(files={"main.ts": source}, entry_name="main.ts", rules=DETERMINISTIC)
@@ -44,8 +78,16 @@ def test_a_hostile_turn_is_one_failed_turn_with_a_reason(body, code, reason):
 
 
 def test_the_next_turn_after_a_hostile_one_is_unaffected():
-    bad = api.dry_run(files={"main.ts": "const t: AndroidTurn = () => { while (true) {} };\nexport default t;\n"}, entry_name="main.ts")
-    good = api.dry_run(files={"main.ts": "const t: AndroidTurn = () => ({ type: 'android.wait' });\nexport default t;\n"}, entry_name="main.ts")
+    bad = api.dry_run(
+        files={"main.ts": "const t: AndroidTurn = () => { while (true) {} };\nexport default t;\n"},
+        entry_name="main.ts",
+    )
+    good = api.dry_run(
+        files={
+            "main.ts": "const t: AndroidTurn = () => ({ type: 'android.wait' });\nexport default t;\n"
+        },
+        entry_name="main.ts",
+    )
     assert (bad.accepted, good.accepted, good.ticks) == (False, True, 0)
 
 

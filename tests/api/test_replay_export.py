@@ -14,23 +14,38 @@ from nova_tools.rules import Rules
 from nova_tools.sandbox.build import SANDBOX_BUILD
 
 ALICE = "alice-memory-5150"
-BOB_MEMORY, BOB_LOG, BOB_SOURCE, BOB_THROWN = "bob-memory-4242", "bob-recording-9001", "bob-source-3141", "bob-thrown-2718"
+BOB_MEMORY, BOB_LOG, BOB_SOURCE, BOB_THROWN = (
+    "bob-memory-4242",
+    "bob-recording-9001",
+    "bob-source-3141",
+    "bob-thrown-2718",
+)
 
 
 def keeper(memory: str, recording: str, marker: str = "") -> str:
     # an export, so the bundle keeps it (a comment would be stripped, and the check made vacuous)
-    return (f"export const marker = '{marker}';\nconst t: AndroidTurn = () => ({{ type: 'android.wait', memory: '{memory}', "
-            f"recording: '{recording} ' + turn }});\nexport default t;\n")
+    return (
+        f"export const marker = '{marker}';\nconst t: AndroidTurn = () => ({{ type: 'android.wait', memory: '{memory}', "
+        f"recording: '{recording} ' + turn }});\nexport default t;\n"
+    )
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
     path = tmp_path_factory.mktemp("replay") / "game.json"
     api.create_game(path, seed=5)
-    sources = [("alice", keeper(ALICE, "alice-log")), ("bob", keeper(BOB_MEMORY, BOB_LOG, BOB_SOURCE)),
-               ("bob", f"const t: AndroidTurn = () => {{ throw new Error('{BOB_THROWN}'); }};\nexport default t;\n")]
+    sources = [
+        ("alice", keeper(ALICE, "alice-log")),
+        ("bob", keeper(BOB_MEMORY, BOB_LOG, BOB_SOURCE)),
+        (
+            "bob",
+            f"const t: AndroidTurn = () => {{ throw new Error('{BOB_THROWN}'); }};\nexport default t;\n",
+        ),
+    ]
     for player, source in sources:
-        script = api.upload_script(path, player, files={"main.ts": source}, entry_name="main.ts").script_id
+        script = api.upload_script(
+            path, player, files={"main.ts": source}, entry_name="main.ts"
+        ).script_id
         api.launch_android(path, player, script)
     api.run_rounds(path, 3)
     return path
@@ -55,7 +70,9 @@ def test_alices_replay_hides_everything_bob_wrote_and_keeps_hers(game):
 def test_bobs_replay_is_his_own_view(game):
     text = json.dumps(api.replay_export(game, "bob"))
 
-    assert BOB_MEMORY in text and BOB_SOURCE in text and BOB_THROWN in text  # so alice's check could fail
+    assert (
+        BOB_MEMORY in text and BOB_SOURCE in text and BOB_THROWN in text
+    )  # so alice's check could fail
     assert ALICE not in text
 
 
@@ -66,31 +83,56 @@ def test_a_replay_for_nobody_in_the_game_is_refused(game):
 
 def test_in_alices_replay_her_turns_keep_her_notes_and_bobs_keep_what_he_did(game):
     replay = api.replay_export(game, "alice")
-    owners = {e["android"]: e["player"] for e in replay["events"] if e["type"] == "android.launched"}
+    owners = {
+        e["android"]: e["player"] for e in replay["events"] if e["type"] == "android.launched"
+    }
     turns = [e for e in replay["events"] if e["type"] == "turn"]
     hers = [e for e in turns if owners[e["android"]] == "alice"]
     his = [e for e in turns if owners[e["android"]] == "bob"]
     assert hers and his
-    assert [e["action"].get("memory") for e in hers] == [ALICE, None, None]  # the log keeps memory when it changes
+    assert [e["action"].get("memory") for e in hers] == [
+        ALICE,
+        None,
+        None,
+    ]  # the log keeps memory when it changes
     assert [e["action"]["recording"] for e in hers] == [f"alice-log {r}" for r in (1, 2, 3)]
     waits = [e for e in his if e["outcome"] == "accepted"]
-    assert [e["action"] for e in waits] == [{"type": "android.wait", "memory": "[Redacted]", "recording": "[Redacted]"}] + [
-        {"type": "android.wait", "recording": "[Redacted]"}
-    ] * 2
+    assert [e["action"] for e in waits] == [
+        {"type": "android.wait", "memory": "[Redacted]", "recording": "[Redacted]"}
+    ] + [{"type": "android.wait", "recording": "[Redacted]"}] * 2
     thrown = [e for e in his if e["outcome"] == "error"]
-    assert thrown and all(e["reason"] == "[Redacted]" and e["code"] == "script-error" for e in thrown)
+    assert thrown and all(
+        e["reason"] == "[Redacted]" and e["code"] == "script-error" for e in thrown
+    )
 
 
 def test_the_replay_is_the_documented_format(game):
     replay = api.replay_export(game, "alice")
     loaded = store.load(game)
-    assert list(replay) == ["format", "version", "player", "rules", "seed", "sandbox", "initial", "scripts", "events", "final"]
+    assert list(replay) == [
+        "format",
+        "version",
+        "player",
+        "rules",
+        "seed",
+        "sandbox",
+        "initial",
+        "scripts",
+        "events",
+        "final",
+    ]
     assert (replay["format"], replay["version"], replay["player"]) == ("nova-replay", 1, "alice")
-    assert replay["rules"] == loaded.rules.to_json() and replay["seed"] == 5 and replay["sandbox"] == loaded.sandbox
+    assert (
+        replay["rules"] == loaded.rules.to_json()
+        and replay["seed"] == 5
+        and replay["sandbox"] == loaded.sandbox
+    )
     assert replay["initial"] == loaded.initial
     # her own scripts whole, with their source maps; another player's without code or map
     assert replay["scripts"] == {
-        sid: s.to_json() if s.player == "alice" else {"player": s.player, "name": s.name, "sha256": s.sha256, "bundle": "[Redacted]"}
+        sid: s.to_json()
+        if s.player == "alice"
+        else {"player": s.player, "name": s.name, "sha256": s.sha256, "bundle": "[Redacted]"}
         for sid, s in loaded.scripts.items()
     }
     assert len(replay["events"]) == len(loaded.events)
@@ -118,8 +160,13 @@ def test_androids_already_on_the_board_at_the_start_keep_their_owners_notes_only
     assert (initial[hers]["memory"], initial[hers]["recording"]) == (ALICE, "alice-log")
     assert (initial[his]["memory"], initial[his]["recording"]) == ("[Redacted]", "[Redacted]")
     assert BOB_MEMORY not in json.dumps(api.replay_export(path, "alice"))
-    assert path.read_bytes() == before and store.load(path).initial["androids"][1]["memory"] == BOB_MEMORY
-    loaded = store.load(path)  # a caller holding the game keeps it whole too (the lab, the MCP server)
+    assert (
+        path.read_bytes() == before
+        and store.load(path).initial["androids"][1]["memory"] == BOB_MEMORY
+    )
+    loaded = store.load(
+        path
+    )  # a caller holding the game keeps it whole too (the lab, the MCP server)
     api.replay_export(loaded, "alice")
     assert loaded.initial["androids"][1]["memory"] == BOB_MEMORY
 

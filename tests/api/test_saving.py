@@ -36,7 +36,9 @@ def files_capped_at(size: int) -> Iterator[None]:
 def game(tmp_path) -> Path:
     path = tmp_path / "game.json"
     api.create_game(path, seed=4)
-    script = api.upload_script(path, "alice", files={"main.ts": WAIT}, entry_name="main.ts").script_id
+    script = api.upload_script(
+        path, "alice", files={"main.ts": WAIT}, entry_name="main.ts"
+    ).script_id
     api.launch_android(path, "alice", script)
     api.run_rounds(path, 2)
     return path
@@ -51,7 +53,10 @@ def test_a_save_cut_short_by_a_full_disk_keeps_the_old_file_whole_and_loadable(g
 
     assert game.read_bytes() == before
     assert store.load(game).state.round == 2
-    assert sorted(p.name for p in game.parent.iterdir()) == ["game.json", "game.json.lock"]  # no temporary file left
+    assert sorted(p.name for p in game.parent.iterdir()) == [
+        "game.json",
+        "game.json.lock",
+    ]  # no temporary file left
     api.run_rounds(game, 1)
     assert store.load(game).state.round == 3
 
@@ -66,7 +71,9 @@ def test_a_save_that_fits_replaces_the_whole_file(game):
     assert game.read_bytes().startswith(before[:50]) and len(game.read_bytes()) > len(before)
 
 
-def test_the_temporary_file_is_written_beside_the_game_whatever_tmpdir_says(game, tmp_path, monkeypatch):
+def test_the_temporary_file_is_written_beside_the_game_whatever_tmpdir_says(
+    game, tmp_path, monkeypatch
+):
     # A rename is only atomic within one file system, so the new file must not go to /tmp.
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-folder"))
 

@@ -22,5 +22,13 @@ def test_each_player_is_counted_their_own_androids_wrecks_and_buildings(tmp_path
 
     players = {p.id: p for p in api.status(path).players}
 
-    assert (players["alice"].active_androids, players["alice"].wrecks, players["alice"].score) == (3, 1, 7)
-    assert (players["bob"].active_androids, players["bob"].wrecks, players["bob"].score) == (0, 1, 4)
+    assert (players["alice"].active_androids, players["alice"].wrecks, players["alice"].score) == (
+        3,
+        1,
+        7,
+    )
+    assert (players["bob"].active_androids, players["bob"].wrecks, players["bob"].score) == (
+        0,
+        1,
+        4,
+    )

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from nova_testing import nova
+
 from nova_tools import api
 
 ROUNDS = 16
@@ -56,10 +56,19 @@ def rebuild(timeline: api.Timeline, base: dict | None = None) -> list[dict]:
             tiles[(tile["position"]["x"], tile["position"]["y"])] = tile
         androids = {k: v for k, v in current["androids"].items() if k not in change["androidsGone"]}
         androids.update({a["id"]: a for a in change["androids"]})
-        buildings = {k: v for k, v in current["buildings"].items() if k not in change["buildingsGone"]}
+        buildings = {
+            k: v for k, v in current["buildings"].items() if k not in change["buildingsGone"]
+        }
         buildings.update({b["id"]: b for b in change["buildings"]})
         players = change["players"] if change["players"] is not None else current["players"]
-        current = {"round": change["round"], "turn": change["turn"], "tiles": tiles, "androids": androids, "buildings": buildings, "players": players}
+        current = {
+            "round": change["round"],
+            "turn": change["turn"],
+            "tiles": tiles,
+            "androids": androids,
+            "buildings": buildings,
+            "players": players,
+        }
         frames.append(current)
     return frames
 
@@ -69,7 +78,11 @@ def whole(frame: api.Frame) -> dict:
     return {
         "round": data["round"],
         "turn": data["turn"],
-        "tiles": {(t["position"]["x"], t["position"]["y"]): {**t, "revealedBy": []} for t in data["tiles"] if t["composition"] or t["scattered"]},
+        "tiles": {
+            (t["position"]["x"], t["position"]["y"]): {**t, "revealedBy": []}
+            for t in data["tiles"]
+            if t["composition"] or t["scattered"]
+        },
         "androids": {a["id"]: a for a in data["androids"]},
         "buildings": {b["id"]: b for b in data["buildings"]},
         "players": data["players"],
@@ -79,7 +92,9 @@ def whole(frame: api.Frame) -> dict:
 def test_the_timeline_rebuilds_every_frame_of_the_replay(game: Path) -> None:
     expected = [whole(f) for f in api.replay_frames(game)]
     rebuilt = rebuild(api.replay_timeline(game))
-    assert len(rebuilt) == len(expected) == ROUNDS + 2  # setup, each round, and the launch between runs
+    assert (
+        len(rebuilt) == len(expected) == ROUNDS + 2
+    )  # setup, each round, and the launch between runs
     for mine, theirs in zip(rebuilt, expected):
         assert mine == theirs, f"frame of round {theirs['round']} differs"
     # and it is small: most frames change a few androids, not the board
@@ -91,7 +106,9 @@ def test_turn_by_turn_frames_start_from_the_round_before(game: Path) -> None:
     rounds = rebuild(api.replay_timeline(game))
     base = [f for f in rounds if f["round"] == 10][-1]
     turns = rebuild(api.replay_timeline(game, per_turn=True, first_round=11, last_round=11), base)
-    expected = [whole(f) for f in api.replay_frames(game, first_round=11, last_round=11, per_turn=True)]
+    expected = [
+        whole(f) for f in api.replay_frames(game, first_round=11, last_round=11, per_turn=True)
+    ]
     assert [f["turn"] for f in turns] == [*range(1, len(turns)), None] and len(turns) >= 3
     assert turns == expected
     assert turns[-1] == [f for f in rounds if f["round"] == 11][0]
@@ -102,12 +119,18 @@ def test_a_fogged_timeline_is_what_the_player_saw_each_round(game: Path) -> None
     by_round = {f["round"]: f for f in frames}  # the last frame of each round
     for round, frame in by_round.items():
         world = api.player_world(game, "ann", round).to_json()
-        assert {(t["position"]["x"], t["position"]["y"]) for t in world["tiles"]} == set(frame["tiles"]), round
+        assert {(t["position"]["x"], t["position"]["y"]) for t in world["tiles"]} == set(
+            frame["tiles"]
+        ), round
         for tile in world["tiles"]:
-            assert frame["tiles"][(tile["position"]["x"], tile["position"]["y"])]["revealedBy"] == tile.get("revealedBy", [])
+            assert frame["tiles"][(tile["position"]["x"], tile["position"]["y"])][
+                "revealedBy"
+            ] == tile.get("revealedBy", [])
         seen = {a["id"] for a in world["androids"]} | {a["id"] for a in world["yours"]["androids"]}
         assert set(frame["androids"]) == seen, round
-        assert set(frame["buildings"]) == {b["id"] for b in world["buildings"]} | {b["id"] for b in world["yours"]["buildings"]}
+        assert set(frame["buildings"]) == {b["id"] for b in world["buildings"]} | {
+            b["id"] for b in world["yours"]["buildings"]
+        }
     assert all(f["players"] == [] for f in frames)  # scores are in the whole timeline
     # ann never sees most of the board
     assert len(by_round[ROUNDS]["tiles"]) < 144
@@ -126,16 +149,27 @@ def test_an_android_mid_game_shows_its_state_then_and_its_last_refusal(game: Pat
     for round in (3, 9, ROUNDS):
         moment = api.android_at(game, "android-1", round=round)
         then = next(a for a in frames[round].androids if a.id == "android-1")
-        assert (moment.battery, moment.health, moment.position) == (then.battery, then.health, then.position)
+        assert (moment.battery, moment.health, moment.position) == (
+            then.battery,
+            then.health,
+            then.position,
+        )
     # the walker heads west until the edge refuses it: a refused turn with its code and reason
-    refused = [e for e in api.events_page(game, android="android-1", failed_only=True, limit=500).events if e["outcome"] == "refused"]
+    refused = [
+        e
+        for e in api.events_page(game, android="android-1", failed_only=True, limit=500).events
+        if e["outcome"] == "refused"
+    ]
     assert refused, "the walker should have been refused at the edge"
     first = refused[0]
     moment = api.android_at(game, "android-1", round=first["round"])
     assert moment.last_turn is not None
     assert (moment.last_turn.outcome, moment.last_turn.code) == ("refused", "off-map")
     assert moment.last_turn.reason == first["reason"]
-    assert moment.last_turn.action == {"type": "android.move", "direction": "west"}  # the notes are the android's own fields
+    assert moment.last_turn.action == {
+        "type": "android.move",
+        "direction": "west",
+    }  # the notes are the android's own fields
 
 
 def test_an_android_after_one_turn_and_as_another_player_reads_it(game: Path) -> None:
@@ -151,14 +185,22 @@ def test_an_android_after_one_turn_and_as_another_player_reads_it(game: Path) ->
     assert "secret 5" in own.last_turn.reason
     assert other.last_turn.reason == "[Redacted]"
     assert other.memory == other.recording == "[Redacted]"
-    accepted = [e["round"] for e in api.events_page(game, android="android-1", limit=500).events if e["type"] == "turn" and e["round"] <= 5 and e["outcome"] == "accepted"]
+    accepted = [
+        e["round"]
+        for e in api.events_page(game, android="android-1", limit=500).events
+        if e["type"] == "turn" and e["round"] <= 5 and e["outcome"] == "accepted"
+    ]
     assert own.memory == f"m{max(accepted)}"  # failed turns keep the notes of the last accepted one
 
 
 def test_android_at_refuses_what_is_not_there(game: Path) -> None:
     with pytest.raises(api.ApiError, match="no android 'android-99'"):
         api.android_at(game, "android-99", round=1)
-    late = [e for e in api.events_page(game, limit=500, offset=None).events if e["type"] == "android.launched"][-1]["android"]
+    late = [
+        e
+        for e in api.events_page(game, limit=500, offset=None).events
+        if e["type"] == "android.launched"
+    ][-1]["android"]
     with pytest.raises(api.ApiError, match="had not been launched by round 2"):
         api.android_at(game, late, round=2)
     with pytest.raises(api.ApiError, match="no round 99"):
@@ -187,7 +229,12 @@ def test_status_at_a_round_is_the_score_replayed_to_it(game: Path) -> None:
 def test_a_run_plays_to_its_arrival_round_and_keeps_the_game(tmp_path: Path) -> None:
     progress = []
     played = api.play_run(
-        tmp_path / "run.json", [("ann", api.starter_entry()), ("bob", api.starter_entry())], rounds=6, seed=2, width=10, height=9,
+        tmp_path / "run.json",
+        [("ann", api.starter_entry()), ("bob", api.starter_entry())],
+        rounds=6,
+        seed=2,
+        width=10,
+        height=9,
         progress=lambda done, total: progress.append((done, total)),
     )
     assert progress == [(n, 6) for n in range(1, 7)]
@@ -195,7 +242,9 @@ def test_a_run_plays_to_its_arrival_round_and_keeps_the_game(tmp_path: Path) -> 
     saved = json.loads((tmp_path / "run.json").read_text())
     assert saved["rules"]["match"]["finalRound"] == 6
     assert saved["rules"]["world"]["width"] == 10
-    assert [p.to_json() for p in played.players] == api.status(tmp_path / "run.json").to_json()["players"]
+    assert [p.to_json() for p in played.players] == api.status(tmp_path / "run.json").to_json()[
+        "players"
+    ]
     with pytest.raises(api.ApiError, match="already exists"):
         api.play_run(tmp_path / "run.json", [("ann", api.starter_entry())], rounds=2)
     # the round count was a real deadline: the run cannot be continued (rulebook 1.1)
@@ -207,7 +256,12 @@ def test_a_run_plays_to_its_arrival_round_and_keeps_the_game(tmp_path: Path) -> 
         f"nova run: {tmp_path / 'run.json'} is a run played to its arrival round in the browser lab; a run cannot be continued "
         "once it has run (start a new game with `nova create-game`, or play a new run)"
     )
-    assert nova("launch", "--file", tmp_path / "run.json", "--player", "ann", "--script", "script-1").code == 1
+    assert (
+        nova(
+            "launch", "--file", tmp_path / "run.json", "--player", "ann", "--script", "script-1"
+        ).code
+        == 1
+    )
     assert (tmp_path / "run.json").read_bytes() == before
 
 
@@ -219,9 +273,15 @@ def test_a_stopped_run_writes_nothing(tmp_path: Path) -> None:
         return len(asked) > 3
 
     with pytest.raises(api.ApiError, match="stopped after round 3 of 50; nothing was written"):
-        api.play_run(tmp_path / "stopped.json", [("ann", api.starter_entry())], rounds=50, stop=stop)
+        api.play_run(
+            tmp_path / "stopped.json", [("ann", api.starter_entry())], rounds=50, stop=stop
+        )
     assert not (tmp_path / "stopped.json").exists()
     with pytest.raises(api.ApiError, match="each seat needs its own player id"):
-        api.play_run(tmp_path / "twice.json", [("ann", api.starter_entry()), ("ann", api.starter_entry())], rounds=2)
+        api.play_run(
+            tmp_path / "twice.json",
+            [("ann", api.starter_entry()), ("ann", api.starter_entry())],
+            rounds=2,
+        )
     with pytest.raises(api.ApiError, match="from 1 to 10000 rounds"):
         api.play_run(tmp_path / "zero.json", [("ann", api.starter_entry())], rounds=0)

@@ -6,11 +6,35 @@ import math
 
 import pytest
 
-from nova_tools.arena import ArenaError, arena_rules, compare_plan, interval, parse_seeds, round_robin_plan, t_quantile
+from nova_tools.arena import (
+    ArenaError,
+    arena_rules,
+    compare_plan,
+    interval,
+    parse_seeds,
+    round_robin_plan,
+    t_quantile,
+)
 from nova_tools.rules import RulesError
 
 # Student's t 0.975 quantiles, from printed tables (3 decimals)
-T_TABLE = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 7: 2.365, 9: 2.262, 10: 2.228, 15: 2.131, 19: 2.093, 29: 2.045, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
+T_TABLE = {
+    1: 12.706,
+    2: 4.303,
+    3: 3.182,
+    4: 2.776,
+    5: 2.571,
+    7: 2.365,
+    9: 2.262,
+    10: 2.228,
+    15: 2.131,
+    19: 2.093,
+    29: 2.045,
+    30: 2.042,
+    40: 2.021,
+    60: 2.000,
+    120: 1.980,
+}
 
 
 @pytest.mark.parametrize("df, expected", sorted(T_TABLE.items()))
@@ -42,7 +66,13 @@ def statistics_var(values: list[float]) -> float:
 
 @pytest.mark.parametrize(
     "text, seeds",
-    [("1-4", (1, 2, 3, 4)), ("7", (7,)), ("1-3, 9,12-13", (1, 2, 3, 9, 12, 13)), ("3,1-3", (3, 1, 2)), ("0", (0,))],
+    [
+        ("1-4", (1, 2, 3, 4)),
+        ("7", (7,)),
+        ("1-3, 9,12-13", (1, 2, 3, 9, 12, 13)),
+        ("3,1-3", (3, 1, 2)),
+        ("0", (0,)),
+    ],
 )
 def test_seed_lists(text: str, seeds: tuple[int, ...]) -> None:
     assert parse_seeds(text) == seeds
@@ -66,7 +96,10 @@ def test_bad_seed_lists_are_one_sentence(text: str, message: str) -> None:
 def test_a_comparison_plays_every_seed_once_per_seat_order() -> None:
     plan = compare_plan((4, 9), rounds=30)
     assert [(t.index, t.seed, t.seats, t.rounds) for t in plan] == [
-        (0, 4, (0, 1), 30), (1, 4, (1, 0), 30), (2, 9, (0, 1), 30), (3, 9, (1, 0), 30),
+        (0, 4, (0, 1), 30),
+        (1, 4, (1, 0), 30),
+        (2, 9, (0, 1), 30),
+        (3, 9, (1, 0), 30),
     ]
 
 
@@ -83,15 +116,24 @@ def test_a_round_robin_plays_every_pair_in_both_orders_on_every_seed() -> None:
         round_robin_plan(1, (1,), rounds=10)
 
 
-def test_arenas_play_rotational_maps_with_a_final_round_unless_the_rules_say_otherwise(tmp_path) -> None:
+def test_arenas_play_rotational_maps_with_a_final_round_unless_the_rules_say_otherwise(
+    tmp_path,
+) -> None:
     rules, rounds = arena_rules(None, None)
     assert (rules.world.symmetry, rules.match.final_round, rounds) == ("rotational", 100, 100)
     rules, rounds = arena_rules(None, 30)
     assert (rules.match.final_round, rounds) == (30, 30)
     given = tmp_path / "rules.json"
-    given.write_text('{ // a random map, an early arrival\n "world": { "symmetry": "none", "width": 9 }, "match": { "finalRound": 25 } }')
+    given.write_text(
+        '{ // a random map, an early arrival\n "world": { "symmetry": "none", "width": 9 }, "match": { "finalRound": 25 } }'
+    )
     rules, rounds = arena_rules(given, None)
-    assert (rules.world.symmetry, rules.world.width, rules.match.final_round, rounds) == ("none", 9, 25, 25)
+    assert (rules.world.symmetry, rules.world.width, rules.match.final_round, rounds) == (
+        "none",
+        9,
+        25,
+        25,
+    )
     rules, rounds = arena_rules(given, 60)
     assert (rules.match.final_round, rounds) == (25, 60)  # the rules' arrival date stands
     rules, _ = arena_rules({"world": {"height": 10}}, 5)
@@ -104,7 +146,9 @@ def test_bad_rules_for_an_arena_name_the_file_and_path(tmp_path) -> None:
     with pytest.raises(RulesError) as caught:
         arena_rules(broken, 10)
     assert "broken.json" in str(caught.value) and "world.symmetry" in str(caught.value)
-    with pytest.raises(RulesError, match="missing.json: no such file"):  # as `nova create-game --rules` says it
+    with pytest.raises(
+        RulesError, match="missing.json: no such file"
+    ):  # as `nova create-game --rules` says it
         arena_rules(tmp_path / "missing.json", 10)
     with pytest.raises(ArenaError, match="rounds must be from 1 to 100000"):
         arena_rules(None, 0)

@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from arena_scripts import HOARDER, STARTER, STARTER_V1, THROWER, without_timing
 from nova_testing import nova
 
@@ -34,11 +33,20 @@ def test_the_starter_against_itself_plays_8_games_with_equal_mean_scores(starter
     report, _ = starter_mirror
     assert report["games"] == 8 and report["complete"]
     assert [r["seed"] for r in report["results"]] == [1, 1, 2, 2, 3, 3, 4, 4]
-    assert [r["seats"] for r in report["results"][:2]] == [["starter", "starter#2"], ["starter#2", "starter"]]
+    assert [r["seats"] for r in report["results"][:2]] == [
+        ["starter", "starter#2"],
+        ["starter#2", "starter"],
+    ]
     a, b = report["scripts"]
     assert (a["name"], b["name"]) == ("starter", "starter#2")
-    assert a["meanScore"] == b["meanScore"] > 4  # identical scripts, both seat orders, and they build
-    assert a["wins"] == b["wins"] and a["losses"] == b["losses"] and a["draws"] == b["draws"] == report["draws"]
+    assert (
+        a["meanScore"] == b["meanScore"] > 4
+    )  # identical scripts, both seat orders, and they build
+    assert (
+        a["wins"] == b["wins"]
+        and a["losses"] == b["losses"]
+        and a["draws"] == b["draws"] == report["draws"]
+    )
     assert report["difference"]["mean"] == 0 and report["verdict"] == "no clear difference"
     assert report["map"] == {"width": 12, "height": 12, "symmetry": "rotational"}
     # single games say little: the seats fared differently on some seed, and the report says so
@@ -61,11 +69,16 @@ def test_a_script_that_beats_another_wins_with_an_interval_that_excludes_zero() 
     assert starter["wins"] > old["wins"] and starter["meanScore"] > old["meanScore"]
     difference = report["difference"]
     assert difference["of"] == "starter - starter-v1" and difference["seeds"] == 8
-    assert 0 < difference["low"] < difference["mean"] < difference["high"] and difference["excludesZero"]
+    assert (
+        0 < difference["low"] < difference["mean"] < difference["high"]
+        and difference["excludesZero"]
+    )
     assert report["verdict"] == "starter scores more than starter-v1"
 
 
-def test_a_script_that_throws_every_turn_loses_every_game_and_its_failures_are_counted(tmp_path) -> None:
+def test_a_script_that_throws_every_turn_loses_every_game_and_its_failures_are_counted(
+    tmp_path,
+) -> None:
     # health 100, 10 per failed turn: each game's android fails 10 turns, then it is a wreck
     report = compare_json(THROWER, STARTER, "--seeds", "1-2", "--rounds", 40, "--jobs", 2)
     thrower, starter = report["scripts"]
@@ -77,8 +90,13 @@ def test_a_script_that_throws_every_turn_loses_every_game_and_its_failures_are_c
 
 def test_kept_game_files_replay_with_the_reported_scores(tmp_path) -> None:
     out = tmp_path / "games"
-    report = compare_json(HOARDER, THROWER, "--seeds", "3", "--rounds", 12, "--jobs", 1, "--out", out)
-    assert sorted(p.name for p in out.iterdir()) == ["seed-3-hoarder-vs-thrower.json", "seed-3-thrower-vs-hoarder.json"]
+    report = compare_json(
+        HOARDER, THROWER, "--seeds", "3", "--rounds", 12, "--jobs", 1, "--out", out
+    )
+    assert sorted(p.name for p in out.iterdir()) == [
+        "seed-3-hoarder-vs-thrower.json",
+        "seed-3-thrower-vs-hoarder.json",
+    ]
     for result in report["results"]:
         status = nova("status", "--file", result["file"], "--json")
         assert status.code == 0, status.err
@@ -95,10 +113,15 @@ def test_the_text_report_names_the_verdict_and_the_seeds_that_differ_most() -> N
     run = nova("compare", HOARDER, THROWER, "--seeds", "1-2", "--rounds", 20, "--jobs", 2)
     assert run.code == 0, run.err
     lines = run.out.splitlines()
-    assert lines[0] == "hoarder vs thrower: 4 games (2 seeds x 2 seat orders, 20 rounds, rotational 12x12 maps)"
+    assert (
+        lines[0]
+        == "hoarder vs thrower: 4 games (2 seeds x 2 seat orders, 20 rounds, rotational 12x12 maps)"
+    )
     rows = {line.split()[0]: line for line in lines[3:5]}  # after the header and its rule
     assert rows["hoarder"].split()[1:4] == ["4", "0", "0"]  # wins, draws, losses
-    assert rows["thrower"].split()[1:4] == ["0", "0", "4"] and rows["thrower"].endswith("40 (script-error 40)")
+    assert rows["thrower"].split()[1:4] == ["0", "0", "4"] and rows["thrower"].endswith(
+        "40 (script-error 40)"
+    )
     assert any(line.startswith("hoarder - thrower: +") and "95% interval" in line for line in lines)
     assert any(line.startswith("Seeds that differ most: ") for line in lines)
     assert any(line.startswith("warning: only 2 seed(s)") for line in lines)
@@ -109,7 +132,10 @@ def test_the_text_report_names_the_verdict_and_the_seeds_that_differ_most() -> N
 @pytest.mark.parametrize(
     "args, message",
     [
-        (("--seeds", "9-2"), "nova compare: the seed range '9-2' must run upwards, from 0 to 2^63 - 1"),
+        (
+            ("--seeds", "9-2"),
+            "nova compare: the seed range '9-2' must run upwards, from 0 to 2^63 - 1",
+        ),
         (("--jobs", "0"), "nova compare: --jobs must be at least 1, not 0"),
         (("--rounds", "0"), "nova compare: the number of rounds must be from 1 to 100000, not 0"),
     ],
@@ -121,11 +147,21 @@ def test_bad_options_are_one_sentence(args, message) -> None:
 
 def test_a_script_that_does_not_compile_or_exist_is_one_sentence(tmp_path) -> None:
     broken = tmp_path / "broken.ts"
-    broken.write_text("const t: AndroidTurn = () => ({ type: 'android.fly' });\nexport default t;\n")
+    broken.write_text(
+        "const t: AndroidTurn = () => ({ type: 'android.fly' });\nexport default t;\n"
+    )
     run = nova("compare", broken, THROWER, "--seeds", "1")
-    assert run.code == 1 and "broken.ts" in run.err and "Traceback" not in run.err and len(run.err.strip().splitlines()) <= 3
+    assert (
+        run.code == 1
+        and "broken.ts" in run.err
+        and "Traceback" not in run.err
+        and len(run.err.strip().splitlines()) <= 3
+    )
     run = nova("compare", tmp_path / "missing.ts", THROWER)
-    assert run.code == 1 and run.err.strip() == f"nova compare: the script {tmp_path / 'missing.ts'} does not exist"
+    assert (
+        run.code == 1
+        and run.err.strip() == f"nova compare: the script {tmp_path / 'missing.ts'} does not exist"
+    )
     run = nova("compare", THROWER)
     assert run.code == 2 and "exactly two scripts" in run.err
 
@@ -141,7 +177,22 @@ def test_a_script_that_does_not_compile_or_exist_is_one_sentence(tmp_path) -> No
 def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path, how: str) -> None:
     out = tmp_path / "games"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "nova_tools.cli", "compare", str(STARTER), str(STARTER), "--seeds", "1-30", "--rounds", "40", "--jobs", "2", "--out", str(out)]
+        [
+            sys.executable,
+            "-m",
+            "nova_tools.cli",
+            "compare",
+            str(STARTER),
+            str(STARTER),
+            "--seeds",
+            "1-30",
+            "--rounds",
+            "40",
+            "--jobs",
+            "2",
+            "--out",
+            str(out),
+        ]
         + (["--json"] if how == "ctrl-c" else []),  # the report in JSON, or in words
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -149,7 +200,9 @@ def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path, how: str) -
         start_new_session=True,  # its own process group, as a terminal's foreground job has
     )
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not (out.exists() and any(p.suffix == ".json" for p in out.iterdir())):
+    while time.monotonic() < deadline and not (
+        out.exists() and any(p.suffix == ".json" for p in out.iterdir())
+    ):
         time.sleep(0.2)
     if how == "ctrl-c":
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: SIGINT to the whole foreground group
@@ -157,19 +210,27 @@ def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path, how: str) -
         proc.terminate()
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == (130 if how == "ctrl-c" else 143), stderr
-    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr and "leaked" not in stderr
+    assert (
+        "Traceback" not in stderr and "KeyboardInterrupt" not in stderr and "leaked" not in stderr
+    )
     said = "interrupted" if how == "ctrl-c" else "terminated"
     games = int(stderr.split(" after ")[1].split()[0])
     assert 1 <= games < 60
-    assert stderr.strip() == f"nova compare: {said} after {games} of 60 games; the report covers those"
+    assert (
+        stderr.strip() == f"nova compare: {said} after {games} of 60 games; the report covers those"
+    )
     if how == "ctrl-c":
         report = json.loads(stdout)
         assert not report["complete"] and report["planned"] == 60 and report["games"] == games
         assert report["warnings"][0] == f"interrupted: {games} of 60 games were played"
     else:  # the report in words says how many of the planned games it covers
         lines = stdout.splitlines()
-        assert lines[0] == f"starter vs starter#2: {games} of 60 games (30 seeds x 2 seat orders, 40 rounds, rotational 12x12 maps)"
+        assert (
+            lines[0]
+            == f"starter vs starter#2: {games} of 60 games (30 seeds x 2 seat orders, 40 rounds, rotational 12x12 maps)"
+        )
         assert f"warning: interrupted: {games} of 60 games were played" in lines
+
     # no worker is left behind
     def group_alive() -> bool:
         try:
@@ -193,7 +254,23 @@ def test_a_terminal_shows_games_done_and_an_eta() -> None:
 
     pid, fd = pty.fork()
     if pid == 0:  # the child: the real command, in a real terminal
-        os.execv(sys.executable, [sys.executable, "-m", "nova_tools.cli", "compare", str(THROWER), str(THROWER), "--seeds", "1-2", "--rounds", "3", "--jobs", "1"])
+        os.execv(
+            sys.executable,
+            [
+                sys.executable,
+                "-m",
+                "nova_tools.cli",
+                "compare",
+                str(THROWER),
+                str(THROWER),
+                "--seeds",
+                "1-2",
+                "--rounds",
+                "3",
+                "--jobs",
+                "1",
+            ],
+        )
     data = b""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -216,20 +293,46 @@ def test_a_worker_killed_mid_run_ends_the_comparison_in_one_sentence(tmp_path) -
     for the game it was playing (multiprocessing.Pool never notices); now it ends at once."""
     out = tmp_path / "games"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "nova_tools.cli", "compare", str(STARTER), str(STARTER), "--seeds", "1-30", "--rounds", "40", "--jobs", "2", "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "nova_tools.cli",
+            "compare",
+            str(STARTER),
+            str(STARTER),
+            "--seeds",
+            "1-30",
+            "--rounds",
+            "40",
+            "--jobs",
+            "2",
+            "--out",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not (out.exists() and any(p.suffix == ".json" for p in out.iterdir())):
+    while time.monotonic() < deadline and not (
+        out.exists() and any(p.suffix == ".json" for p in out.iterdir())
+    ):
         time.sleep(0.2)
-    workers = [pid for pid in _children(proc.pid) if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    workers = [
+        pid
+        for pid in _children(proc.pid)
+        if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
     assert workers, "no worker process found"
     os.kill(workers[0], signal.SIGKILL)
     try:
         stdout, stderr = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        raise AssertionError("nova compare still waits for the game of a worker that died") from None
+        raise AssertionError(
+            "nova compare still waits for the game of a worker that died"
+        ) from None
     assert proc.returncode == 1, stderr
     assert "Traceback" not in stderr and stdout == ""
     assert re.fullmatch(

@@ -9,7 +9,6 @@ import sys
 import time
 
 import pytest
-
 from arena_scripts import HOARDER, STARTER, THROWER, without_timing
 from nova_testing import nova
 
@@ -30,7 +29,10 @@ def test_a_local_ray_instance_gives_the_results_of_the_process_pool() -> None:
 def test_an_unreachable_ray_cluster_is_one_sentence_at_once() -> None:
     run = nova("compare", THROWER, THROWER, "--seeds", "1", "--rounds", 2, "--ray", "127.0.0.1:1")
     assert run.code == 1
-    assert run.err.strip() == "nova compare: cannot reach the Ray cluster at '127.0.0.1:1' (Connection refused)"
+    assert (
+        run.err.strip()
+        == "nova compare: cannot reach the Ray cluster at '127.0.0.1:1' (Connection refused)"
+    )
     run = nova("compare", THROWER, THROWER, "--seeds", "1", "--rounds", 2, "--ray", "nowhere")
     assert run.code == 1 and "is not a Ray address" in run.err
 
@@ -42,19 +44,44 @@ def test_sigterm_stops_a_local_ray_run_like_ctrl_c_and_leaves_no_ray_behind(tmp_
     the games played comes out and the local instance is shut down."""
     out = tmp_path / "games"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "nova_tools.cli", "compare", str(STARTER), str(STARTER), "--seeds", "1-30", "--rounds", "40",
-         "--ray", "local", "--jobs", "2", "--out", str(out), "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "nova_tools.cli",
+            "compare",
+            str(STARTER),
+            str(STARTER),
+            "--seeds",
+            "1-30",
+            "--rounds",
+            "40",
+            "--ray",
+            "local",
+            "--jobs",
+            "2",
+            "--out",
+            str(out),
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     deadline = time.monotonic() + 180
-    while time.monotonic() < deadline and not (out.exists() and any(p.suffix == ".json" for p in out.iterdir())):
+    while time.monotonic() < deadline and not (
+        out.exists() and any(p.suffix == ".json" for p in out.iterdir())
+    ):
         time.sleep(0.2)
     proc.terminate()
     stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 143, stderr
     report = json.loads(stdout)
     assert not report["complete"] and 1 <= report["games"] < 60
-    assert stderr.strip() == f"nova compare: terminated after {report['games']} of 60 games; the report covers those"
+    assert (
+        stderr.strip()
+        == f"nova compare: terminated after {report['games']} of 60 games; the report covers those"
+    )
     # Ray's processes (raylet, GCS, workers) live in the command's session: none is left
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and _session_alive(proc.pid):

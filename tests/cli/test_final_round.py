@@ -34,14 +34,20 @@ def test_final_round_reaches_the_rules_status_and_the_scripts(tmp_path):
     assert json.loads(nova("status", "--file", game, "--json").out)["finalTurn"] == 20
     notice = play_one_round(game, waiting_bot(tmp_path))
     assert notice == ""  # a game with an arrival date needs no notice
-    assert json.loads(nova("android", "--file", game, "android-1", "--json").out)["recording"] == "turn 1 of 20"
+    assert (
+        json.loads(nova("android", "--file", game, "android-1", "--json").out)["recording"]
+        == "turn 1 of 20"
+    )
 
 
 def test_final_round_overrides_the_rules_file_and_keeps_its_other_rules(tmp_path):
     rules = tmp_path / "rules.json"
     rules.write_text('{ "world": { "width": 8, "height": 6 }, "match": { "finalRound": 30 } }')
     game = tmp_path / "game.json"
-    assert nova("create-game", "--file", game, "--rules", rules, "--final-round", 12, "--json").code == 0
+    assert (
+        nova("create-game", "--file", game, "--rules", rules, "--final-round", 12, "--json").code
+        == 0
+    )
     shown = json.loads(nova("rules", "show", "--file", game).out)
     assert shown["match"]["finalRound"] == 12
     assert (shown["world"]["width"], shown["world"]["height"]) == (8, 6)

@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from nova_testing import REPO, nova, sha, wanderer
 
 from nova_tools.rules import BUILDING_TYPES, Rules
-
-from nova_testing import REPO, nova, sha, wanderer
 
 STARTER = REPO / "nova_tools" / "starter" / "src" / "main.ts"
 
@@ -40,7 +39,9 @@ def two_games(tmp_path_factory):
     return first, second
 
 
-def test_two_starter_androids_both_build_and_score_beyond_their_initial_charger_in_100_rounds(two_games):
+def test_two_starter_androids_both_build_and_score_beyond_their_initial_charger_in_100_rounds(
+    two_games,
+):
     (_, status_text), _ = two_games
     status = json.loads(status_text)
     initial_charger = Rules().scoring.buildings.charger  # every player starts with these points
@@ -51,7 +52,9 @@ def test_two_starter_androids_both_build_and_score_beyond_their_initial_charger_
         assert player["score"] > initial_charger, player
         # the starter builds (a depot first) and stores material in what it built
         assert lines["buildings.charger"] == initial_charger
-        assert (set(lines) - {"buildings.charger"}) & {f"buildings.{t}" for t in BUILDING_TYPES}, player
+        assert (set(lines) - {"buildings.charger"}) & {f"buildings.{t}" for t in BUILDING_TYPES}, (
+            player
+        )
         assert any(source.startswith("materials.") for source in lines), player
 
 
@@ -82,7 +85,10 @@ def test_scripts_see_finalturn_from_the_rules(tmp_path):
     assert nova("upload", "--file", plain, "--player", "p", bot).code == 0
     assert nova("launch", "--file", plain, "--player", "p", "--script", "script-1").code == 0
     assert nova("run", "--file", plain, "--rounds", 1).code == 0
-    assert json.loads(nova("android", "--file", plain, "android-1", "--json").out)["recording"] == "turn 1 of undefined, undefined"
+    assert (
+        json.loads(nova("android", "--file", plain, "android-1", "--json").out)["recording"]
+        == "turn 1 of undefined, undefined"
+    )
 
 
 def test_concurrent_writers_are_serialised_and_the_file_stays_whole(tmp_path):
@@ -92,11 +98,27 @@ def test_concurrent_writers_are_serialised_and_the_file_stays_whole(tmp_path):
     assert nova("upload", "--file", game, "--player", "alice", bot).code == 0
     assert nova("launch", "--file", game, "--player", "alice", "--script", "script-1").code == 0
     runs = [
-        subprocess.Popen([sys.executable, "-m", "nova_tools.cli", "run", "--file", str(game), "--rounds", "15"], stderr=subprocess.PIPE)
+        subprocess.Popen(
+            [sys.executable, "-m", "nova_tools.cli", "run", "--file", str(game), "--rounds", "15"],
+            stderr=subprocess.PIPE,
+        )
         for _ in range(3)
     ]
     uploads = [
-        subprocess.Popen([sys.executable, "-m", "nova_tools.cli", "upload", "--file", str(game), "--player", f"p{i}", str(bot)], stderr=subprocess.PIPE)
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "nova_tools.cli",
+                "upload",
+                "--file",
+                str(game),
+                "--player",
+                f"p{i}",
+                str(bot),
+            ],
+            stderr=subprocess.PIPE,
+        )
         for i in range(2)
     ]
     for proc in runs + uploads:

@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from nova_testing import nova, wanderer
 
 ROUNDS = 12
@@ -32,9 +31,22 @@ def game(tmp_path_factory) -> Path:
     world.building("extractor", "bob", (6, 7))
     path = folder / "game.json"
     store.save(store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=world.build()))
-    uploaded = nova("upload", "--file", path, "--player", "alice", wanderer(folder, "alice"), "--json")
+    uploaded = nova(
+        "upload", "--file", path, "--player", "alice", wanderer(folder, "alice"), "--json"
+    )
     assert uploaded.code == 0, uploaded.err
-    assert nova("launch", "--file", path, "--player", "alice", "--script", json.loads(uploaded.out)["scriptId"]).code == 0
+    assert (
+        nova(
+            "launch",
+            "--file",
+            path,
+            "--player",
+            "alice",
+            "--script",
+            json.loads(uploaded.out)["scriptId"],
+        ).code
+        == 0
+    )
     ran = nova("run", "--file", path, "--rounds", ROUNDS)
     assert ran.code == 0, ran.err
     return path
@@ -65,7 +77,12 @@ def test_history_text_is_a_table_plus_where_the_lead_changed(game):
     lines = result.out.splitlines()
     assert lines[0].startswith("Scores after each round (every 4 rounds and the last")
     assert lines[1].split() == ["round", "alice", "bob"]
-    assert [line.split() for line in lines[2:6]] == [["0", "14", "10"], ["4", "14", "16"], ["8", "14", "22"], ["12", "14", "28"]]
+    assert [line.split() for line in lines[2:6]] == [
+        ["0", "14", "10"],
+        ["4", "14", "16"],
+        ["8", "14", "22"],
+        ["12", "14", "28"],
+    ]
     assert "  round 0: alice leads (14 to 10)" in lines
     assert "  round 3: bob leads (14.5 to 14)" in lines
     assert f"Widest gap: 14 points, round {ROUNDS} (bob over alice)." in lines
@@ -90,7 +107,10 @@ def test_status_at_a_round_the_game_has_not_reached_is_one_sentence(game):
     result = nova("status", "--file", game, "--round", ROUNDS + 1)
 
     assert result.code == 1
-    assert result.err.strip() == f"nova status: {game} has no round {ROUNDS + 1} (it has rounds 0-{ROUNDS})"
+    assert (
+        result.err.strip()
+        == f"nova status: {game} has no round {ROUNDS + 1} (it has rounds 0-{ROUNDS})"
+    )
 
 
 def test_an_empty_failed_filter_says_there_is_nothing_to_show(game):
@@ -102,7 +122,10 @@ def test_an_empty_failed_filter_says_there_is_nothing_to_show(game):
     assert everything.code == in_a_round.code == past_the_end.code == 0
     assert everything.out == f"No failed turns (the log holds {total} events).\n"
     assert in_a_round.out == f"No failed turns in round 2 (the log holds {total} events).\n"
-    assert past_the_end.out == f"No events from offset 500: the {total} matching events are at offsets 0-{total - 1}.\n"
+    assert (
+        past_the_end.out
+        == f"No events from offset 500: the {total} matching events are at offsets 0-{total - 1}.\n"
+    )
 
 
 def test_events_say_what_a_round_end_produced(game):
@@ -113,7 +136,12 @@ def test_events_say_what_a_round_end_produced(game):
     assert text[-1] == "r2 round ended: bob's extractor building-4 extracted 3 ore"
     assert [e["text"] for e in page["events"]] == text  # --json carries the same words
     assert page["events"][-1]["production"] == [
-        {"building": "building-4", "buildingType": "extractor", "owner": "bob", "extracted": {"ore": 3}}
+        {
+            "building": "building-4",
+            "buildingType": "extractor",
+            "owner": "bob",
+            "extracted": {"ore": 3},
+        }
     ]
 
 
@@ -129,32 +157,85 @@ def test_a_game_file_written_before_the_details_reads_in_words(tmp_path):
 
     assert lines[0].startswith("alice joined in seat 1, with the initial charger building-1 at (")
     assert "r10 round ended" in lines
-    assert all(line and "=" not in line for line in lines)  # every event in words, none as raw fields
+    assert all(
+        line and "=" not in line for line in lines
+    )  # every event in words, none as raw fields
     assert history.code == 0 and json.loads(history.out)["rounds"] == list(range(11))
 
 
-def test_nova_events_filters_by_round_range_action_and_outcome_and_shows_notes_only_when_asked(tmp_path):
+def test_nova_events_filters_by_round_range_action_and_outcome_and_shows_notes_only_when_asked(
+    tmp_path,
+):
     import shutil
 
     old = tmp_path / "old.json"
     shutil.copyfile(Path(__file__).parent / "fixtures" / "sandbox-2-game.json", old)
-    every = json.loads(nova("events", "--file", old, "--limit", 500, "--json", "--notes").out)["events"]
+    every = json.loads(nova("events", "--file", old, "--limit", 500, "--json", "--notes").out)[
+        "events"
+    ]
 
-    ranged = json.loads(nova("events", "--file", old, "--from-round", 3, "--to-round", 4, "--action", "move", "--limit", 500, "--json").out)["events"]
-    accepted = json.loads(nova("events", "--file", old, "--android", "android-2", "--outcome", "accepted", "--limit", 500, "--json").out)
+    ranged = json.loads(
+        nova(
+            "events",
+            "--file",
+            old,
+            "--from-round",
+            3,
+            "--to-round",
+            4,
+            "--action",
+            "move",
+            "--limit",
+            500,
+            "--json",
+        ).out
+    )["events"]
+    accepted = json.loads(
+        nova(
+            "events",
+            "--file",
+            old,
+            "--android",
+            "android-2",
+            "--outcome",
+            "accepted",
+            "--limit",
+            500,
+            "--json",
+        ).out
+    )
     plain = nova("events", "--file", old, "--android", "android-2", "--limit", 2)
     noted = nova("events", "--file", old, "--android", "android-2", "--limit", 2, "--notes")
     wrong = nova("events", "--file", old, "--action", "fly")
 
-    moves = [e["index"] for e in every if e["type"] == "turn" and e["action"]["type"] == "android.move" and 3 <= e["round"] <= 4]
+    moves = [
+        e["index"]
+        for e in every
+        if e["type"] == "turn" and e["action"]["type"] == "android.move" and 3 <= e["round"] <= 4
+    ]
     assert moves and [e["index"] for e in ranged] == moves
-    assert not [e for e in ranged if {"memory", "recording"} & set(e["action"])]  # notes left out unless asked
-    mine = [e["index"] for e in every if e.get("android") == "android-2" and e.get("outcome") == "accepted"]
-    assert mine and [e["index"] for e in accepted["events"]] == mine and accepted["total"] == len(mine)
-    assert plain.out.splitlines()[1] == "r1 android-2 moved east to (11,2)" and "memory" not in plain.out
+    assert not [
+        e for e in ranged if {"memory", "recording"} & set(e["action"])
+    ]  # notes left out unless asked
+    mine = [
+        e["index"]
+        for e in every
+        if e.get("android") == "android-2" and e.get("outcome") == "accepted"
+    ]
+    assert (
+        mine and [e["index"] for e in accepted["events"]] == mine and accepted["total"] == len(mine)
+    )
+    assert (
+        plain.out.splitlines()[1] == "r1 android-2 moved east to (11,2)"
+        and "memory" not in plain.out
+    )
     assert "  memory: seen 20\n  recording: round 1\n" in noted.out
     assert any("memory" in e["action"] for e in every if e["type"] == "turn")
-    assert wrong.code != 0 and "'fly' is not an action type; the types are android.wait" in wrong.err and "Traceback" not in wrong.err
+    assert (
+        wrong.code != 0
+        and "'fly' is not an action type; the types are android.wait" in wrong.err
+        and "Traceback" not in wrong.err
+    )
 
 
 def test_the_events_of_one_android_end_with_why_it_fell(tmp_path):
@@ -172,22 +253,36 @@ def test_the_events_of_one_android_end_with_why_it_fell(tmp_path):
     path = tmp_path / "game.json"
     store.save(store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=world.build()))
     script = tmp_path / "west.ts"
-    script.write_text("const west: AndroidTurn = () => ({ type: 'android.move', direction: 'west' });\nexport default west;\n")
+    script.write_text(
+        "const west: AndroidTurn = () => ({ type: 'android.move', direction: 'west' });\nexport default west;\n"
+    )
     assert nova("upload", "--file", path, "--player", "alice", script).code == 0
     assert nova("launch", "--file", path, "--player", "alice", "--script", "script-1").code == 0
     ran = nova("run", "--file", path, "--rounds", 12)
     assert ran.code == 0, ran.err
     summary, hint = ran.out.splitlines()
-    assert summary.startswith("Played rounds 1-12: 8 turns, 8 failed, 1 android destroyed: android-1 (")
-    assert hint == f"See why: nova events --file {path} --failed    nova android --file {path} android-1"
+    assert summary.startswith(
+        "Played rounds 1-12: 8 turns, 8 failed, 1 android destroyed: android-1 ("
+    )
+    assert (
+        hint
+        == f"See why: nova events --file {path} --failed    nova android --file {path} android-1"
+    )
 
-    lines = nova("events", "--file", path, "--android", "android-1", "--limit", 100).out.splitlines()
+    lines = nova(
+        "events", "--file", path, "--android", "android-1", "--limit", 100
+    ).out.splitlines()
 
     assert lines[0] == "alice launched android-1 running script-1 on building-1"
     assert lines[1].startswith("r1 android-1 FAILED android.move [off-map]")
     assert lines[2] == "r1 round ended: android-1 took 3 acid damage"
-    assert lines[-1].startswith("r8 round ended: android-1 took 3 acid damage; android-1 destroyed (health ran out)")
+    assert lines[-1].startswith(
+        "r8 round ended: android-1 took 3 acid damage; android-1 destroyed (health ran out)"
+    )
     assert not any(line.startswith("r9") for line in lines)
     wreck = nova("android", "--file", path, "android-1").out.splitlines()
     assert wreck[0] == "android-1 of alice (wreck), script script-1"
-    assert wreck[1] == f"  destroyed at the end of round 8: health ran out (its events: nova events --file {path} --android android-1)"
+    assert (
+        wreck[1]
+        == f"  destroyed at the end of round 8: health ran out (its events: nova events --file {path} --android android-1)"
+    )

@@ -10,7 +10,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from nova_testing import nova, sha, wanderer
 
 # One android script that is hostile in a different way on each turn (its android number shifts
@@ -77,7 +76,9 @@ def play_hostile_game(folder: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def hostile_games(tmp_path_factory) -> tuple[Path, Path]:
-    return play_hostile_game(tmp_path_factory.mktemp("first")), play_hostile_game(tmp_path_factory.mktemp("second"))
+    return play_hostile_game(tmp_path_factory.mktemp("first")), play_hostile_game(
+        tmp_path_factory.mktemp("second")
+    )
 
 
 def test_a_hostile_game_is_failed_turns_with_reason_codes_and_a_valid_game_file(hostile_games):
@@ -95,7 +96,9 @@ def test_a_hostile_game_is_failed_turns_with_reason_codes_and_a_valid_game_file(
     assert "threw [unprintable object]" in reasons  # a proxy whose every trap throws
     assert max(len(e.get("reason", "")) for e in turns) < 1000
     accepted = [e for e in turns if e["outcome"] == "accepted"]
-    assert any(e["action"].get("memory") == "cut \ufffd" for e in accepted)  # the lone half, replaced
+    assert any(
+        e["action"].get("memory") == "cut \ufffd" for e in accepted
+    )  # the lone half, replaced
     assert any(e["action"].get("content") == "\ufffd\ufffd" for e in accepted)
     status = nova("status", "--file", game, "--json")
     assert status.code == 0 and json.loads(status.out)["round"] == 10
@@ -122,7 +125,9 @@ def test_dry_run_of_a_hostile_script_answers_in_well_formed_json(tmp_path):
     assert shown["reason"].startswith("threw Error: bad \ufffd")
     assert shown["logs"][0] == "\ufffd \ufffdx"
     deep = tmp_path / "deep.ts"
-    deep.write_text("const t: AndroidTurn = () => { let v: any = 1; for (let i = 0; i < 3000; i++) v = [v]; return v; };\nexport default t;\n")
+    deep.write_text(
+        "const t: AndroidTurn = () => { let v: any = 1; for (let i = 0; i < 3000; i++) v = [v]; return v; };\nexport default t;\n"
+    )
     result = nova("dry-run", deep, "--json")
     assert result.code == 2, result.err
     assert json.loads(result.out)["code"] == "not-an-action"
@@ -132,7 +137,9 @@ def test_a_game_file_nested_thousands_deep_is_one_sentence(tmp_path):
     game = tmp_path / "game.json"
     assert nova("create-game", "--file", game).code == 0
     raw = game.read_bytes()
-    game.write_bytes(raw.replace(b'"seed":', b'"deep":' + b"[" * 5000 + b"]" * 5000 + b',"seed":', 1))
+    game.write_bytes(
+        raw.replace(b'"seed":', b'"deep":' + b"[" * 5000 + b"]" * 5000 + b',"seed":', 1)
+    )
     before = sha(game)
     result = nova("status", "--file", game)
     assert result.code == 1
@@ -143,8 +150,14 @@ def test_a_game_file_nested_thousands_deep_is_one_sentence(tmp_path):
 @pytest.mark.parametrize(
     "damage, says",
     [
-        (lambda raw: raw.replace(b'"seed":', b'"note":"\\ud800","seed":', 1), "lone UTF-16 surrogate"),
-        (lambda raw: raw.replace(b'"seed":', b'"note":1e400,"seed":', 1), "1e400, a number too large for JSON"),
+        (
+            lambda raw: raw.replace(b'"seed":', b'"note":"\\ud800","seed":', 1),
+            "lone UTF-16 surrogate",
+        ),
+        (
+            lambda raw: raw.replace(b'"seed":', b'"note":1e400,"seed":', 1),
+            "1e400, a number too large for JSON",
+        ),
         (lambda raw: raw.replace(b'"seed":', b'"note":NaN,"seed":', 1), "NaN, which is not JSON"),
     ],
     ids=["lone-surrogate", "huge-number", "nan"],
@@ -168,15 +181,36 @@ def test_a_game_file_json_cannot_carry_is_one_sentence(tmp_path, damage, says):
         ('{"script": {"timeoutMs": 2000}}', "script.timeoutMs", "raise script.timeoutMs to"),
         ('{"script": {"fuel": 1000000000}}', "script.fuel", "less than or equal to 20000"),
         ('{"script": {"timeoutMs": 86400000}}', "script.timeoutMs", "less than or equal to 600000"),
-        ('{"world": {"generation": {"pods": {"count": 1000000000}}}}', "world.generation.pods.count", "less than or equal to"),
-        ('{"android": {"sight": {"shape": "disc", "range": 1000000}}}', "android.sight.range", "less than or equal to 512"),
+        (
+            '{"world": {"generation": {"pods": {"count": 1000000000}}}}',
+            "world.generation.pods.count",
+            "less than or equal to",
+        ),
+        (
+            '{"android": {"sight": {"shape": "disc", "range": 1000000}}}',
+            "android.sight.range",
+            "less than or equal to 512",
+        ),
         ('{"a":' * 3000 + "1" + "}" * 3000, "", "nested more than 64 levels deep"),
         ('{"android": {"memoryLimit": "\\ud800"}}', "", "surrogate pair with no second half"),
     ],
-    ids=["memory-over-1-gib", "1e400", "1e300", "fuel-beyond-timeout", "timeout-below-fuel", "fuel-huge",
-         "timeout-a-day", "pods-count", "sight-range", "nested", "lone-surrogate"],
+    ids=[
+        "memory-over-1-gib",
+        "1e400",
+        "1e300",
+        "fuel-beyond-timeout",
+        "timeout-below-fuel",
+        "fuel-huge",
+        "timeout-a-day",
+        "pods-count",
+        "sight-range",
+        "nested",
+        "lone-surrogate",
+    ],
 )
-def test_rules_that_validate_but_cannot_be_played_are_refused_with_the_path(tmp_path, rules, path, says):
+def test_rules_that_validate_but_cannot_be_played_are_refused_with_the_path(
+    tmp_path, rules, path, says
+):
     file = tmp_path / "rules.json"
     file.write_text(rules, encoding="utf-8")
     result = nova("rules", "validate", file)
@@ -245,11 +279,18 @@ def test_an_upload_that_bundles_beyond_the_sandbox_limit_is_one_sentence(tmp_pat
     game = tmp_path / "game.json"
     assert nova("create-game", "--file", game).code == 0
     big = tmp_path / "big.ts"
-    big.write_text("const s = '" + "a" * (1100 * 1024) + "';\nconst t: AndroidTurn = () => ({ type: 'android.wait', memory: s.slice(0, 1) });\nexport default t;\n")
+    big.write_text(
+        "const s = '"
+        + "a" * (1100 * 1024)
+        + "';\nconst t: AndroidTurn = () => ({ type: 'android.wait', memory: s.slice(0, 1) });\nexport default t;\n"
+    )
     before = sha(game)
     result = nova("upload", "--file", game, "--player", "p", big)
     assert result.code == 1
-    assert "a script may be at most 1,048,576 bytes once bundled" in result.err and "Traceback" not in result.err
+    assert (
+        "a script may be at most 1,048,576 bytes once bundled" in result.err
+        and "Traceback" not in result.err
+    )
     assert sha(game) == before
 
 
@@ -257,12 +298,23 @@ def test_upload_with_a_file_name_or_script_name_that_is_not_utf8_is_one_sentence
     game = tmp_path / "game.json"
     assert nova("create-game", "--file", game).code == 0
     before = sha(game)
-    odd = tmp_path / os.fsdecode(b"bot\xff.ts")  # a name as a Latin-1 file system would hand it over
+    odd = tmp_path / os.fsdecode(
+        b"bot\xff.ts"
+    )  # a name as a Latin-1 file system would hand it over
     odd.write_text(wanderer(tmp_path).read_text())
     result = nova("upload", "--file", game, "--player", "p", odd)
     assert result.code == 1
     assert "has a name that is not valid UTF-8; rename the file" in _one_sentence(result.err)
-    named = nova("upload", "--file", game, "--player", "p", wanderer(tmp_path), "--name", os.fsdecode(b"n\xffame"))
+    named = nova(
+        "upload",
+        "--file",
+        game,
+        "--player",
+        "p",
+        wanderer(tmp_path),
+        "--name",
+        os.fsdecode(b"n\xffame"),
+    )
     assert named.code == 1
     assert "is not a usable script name" in _one_sentence(named.err)
     assert sha(game) == before

@@ -22,10 +22,16 @@ def test_a_new_android_project_checks_and_its_first_turn_is_accepted(tmp_path):
     assert result["action"]["type"] == "android.launch"  # its first move: a second android
     game = tmp_path / "game.json"
     assert nova("create-game", "--file", game, "--seed", 7).code == 0
-    uploaded = nova("upload", "--file", game, "--player", "me", project / "src" / "main.ts", "--json")
+    uploaded = nova(
+        "upload", "--file", game, "--player", "me", project / "src" / "main.ts", "--json"
+    )
     assert uploaded.code == 0, uploaded.err
-    launched = nova("launch", "--file", game, "--player", "me", "--script", json.loads(uploaded.out)["scriptId"])
+    launched = nova(
+        "launch", "--file", game, "--player", "me", "--script", json.loads(uploaded.out)["scriptId"]
+    )
     assert launched.code == 0, launched.err
     assert nova("run", "--file", game, "--rounds", 5).code == 0
-    in_game = nova("dry-run", project / "src" / "main.ts", "--file", game, "--android", "android-1", "--json")
+    in_game = nova(
+        "dry-run", project / "src" / "main.ts", "--file", game, "--android", "android-1", "--json"
+    )
     assert in_game.code == 0 and json.loads(in_game.out)["accepted"] is True, in_game.out

@@ -36,7 +36,10 @@ def test_a_game_file_from_sandbox_build_2_loads_and_replays_as_it_was_played(tmp
     assert status.code == android.code == events.code == 0, status.err + android.err + events.err
     played = json.loads(status.out)
     assert played["round"] == 10
-    assert [(p["id"], p["score"], p["activeAndroids"]) for p in played["players"]] == [("alice", 4.0, 2), ("bob", 4.0, 1)]
+    assert [(p["id"], p["score"], p["activeAndroids"]) for p in played["players"]] == [
+        ("alice", 4.0, 2),
+        ("bob", 4.0, 1),
+    ]
     assert json.loads(android.out)["memory"] == "seen 17"
     assert game.read_bytes() == FIXTURE.read_bytes()  # reading never rewrites the file
 

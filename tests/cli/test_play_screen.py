@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from nova_testing import nova, wanderer
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -40,9 +39,22 @@ def make_game(folder: Path, size: int) -> Path:
     path = folder / f"game{size}.json"
     store.save(store.new_game(path, rules, 0, SANDBOX_BUILD, initial=world.build()))
     for player in ("alice", "bob"):
-        uploaded = nova("upload", "--file", path, "--player", player, wanderer(folder, player), "--json")
+        uploaded = nova(
+            "upload", "--file", path, "--player", player, wanderer(folder, player), "--json"
+        )
         assert uploaded.code == 0, uploaded.err
-        assert nova("launch", "--file", path, "--player", player, "--script", json.loads(uploaded.out)["scriptId"]).code == 0
+        assert (
+            nova(
+                "launch",
+                "--file",
+                path,
+                "--player",
+                player,
+                "--script",
+                json.loads(uploaded.out)["scriptId"],
+            ).code
+            == 0
+        )
     assert nova("run", "--file", path, "--rounds", 3).code == 0
     return path
 
@@ -60,10 +72,14 @@ def screens_of(game: Path, keys: list[str], rows: int = 40, columns: int = 80) -
 
     pid, fd = pty.fork()
     if pid == 0:
-        os.execv(sys.executable, [sys.executable, "-m", "nova_tools.cli", "play", "--file", str(game)])
+        os.execv(
+            sys.executable, [sys.executable, "-m", "nova_tools.cli", "play", "--file", str(game)]
+        )
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
-    def read_until(marker: str, timeout: float = 120) -> str:  # a bound, not a wait: a loaded machine starts `nova play` slowly
+    def read_until(
+        marker: str, timeout: float = 120
+    ) -> str:  # a bound, not a wait: a loaded machine starts `nova play` slowly
         data = b""
         end = time.monotonic() + timeout
         while marker.encode() not in data and time.monotonic() < end:
@@ -110,7 +126,9 @@ def test_an_80x40_terminal_shows_the_board_with_its_legend_storage_and_batteries
     assert "X building-3: 6o" in text  # 2 ore a round for 3 rounds
     assert "D building-4: 5m 1e" in text
     for android in ("android-1", "android-2"):
-        at = next(i for i, line in enumerate(lines) if re.search(rf"{android} \(\d+,\d+\) hp \d+$", line))
+        at = next(
+            i for i, line in enumerate(lines) if re.search(rf"{android} \(\d+,\d+\) hp \d+$", line)
+        )
         assert re.search(r"   bat 97(, cargo .*)?$", lines[at + 1])
     # separated cells: alice's buildings in row 1 and 2, a space between every cell
     row1 = next(line for line in lines if line.startswith(" 1 "))
@@ -126,10 +144,16 @@ def test_an_80x24_terminal_still_shows_the_whole_12x12_board_its_legend_and_the_
     lines = plain_lines(screen)
     shown = lines[max(i for i, line in enumerate(lines) if line.startswith("Round 3")) :]
     assert len(shown) <= 24 and shown[-1].startswith("[Enter] next"), shown
-    assert [line[:3] for line in shown[2:14]] == [f"{y:>2} " for y in range(12)]  # every row of the board
+    assert [line[:3] for line in shown[2:14]] == [
+        f"{y:>2} " for y in range(12)
+    ]  # every row of the board
     assert "showing columns" not in screen
     text = "\n".join(shown)
-    assert "players: a alice  b bob" in text and "buildings: C charger D depot" in text and "ground: ~ acid" in text
+    assert (
+        "players: a alice  b bob" in text
+        and "buildings: C charger D depot" in text
+        and "ground: ~ acid" in text
+    )
     assert "D building-4: 5m 1e" in text and "events (" in text
 
 
@@ -153,9 +177,22 @@ def test_four_androids_a_side_still_leave_the_prompt_on_an_80x40_screen(tmp_path
     path = tmp_path / "crowd.json"
     store.save(store.new_game(path, Rules(), 0, SANDBOX_BUILD, initial=world.build()))
     for player in ("alice", "bob"):
-        uploaded = nova("upload", "--file", path, "--player", player, wanderer(tmp_path, player), "--json")
+        uploaded = nova(
+            "upload", "--file", path, "--player", player, wanderer(tmp_path, player), "--json"
+        )
         for _ in range(4):
-            assert nova("launch", "--file", path, "--player", player, "--script", json.loads(uploaded.out)["scriptId"]).code == 0
+            assert (
+                nova(
+                    "launch",
+                    "--file",
+                    path,
+                    "--player",
+                    player,
+                    "--script",
+                    json.loads(uploaded.out)["scriptId"],
+                ).code
+                == 0
+            )
     assert nova("run", "--file", path, "--rounds", 2).code == 0
 
     screen = screens_of(path, ["2"])[-1]
@@ -177,7 +214,9 @@ def test_a_bigger_board_shows_a_window_that_the_arrow_keys_move(games):
     for screen in screens:
         lines = plain_lines(screen)
         assert all(len(line) <= 80 for line in lines)
-        assert len(lines[lines.index(next(x for x in lines if x.startswith("Round"))):]) <= 40  # the screen from its title down
+        assert (
+            len(lines[lines.index(next(x for x in lines if x.startswith("Round"))) :]) <= 40
+        )  # the screen from its title down
 
 
 def test_in_a_pipe_the_frame_is_plain_text_with_the_same_legend_and_panel(games):

@@ -11,10 +11,18 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from nova_testing import nova, wanderer
 
-HEAVY = ("pydantic", "nova_tools.engine", "nova_tools.rules.models", "nova_tools.sandbox", "wasmtime", "mcp", "pygls", "rich")
+HEAVY = (
+    "pydantic",
+    "nova_tools.engine",
+    "nova_tools.rules.models",
+    "nova_tools.sandbox",
+    "wasmtime",
+    "mcp",
+    "pygls",
+    "rich",
+)
 
 
 def imported_by(args: list[str], env: dict[str, str]) -> set[str]:
@@ -29,7 +37,9 @@ def imported_by(args: list[str], env: dict[str, str]) -> set[str]:
         "        pass\n"
         f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r} or m in {HEAVY!r}))\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return set(json.loads(done.stdout.strip().replace("'", '"')))
 
@@ -43,8 +53,31 @@ def played(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     path = folder / "game.json"
     assert nova("create-game", "--file", path, "--seed", 5, env=env).code == 0
     for player in ("alice", "bob"):
-        uploaded = json.loads(nova("upload", "--file", path, "--player", player, wanderer(folder, player), "--json", env=env).out)
-        assert nova("launch", "--file", path, "--player", player, "--script", uploaded["scriptId"], env=env).code == 0
+        uploaded = json.loads(
+            nova(
+                "upload",
+                "--file",
+                path,
+                "--player",
+                player,
+                wanderer(folder, player),
+                "--json",
+                env=env,
+            ).out
+        )
+        assert (
+            nova(
+                "launch",
+                "--file",
+                path,
+                "--player",
+                player,
+                "--script",
+                uploaded["scriptId"],
+                env=env,
+            ).code
+            == 0
+        )
     assert nova("run", "--file", path, "--rounds", 5, env=env).code == 0
     return path, env
 
@@ -60,7 +93,13 @@ def test_status_after_run_imports_nothing_heavy_and_matches_a_full_read(played, 
     assert imported_by(["status", "--file", str(path)], env) == set()
 
     quick = nova("status", "--file", path, "--json", env=env)
-    cold = nova("status", "--file", path, "--json", env={**env, "NOVA_STATUS_CACHE": str(tmp_path / "empty")})
+    cold = nova(
+        "status",
+        "--file",
+        path,
+        "--json",
+        env={**env, "NOVA_STATUS_CACHE": str(tmp_path / "empty")},
+    )
     assert quick.code == cold.code == 0
     assert quick.out == cold.out
     assert json.loads(quick.out)["round"] == 5
@@ -77,13 +116,19 @@ def test_a_changed_file_is_read_in_full_never_answered_from_memory(played, tmp_p
 
     game = store.load(copy)
     game.path = copy
-    game.events = game.events[: max(i for i, e in enumerate(game.events) if e["type"] == "round.started")]
+    game.events = game.events[
+        : max(i for i, e in enumerate(game.events) if e["type"] == "round.started")
+    ]
     store.save(store.parse(copy, store.serialize(game)))
 
     after = nova("status", "--file", copy, "--json", env=env)
     assert after.code == 0, after.err
     assert before["round"] == 5 and json.loads(after.out)["round"] == 4
-    assert "pydantic" in ",".join(imported_by(["status", "--file", str(copy)], {**env, "NOVA_STATUS_CACHE": str(tmp_path / "other")}))
+    assert "pydantic" in ",".join(
+        imported_by(
+            ["status", "--file", str(copy)], {**env, "NOVA_STATUS_CACHE": str(tmp_path / "other")}
+        )
+    )
 
 
 def test_a_damaged_cache_entry_is_ignored(played, tmp_path):

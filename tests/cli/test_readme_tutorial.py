@@ -20,7 +20,11 @@ REFUSED = {
 
 def tutorial_commands() -> list[str]:
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("## Tutorial: your first android") : text.index("\n## ", text.index("## Tutorial"))]
+    section = text[
+        text.index("## Tutorial: your first android") : text.index(
+            "\n## ", text.index("## Tutorial")
+        )
+    ]
     commands = []
     for block in re.findall(r"```sh\n(.*?)```", section, re.S):
         for line in block.splitlines():
@@ -38,14 +42,27 @@ def test_every_command_of_the_tutorial_runs_as_the_readme_says(tmp_path: Path):
         ran = nova(*shlex.split(command)[1:], cwd=tmp_path)
         assert "Traceback" not in ran.err, command
         if command in REFUSED:
-            assert ran.code != 0 and REFUSED[command] in ran.err and len(ran.err.strip().splitlines()) == 1, (command, ran.err)
+            assert (
+                ran.code != 0
+                and REFUSED[command] in ran.err
+                and len(ran.err.strip().splitlines()) == 1
+            ), (command, ran.err)
         else:
             assert ran.code == 0, (command, ran.err)
-            assert ran.err == "", (command, ran.err)  # no note or warning left for the reader to puzzle over
+            assert ran.err == "", (
+                command,
+                ran.err,
+            )  # no note or warning left for the reader to puzzle over
         outputs[command] = ran.out
-    assert set(REFUSED) <= set(commands), "the README no longer shows a command this test expects refused"
+    assert set(REFUSED) <= set(commands), (
+        "the README no longer shows a command this test expects refused"
+    )
 
     status = outputs["nova status --file duel.json"]
-    assert status.startswith("Round 100 (the humans landed on round 100)") and "me" in status and "rival" in status
+    assert (
+        status.startswith("Round 100 (the humans landed on round 100)")
+        and "me" in status
+        and "rival" in status
+    )
     assert "android-1 of me" in outputs["nova android --file duel.json android-1"]
     assert "players: m me  r rival" in outputs["nova play --file duel.json"]

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from nova_testing import nova, sha, wanderer
 
 
@@ -50,7 +49,10 @@ def test_missing_game_file_is_one_sentence(tmp_path):
         (lambda raw: b"{not json at all", "not a readable Nova game file"),
         (lambda raw: b'{"hello": 1}', "not a Nova game file"),
         (lambda raw: raw.replace(b'"version":1', b'"version":99'), "newer Nova"),
-        (lambda raw: raw.replace(b'"android":"android-1"', b'"android":"android-7"', 1), "does not replay"),
+        (
+            lambda raw: raw.replace(b'"android":"android-1"', b'"android":"android-7"', 1),
+            "does not replay",
+        ),
     ],
     ids=["truncated", "garbage", "not-a-game", "newer-format", "tampered-log"],
 )
@@ -58,7 +60,11 @@ def test_damaged_game_file_is_reported_and_left_untouched(game, tmp_path, damage
     broken = tmp_path / "broken.json"
     broken.write_bytes(damage(game.read_bytes()))
     before = sha(broken)
-    for args in (["status"], ["run", "--rounds", "1"], ["launch", "--player", "alice", "--script", "script-1"]):
+    for args in (
+        ["status"],
+        ["run", "--rounds", "1"],
+        ["launch", "--player", "alice", "--script", "script-1"],
+    ):
         result = nova(*args, "--file", broken)
         assert result.code == 1
         assert expected in _one_sentence(result.err)
@@ -69,13 +75,24 @@ def test_damaged_game_file_is_reported_and_left_untouched(game, tmp_path, damage
     "command, args, expected",
     [
         (["launch"], ["--player", "carol", "--script", "script-1"], "there is no player 'carol'"),
-        (["launch"], ["--player", "alice", "--script", "script-9"], "'script-9' is not one of alice's scripts"),
+        (
+            ["launch"],
+            ["--player", "alice", "--script", "script-9"],
+            "'script-9' is not one of alice's scripts",
+        ),
         (["launch"], ["--player", "alice", "--script", "script-1"], "the chargers allow 2"),
         (["android"], ["android-99"], "there is no android 'android-99'"),
         (["run"], ["--rounds", "0"], "at least 1"),
         (["replay", "export"], ["--player", "mallory"], "there is no player 'mallory'"),
     ],
-    ids=["unknown-player", "unknown-script", "beyond-cap", "unknown-android", "zero-rounds", "export-unknown-player"],
+    ids=[
+        "unknown-player",
+        "unknown-script",
+        "beyond-cap",
+        "unknown-android",
+        "zero-rounds",
+        "export-unknown-player",
+    ],
 )
 def test_refused_commands_change_nothing(game, command, args, expected):
     before = sha(game)
@@ -100,7 +117,9 @@ def test_rules_file_with_partial_leaf_is_refused_and_game_kept(game, tmp_path):
 
 def test_script_with_syntax_error_is_refused_with_position(game, tmp_path):
     bad = tmp_path / "bad.ts"
-    bad.write_text("const turn: AndroidTurn = () => ({ type: 'android.wait' );\nexport default turn;\n")
+    bad.write_text(
+        "const turn: AndroidTurn = () => ({ type: 'android.wait' );\nexport default turn;\n"
+    )
     before = sha(game)
     result = nova("upload", "--file", game, "--player", "alice", bad)
     assert result.code == 1
@@ -111,7 +130,9 @@ def test_script_with_syntax_error_is_refused_with_position(game, tmp_path):
 
 def test_script_with_type_error_names_file_line_and_column(game, tmp_path):
     bad = tmp_path / "typo.ts"
-    bad.write_text("const t: AndroidTurn = () => ({ type: 'android.move', direction: 'up' });\nexport default t;\n")
+    bad.write_text(
+        "const t: AndroidTurn = () => ({ type: 'android.move', direction: 'up' });\nexport default t;\n"
+    )
     before = sha(game)
     result = nova("upload", "--file", game, "--player", "alice", bad)
     assert result.code == 1
@@ -142,9 +163,17 @@ def _limited_to(size: int, die: bool) -> str:
 
 
 def _cli_with_file_size_cap(size: int, die: bool, *args: object) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}  # no .pyc may be written past the cap either
-    return subprocess.run([sys.executable, "-c", _limited_to(size, die), *map(str, args)],
-                          capture_output=True, text=True, timeout=300, env=env)
+    env = {
+        **os.environ,
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }  # no .pyc may be written past the cap either
+    return subprocess.run(
+        [sys.executable, "-c", _limited_to(size, die), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
 
 
 @pytest.fixture
@@ -159,9 +188,13 @@ def test_a_crash_in_the_middle_of_a_save_leaves_the_old_game_whole_and_loadable(
     before = copy_of_game.read_bytes()
 
     # Playing a round makes the file longer; the process dies once it has written len(before) bytes.
-    crashed = _cli_with_file_size_cap(len(before), True, "run", "--file", copy_of_game, "--rounds", 1)
+    crashed = _cli_with_file_size_cap(
+        len(before), True, "run", "--file", copy_of_game, "--rounds", 1
+    )
 
-    assert crashed.returncode == -signal.SIGXFSZ, crashed.stderr  # it did die in the middle of writing
+    assert crashed.returncode == -signal.SIGXFSZ, (
+        crashed.stderr
+    )  # it did die in the middle of writing
     assert copy_of_game.read_bytes() == before
     status = nova("status", "--file", copy_of_game, "--json")
     assert status.code == 0 and json.loads(status.out)["round"] == 2
@@ -173,13 +206,17 @@ def test_a_crash_in_the_middle_of_a_save_leaves_the_old_game_whole_and_loadable(
 def test_a_game_file_that_cannot_be_written_is_reported_and_left_whole(copy_of_game):
     before = copy_of_game.read_bytes()
 
-    refused = _cli_with_file_size_cap(len(before), False, "run", "--file", copy_of_game, "--rounds", 1)
+    refused = _cli_with_file_size_cap(
+        len(before), False, "run", "--file", copy_of_game, "--rounds", 1
+    )
 
     assert refused.returncode == 1
     assert f"cannot write {copy_of_game}" in _one_sentence(refused.stderr)
     assert "left as it was" in refused.stderr
     assert copy_of_game.read_bytes() == before
-    assert not [p.name for p in copy_of_game.parent.iterdir() if p.name.endswith(".tmp")]  # nothing left behind
+    assert not [
+        p.name for p in copy_of_game.parent.iterdir() if p.name.endswith(".tmp")
+    ]  # nothing left behind
 
 
 def test_writing_a_game_keeps_the_file_mode(tmp_path):

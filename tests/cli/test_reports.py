@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from nova_testing import nova, wanderer
 
 ALICE_SECRET = "alice-secret-memory-7731"
@@ -28,7 +27,14 @@ def game(tmp_path_factory) -> Path:
     rules = folder / "rules.json"
     rules.write_text('{ "match": { "finalRound": 30 } }')
     assert nova("create-game", "--file", path, "--rules", rules, "--seed", 11).code == 0
-    nova("upload", "--file", path, "--player", "alice", wanderer(folder, "alice", ALICE_SECRET, "alice log"))
+    nova(
+        "upload",
+        "--file",
+        path,
+        "--player",
+        "alice",
+        wanderer(folder, "alice", ALICE_SECRET, "alice log"),
+    )
     nova("upload", "--file", path, "--player", "bob", wanderer(folder, "bob", BOB_SECRET, BOB_LOG))
     for player, script in (("alice", "script-1"), ("bob", "script-2")):
         assert nova("launch", "--file", path, "--player", player, "--script", script).code == 0
@@ -73,7 +79,10 @@ def test_status_counts_every_building_so_two_depots_score_twice_one(tmp_path):
     result = nova("status", "--file", path, "--json")
 
     assert result.code == 0, result.err
-    breakdown = {p["id"]: {line["source"]: line["points"] for line in p["breakdown"]} for p in json.loads(result.out)["players"]}
+    breakdown = {
+        p["id"]: {line["source"]: line["points"] for line in p["breakdown"]}
+        for p in json.loads(result.out)["players"]
+    }
     assert breakdown == {
         "alice": {"buildings.charger": 4, "buildings.depot": 3},
         "bob": {"buildings.charger": 8, "buildings.depot": 6},
@@ -91,8 +100,23 @@ def test_status_table_shows_rounds_left_before_the_humans_land(game):
 def test_android_shows_the_owner_memory_and_recording(game):
     result = nova("android", "--file", game, "android-2", "--json")
     data = json.loads(result.out)
-    assert set(data) == {"id", "ownerId", "scriptId", "position", "battery", "health", "active", "cargo", "memory", "recording"}
-    assert data["ownerId"] == "bob" and data["memory"] == BOB_SECRET and data["recording"] == f"{BOB_LOG} round 12"
+    assert set(data) == {
+        "id",
+        "ownerId",
+        "scriptId",
+        "position",
+        "battery",
+        "health",
+        "active",
+        "cargo",
+        "memory",
+        "recording",
+    }
+    assert (
+        data["ownerId"] == "bob"
+        and data["memory"] == BOB_SECRET
+        and data["recording"] == f"{BOB_LOG} round 12"
+    )
     text = nova("android", "--file", game, "android-2").out
     assert BOB_SECRET in text and "battery 88" in text
 
@@ -109,7 +133,9 @@ def test_replay_export_redacts_other_players_scripts_memory_and_recordings(game,
     assert "wander" in replay["scripts"]["script-1"]["bundle"]  # alice keeps her own source
     assert ALICE_SECRET in text
     bob_turns = [e for e in replay["events"] if e["type"] == "turn" and e["android"] == "android-2"]
-    assert bob_turns and all(e["action"].get("memory", "[Redacted]") == "[Redacted]" for e in bob_turns)
+    assert bob_turns and all(
+        e["action"].get("memory", "[Redacted]") == "[Redacted]" for e in bob_turns
+    )
     # memory repeating what the android already holds is not logged again; the first turn has it
     assert bob_turns[0]["action"]["memory"] == "[Redacted]"
     assert all("memory" not in e["action"] for e in bob_turns[1:])
@@ -126,11 +152,15 @@ def test_play_steps_through_rounds_in_an_80_column_terminal(game):
 
     pid, fd = pty.fork()
     if pid == 0:  # the child: the real command, in a real terminal
-        os.execv(sys.executable, [sys.executable, "-m", "nova_tools.cli", "play", "--file", str(game)])
+        os.execv(
+            sys.executable, [sys.executable, "-m", "nova_tools.cli", "play", "--file", str(game)]
+        )
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 80, 0, 0))
     screens: list[str] = []
 
-    def read_until(marker: str, timeout: float = 120) -> str:  # a bound, not a wait: a loaded machine starts `nova play` slowly
+    def read_until(
+        marker: str, timeout: float = 120
+    ) -> str:  # a bound, not a wait: a loaded machine starts `nova play` slowly
         data = b""
         end = time.monotonic() + timeout
         while marker.encode() not in data and time.monotonic() < end:
@@ -177,7 +207,9 @@ def test_play_shows_a_players_replay_export_whole_round_by_round(game, tmp_path)
     """The whole map of a recorded round from a replay a player was given: the same board as the
     game file shows, with nothing of what the replay redacts."""
     replay = tmp_path / "alice-replay.json"
-    assert nova("replay", "export", "--file", game, "--player", "alice", "--output", replay).code == 0
+    assert (
+        nova("replay", "export", "--file", game, "--player", "alice", "--output", replay).code == 0
+    )
     for round in (0, 6, 12):
         from_replay = nova("play", "--file", replay, "--round", round)
         from_game = nova("play", "--file", game, "--round", round)
@@ -194,16 +226,24 @@ def test_play_shows_a_players_replay_export_whole_round_by_round(game, tmp_path)
     truncated = tmp_path / "cut.json"
     truncated.write_bytes(before[: len(before) // 2])
     cut = nova("play", "--file", truncated, "--round", 1)
-    assert cut.code != 0 and "is not a readable Nova game file" in cut.err and "Traceback" not in cut.err
+    assert (
+        cut.code != 0
+        and "is not a readable Nova game file" in cut.err
+        and "Traceback" not in cut.err
+    )
 
 
 def test_replay_export_hides_the_error_text_of_another_players_script(tmp_path):
     game = tmp_path / "game.json"
     assert nova("create-game", "--file", game).code == 0
     thrower = tmp_path / "thrower.ts"
-    thrower.write_text(f"const t: AndroidTurn = () => {{ throw new Error({BOB_SECRET!r}); }};\nexport default t;\n")
+    thrower.write_text(
+        f"const t: AndroidTurn = () => {{ throw new Error({BOB_SECRET!r}); }};\nexport default t;\n"
+    )
     liar = tmp_path / "liar.ts"
-    liar.write_text(f"const t = (() => {BOB_LOG!r}) as unknown as AndroidTurn;\nexport default t;\n")
+    liar.write_text(
+        f"const t = (() => {BOB_LOG!r}) as unknown as AndroidTurn;\nexport default t;\n"
+    )
     assert nova("upload", "--file", game, "--player", "alice", wanderer(tmp_path)).code == 0
     assert nova("upload", "--file", game, "--player", "bob", thrower).code == 0
     assert nova("upload", "--file", game, "--player", "bob", liar).code == 0
@@ -214,7 +254,11 @@ def test_replay_export_hides_the_error_text_of_another_players_script(tmp_path):
     assert BOB_SECRET in as_bob and BOB_LOG in as_bob  # bob reads his own failures
     as_alice = nova("replay", "export", "--file", game, "--player", "alice").out
     assert BOB_SECRET not in as_alice and BOB_LOG not in as_alice
-    failed = [e for e in json.loads(as_alice)["events"] if e["type"] == "turn" and e["outcome"] != "accepted"]
+    failed = [
+        e
+        for e in json.loads(as_alice)["events"]
+        if e["type"] == "turn" and e["outcome"] != "accepted"
+    ]
     assert {e["code"] for e in failed} == {"script-error", "not-an-action"}
 
 
@@ -230,7 +274,10 @@ def test_run_draws_a_progress_bar_on_a_terminal_and_stays_quiet_in_a_pipe(game, 
 
     pid, fd = pty.fork()
     if pid == 0:
-        os.execv(sys.executable, [sys.executable, "-m", "nova_tools.cli", "run", "--file", str(copy), "--rounds", "3"])
+        os.execv(
+            sys.executable,
+            [sys.executable, "-m", "nova_tools.cli", "run", "--file", str(copy), "--rounds", "3"],
+        )
     output = b""
     while True:
         try:
@@ -264,9 +311,15 @@ def test_appended_recording_lines_are_logged_as_changes_and_redacted_for_others(
     assert nova("run", "--file", game, "--rounds", 6).code == 0
     bob = json.loads(nova("android", "--file", game, "android-2", "--json").out)
     assert bob["recording"].count(BOB_LOG) == 6
-    logged = [e["action"] for e in json.loads(game.read_text())["events"] if e["type"] == "turn" and e["android"] == "android-2"]
+    logged = [
+        e["action"]
+        for e in json.loads(game.read_text())["events"]
+        if e["type"] == "turn" and e["android"] == "android-2"
+    ]
     assert "recording" in logged[0]
-    assert [a["recordingEdits"][-1][2] for a in logged[1:]] == [f"{BOB_LOG} {i}\n" for i in range(2, 7)]
+    assert [a["recordingEdits"][-1][2] for a in logged[1:]] == [
+        f"{BOB_LOG} {i}\n" for i in range(2, 7)
+    ]
     as_alice = nova("replay", "export", "--file", game, "--player", "alice").out
     assert BOB_LOG not in as_alice and "a diary kept" not in as_alice
     assert nova("status", "--file", game).code == 0  # the log replays

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from nova_testing import nova
 
 RULEBOOK_EXAMPLE = """// rules.json — a complete rules file
@@ -60,7 +59,14 @@ def test_show_prints_resolved_rules_merged_over_the_defaults(tmp_path):
     shown = json.loads(nova("rules", "show", "--rules", rules).out)
     assert shown["world"]["width"] == 24 and shown["android"]["cargoCapacity"] == 6
     assert shown["android"]["memoryLimit"] == 4096  # untouched defaults stay
-    assert shown["buildings"]["depot"]["cost"] == {"metal": 4, "electronics": 0, "polymer": 0, "ore": 0, "water": 0, "acidCanister": 0}
+    assert shown["buildings"]["depot"]["cost"] == {
+        "metal": 4,
+        "electronics": 0,
+        "polymer": 0,
+        "ore": 0,
+        "water": 0,
+        "acidCanister": 0,
+    }
     defaults = json.loads(nova("rules", "show").out)
     assert defaults["world"]["width"] == 12 and defaults["buildings"]["depot"]["cost"]["metal"] == 6
 

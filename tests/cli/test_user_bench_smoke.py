@@ -18,10 +18,23 @@ def test_the_user_benchmark_loads_a_recorded_game_and_times_the_commands():
     assert load["load_s"] > 0 and load["engine_replay_s"] > 0 and load["parse_s"] > 0
     assert list(commands)[0] == "python -c pass" and len(commands) == 6
     assert all(figures["wall_s"] > 0 and figures["cpu_s"] > 0 for figures in commands.values())
-    assert list(phases)[0] == "interpreter start" and list(phases)[-1] == "standings" and len(phases) == 7
+    assert (
+        list(phases)[0] == "interpreter start"
+        and list(phases)[-1] == "standings"
+        and len(phases) == 7
+    )
     assert all(cpu >= 0 for cpu in phases.values()) and phases["read, parse and replay"] > 0
     text = user_bench.report(load, commands, 1, phases)
-    for label in ("store.load", "engine replay alone", "json.loads", "nova upload", "nova run --rounds 1", "x python -c pass",
-                  "nova status, 4 rounds, after nova run", "nova status, 4 rounds, first read",
-                  "first read of nova status, CPU by phase", "pydantic import"):
+    for label in (
+        "store.load",
+        "engine replay alone",
+        "json.loads",
+        "nova upload",
+        "nova run --rounds 1",
+        "x python -c pass",
+        "nova status, 4 rounds, after nova run",
+        "nova status, 4 rounds, first read",
+        "first read of nova status, CPU by phase",
+        "pydantic import",
+    ):
         assert label in text

@@ -25,7 +25,9 @@ const capacity: number = rules.android.cargoCapacity;
 const act: AndroidTurn = () => ({ type: 'android.salvage' });
 export default act;
 """
-PROJECT_RULES = '// this project plays with bigger cargo holds\n{ "android": { "cargoCapacity": 20 } }\n'
+PROJECT_RULES = (
+    '// this project plays with bigger cargo holds\n{ "android": { "cargoCapacity": 20 } }\n'
+)
 PARTIAL_RULES = '{\n  "android": { "sight": { "range": 6 } }\n}\n'
 
 
@@ -52,7 +54,11 @@ def editor_env(home: Path) -> dict[str, str]:
     The cache stays the user's: it holds the sandbox's compiled QuickJS, which a player's first
     dry-run ever makes once (seconds), and every later one reads."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "NVIM", "NOVA_")) or k.startswith("NOVA_LSP_LOG")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("XDG_", "NVIM", "NOVA_")) or k.startswith("NOVA_LSP_LOG")
+    }
     env.update(
         HOME=str(home),
         XDG_CONFIG_HOME=str(home / ".config"),
@@ -69,12 +75,17 @@ def android_project(tmp_path_factory) -> Path:
     """What `nova new-android` makes, with a probe script and two rules files beside the starter."""
     project = tmp_path_factory.mktemp("editor") / "my-android"
     done = subprocess.run(
-        [str(VENV_BIN / "nova"), "new-android", str(project)], capture_output=True, text=True, timeout=60
+        [str(VENV_BIN / "nova"), "new-android", str(project)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     assert (project / "tsconfig.json").is_file() and (project / "rules.json").is_file()
     (project / "rules.json").write_text(PROJECT_RULES, encoding="utf-8")
     (project / "src" / "probe.ts").write_text(PROBE_SCRIPT, encoding="utf-8")
     (project / "experiments").mkdir()
-    (project / "experiments" / "partial.nova-rules.json").write_text(PARTIAL_RULES, encoding="utf-8")
+    (project / "experiments" / "partial.nova-rules.json").write_text(
+        PARTIAL_RULES, encoding="utf-8"
+    )
     return project

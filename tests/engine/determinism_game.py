@@ -13,7 +13,19 @@ from __future__ import annotations
 import json
 import sys
 
-from nova_tools.engine import Decision, add_script, from_json, generate, join, launch, play_round, replay, state_hash, to_json, turn_seed
+from nova_tools.engine import (
+    Decision,
+    add_script,
+    from_json,
+    generate,
+    join,
+    launch,
+    play_round,
+    replay,
+    state_hash,
+    to_json,
+    turn_seed,
+)
 from nova_tools.engine.prng import SplitMix64
 from nova_tools.rules import BUILDING_TYPES, resolve
 
@@ -31,13 +43,20 @@ def decide(state, android) -> Decision:
         action = {"type": "android.charge"}
     elif roll == 6:
         kind = BUILDING_TYPES[rng.below(len(BUILDING_TYPES))]
-        action = {"type": "android.start-construction", "buildingType": kind, "resources": {"metal": min(android.cargo.get("metal", 0), 6)}}
+        action = {
+            "type": "android.start-construction",
+            "buildingType": kind,
+            "resources": {"metal": min(android.cargo.get("metal", 0), 6)},
+        }
     elif roll == 7:
         action = {"type": "android.continue-construction"}
     elif roll == 8:
         action = {"type": "android.launch", "scriptId": android.script}
     elif roll == 9:
-        action = {"type": "android.broadcast", "content": f"{android.id} at {android.x},{android.y} health {android.health}"}
+        action = {
+            "type": "android.broadcast",
+            "content": f"{android.id} at {android.x},{android.y} health {android.health}",
+        }
     elif roll == 10:
         action = {"type": "android.salvage"}
     else:

@@ -15,7 +15,9 @@ def test_bench_measures_a_small_game() -> None:
     spec.loader.exec_module(module)
     figures = module.measure(repeats=1, rounds=6)
     assert figures["turns"] == 6 * 8  # four players, two androids each, nobody dies in 6 rounds
-    assert figures["events"] == (4 + 4 + 8) + 6 * 2 + figures["turns"]  # joins, uploads, launches; rounds; turns
+    assert (
+        figures["events"] == (4 + 4 + 8) + 6 * 2 + figures["turns"]
+    )  # joins, uploads, launches; rounds; turns
     for key in ("turns_per_s", "turn_over_dumps", "replay_events_per_s", "replay_over_parse"):
         assert figures[key] > 0
     assert "replay" in module.report(figures)
@@ -30,4 +32,8 @@ def test_bench_survives_a_cpu_clock_that_reads_zero() -> None:
     spec.loader.exec_module(module)
     module.clock = lambda: 12.5  # a clock that never moves
     figures = module.measure(repeats=1, rounds=3)
-    assert figures["turns"] == 3 * 8 and figures["turn_over_dumps"] == 1.0 and figures["replay_over_parse"] == 1.0
+    assert (
+        figures["turns"] == 3 * 8
+        and figures["turn_over_dumps"] == 1.0
+        and figures["replay_over_parse"] == 1.0
+    )

@@ -7,21 +7,28 @@ import subprocess
 import sys
 from pathlib import Path
 
+import determinism_game
 import pytest
 
 from nova_tools.engine import Decision, GameState, Scenario, launch, play_round, score, turn_order
 from nova_tools.engine.materials import total
-
-import determinism_game
 
 GAME = Path(determinism_game.__file__)
 
 
 def run_game_in_a_fresh_process(seed: int, rounds: int, hash_seed: str) -> bytes:
     repo = str(GAME.resolve().parents[2])
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": os.pathsep.join(filter(None, [repo, os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "PYTHONHASHSEED": hash_seed,
+        "PYTHONPATH": os.pathsep.join(filter(None, [repo, os.environ.get("PYTHONPATH")])),
+    }
     done = subprocess.run(
-        [sys.executable, str(GAME), str(seed), str(rounds)], capture_output=True, env=env, timeout=120, check=False
+        [sys.executable, str(GAME), str(seed), str(rounds)],
+        capture_output=True,
+        env=env,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr.decode()
     return done.stdout
@@ -39,7 +46,9 @@ def test_same_seed_and_actions_give_byte_identical_logs_in_two_processes() -> No
     outcomes = {e.get("outcome") for e in log if e["type"] == "turn"}
     assert {"accepted", "refused"} <= outcomes
     assert sum(1 for e in log if e["type"] == "turn") > 100
-    assert {"android.move", "android.start-construction", "android.salvage"} <= {e["action"]["type"] for e in log if e.get("outcome") == "accepted"}
+    assert {"android.move", "android.start-construction", "android.salvage"} <= {
+        e["action"]["type"] for e in log if e.get("outcome") == "accepted"
+    }
 
 
 def test_a_different_seed_gives_a_different_game() -> None:
@@ -92,17 +101,28 @@ def mirrored_policy(state: GameState, android) -> Decision:
     if tile.scattered and room > 0:
         return Decision({"type": "android.collect", **note})
     if android.cargo.get("metal", 0) >= 6 and here is None and android.x != centre:
-        return Decision({"type": "android.start-construction", "buildingType": "depot", "resources": {"metal": 6}, **note})
+        return Decision(
+            {
+                "type": "android.start-construction",
+                "buildingType": "depot",
+                "resources": {"metal": 6},
+                **note,
+            }
+        )
     if index % 2 == 1 and state.round <= 2:
         return Decision({"type": "android.move", "direction": "north", **note})
     if android.x != centre and state.round < 8:
         return Decision({"type": "android.move", "direction": inward, **note})
     if state.round >= 8 and abs(android.x - centre) < 3:
         return Decision({"type": "android.move", "direction": outward, **note})
-    return Decision({"type": "android.move", "direction": "south" if state.round % 2 else "north", **note})
+    return Decision(
+        {"type": "android.move", "direction": "south" if state.round % 2 else "north", **note}
+    )
 
 
-def play_mirror_game(seats: list[tuple[str, tuple[int, int]]], rounds: int = 14, start_round: int = 0) -> GameState:
+def play_mirror_game(
+    seats: list[tuple[str, tuple[int, int]]], rounds: int = 14, start_round: int = 0
+) -> GameState:
     s = Scenario(width=WIDTH, height=HEIGHT, round=start_round)
     mirror_map(s)
     for name, charger in seats:
@@ -127,7 +147,15 @@ def outcome_of(state: GameState, player: str) -> dict:
             if a.owner == player
         ],
         "buildings": sorted(
-            (b.type, fx(b.x), b.y, b.health, b.complete, sorted(b.invested.items()), sorted(b.storage.items()))
+            (
+                b.type,
+                fx(b.x),
+                b.y,
+                b.health,
+                b.complete,
+                sorted(b.invested.items()),
+                sorted(b.storage.items()),
+            )
             for b in state.buildings.values()
             if b.owner == player
         ),
@@ -138,7 +166,10 @@ def outcome_of(state: GameState, player: str) -> dict:
 
 def mirrored_tiles(state: GameState) -> list:
     return [
-        (state.tile(state.width - 1 - x, y).composition, state.tile(state.width - 1 - x, y).scattered)
+        (
+            state.tile(state.width - 1 - x, y).composition,
+            state.tile(state.width - 1 - x, y).scattered,
+        )
         for y in range(state.height)
         for x in range(state.width)
     ]
@@ -180,7 +211,12 @@ def race_winner(start_round: int) -> int:
         if st.tile(android.x, android.y).scattered:
             return Decision({"type": "android.collect"})
         if android.x != 4:
-            return Decision({"type": "android.move", "direction": "east" if frame(st, android.owner) == 1 else "west"})
+            return Decision(
+                {
+                    "type": "android.move",
+                    "direction": "east" if frame(st, android.owner) == 1 else "west",
+                }
+            )
         return Decision({"type": "android.wait"})
 
     for _ in range(5):

@@ -7,11 +7,20 @@ from __future__ import annotations
 import copy
 
 import pytest
-
-from nova_tools.engine import Decision, ReplayError, Scenario, apply_turn, end_round, from_json, play_round, replay, to_json
-from nova_tools.engine.events import LATER_RESULT_FIELDS, LATER_ROUND_END_FIELDS
-
 from engine_worlds import CENTRE, P1, P2, scenario, turn
+
+from nova_tools.engine import (
+    Decision,
+    ReplayError,
+    Scenario,
+    apply_turn,
+    end_round,
+    from_json,
+    play_round,
+    replay,
+    to_json,
+)
+from nova_tools.engine.events import LATER_RESULT_FIELDS, LATER_ROUND_END_FIELDS
 
 
 def accepted(event: dict) -> dict:
@@ -26,7 +35,9 @@ def test_collect_and_deposit_and_withdraw_name_the_amounts_and_the_building():
     bot = s.android(P1, at=CENTRE)
     state = s.build()
 
-    assert accepted(turn(state, bot, {"type": "android.collect"})) == {"collected": {"metal": 5, "electronics": 1}}
+    assert accepted(turn(state, bot, {"type": "android.collect"})) == {
+        "collected": {"metal": 5, "electronics": 1}
+    }
     turn(state, bot, {"type": "android.move", "direction": "south"})
     deposited = accepted(turn(state, bot, {"type": "android.deposit", "resources": {"metal": 3}}))
     withdrawn = accepted(turn(state, bot, {"type": "android.withdraw", "resources": {"ore": 2}}))
@@ -40,16 +51,46 @@ def test_construction_says_what_was_paid_what_is_still_owed_and_the_work_left():
     bot = s.android(P1, at=CENTRE, cargo={"metal": 6})
     state = s.build()
 
-    started = accepted(turn(state, bot, {"type": "android.start-construction", "buildingType": "depot", "resources": {"metal": 4}}))
+    started = accepted(
+        turn(
+            state,
+            bot,
+            {
+                "type": "android.start-construction",
+                "buildingType": "depot",
+                "resources": {"metal": 4},
+            },
+        )
+    )
     site = started["building"]
-    assert started == {"building": site, "paid": {"metal": 4}, "completed": False, "owed": {"metal": 2}, "remainingTicks": 2}
+    assert started == {
+        "building": site,
+        "paid": {"metal": 4},
+        "completed": False,
+        "owed": {"metal": 2},
+        "remainingTicks": 2,
+    }
 
-    paid = accepted(turn(state, bot, {"type": "android.continue-construction", "resources": {"metal": 2}}))
+    paid = accepted(
+        turn(state, bot, {"type": "android.continue-construction", "resources": {"metal": 2}})
+    )
     assert paid == {
-        "building": site, "buildingType": "depot", "paid": {"metal": 2}, "ticked": True, "completed": False, "owed": {}, "remainingTicks": 1
+        "building": site,
+        "buildingType": "depot",
+        "paid": {"metal": 2},
+        "ticked": True,
+        "completed": False,
+        "owed": {},
+        "remainingTicks": 1,
     }
     done = accepted(turn(state, bot, {"type": "android.continue-construction"}))
-    assert done == {"building": site, "buildingType": "depot", "paid": {}, "ticked": True, "completed": True}
+    assert done == {
+        "building": site,
+        "buildingType": "depot",
+        "paid": {},
+        "ticked": True,
+        "completed": True,
+    }
 
 
 def test_salvage_says_the_damage_dealt_and_the_health_left_then_what_was_returned_where():
@@ -59,7 +100,13 @@ def test_salvage_says_the_damage_dealt_and_the_health_left_then_what_was_returne
     state = s.build()
 
     first = accepted(turn(state, raider, {"type": "android.salvage"}))
-    assert first == {"building": extractor, "buildingType": "extractor", "owner": P2, "damage": 15, "health": 5}
+    assert first == {
+        "building": extractor,
+        "buildingType": "extractor",
+        "owner": P2,
+        "damage": 15,
+        "health": 5,
+    }
 
     second = accepted(turn(state, raider, {"type": "android.salvage"}))
     # 35% of the 8 metal and 1 electronics invested, rounded down; the stored ore spills whole
@@ -86,7 +133,13 @@ def test_repair_says_how_much_health_it_restored_and_what_it_cost():
     repaired = accepted(turn(state, bot, {"type": "android.repair"}))
 
     # 10 a repair, but health never exceeds the building's own 100
-    assert repaired == {"building": depot, "buildingType": "depot", "repaired": 5, "health": 100, "paid": {"metal": 1}}
+    assert repaired == {
+        "building": depot,
+        "buildingType": "depot",
+        "repaired": 5,
+        "health": 100,
+        "paid": {"metal": 1},
+    }
 
 
 def test_clean_acid_says_how_much_acid_is_left_on_the_tile():
@@ -116,9 +169,20 @@ def test_a_round_end_says_what_buildings_produced_what_hazards_cost_and_why_andr
     event = end_round(state)
 
     assert event["production"] == [
-        {"building": extractor, "buildingType": "extractor", "owner": P1, "extracted": {"ore": 3, "water": 2}},
+        {
+            "building": extractor,
+            "buildingType": "extractor",
+            "owner": P1,
+            "extracted": {"ore": 3, "water": 2},
+        },
         # 2 ore -> 1 metal, then 1 metal + 1 water -> 1 electronics: one recipe feeds the next
-        {"building": processor, "buildingType": "processor", "owner": P2, "used": {"metal": 1, "ore": 2, "water": 1}, "made": {"metal": 1, "electronics": 1}},
+        {
+            "building": processor,
+            "buildingType": "processor",
+            "owner": P2,
+            "used": {"metal": 1, "ore": 2, "water": 1},
+            "made": {"metal": 1, "electronics": 1},
+        },
     ]
     assert event["hazards"] == [{"android": burnt, "acid": 3, "radiation": 0.75}]
     assert event["destroyed"] == [burnt, drained]
@@ -152,7 +216,11 @@ def _played(rounds: int = 6):
 
 def test_the_replay_checks_the_details():
     state, initial, events = _played()
-    kinds = {e.get("action", {}).get("type") for e in events if e["type"] == "turn" and e["outcome"] == "accepted"}
+    kinds = {
+        e.get("action", {}).get("type")
+        for e in events
+        if e["type"] == "turn" and e["outcome"] == "accepted"
+    }
     assert {"android.salvage", "android.repair"} <= kinds
     assert any("production" in e for e in events)
 

@@ -18,6 +18,7 @@ import copy
 from collections import Counter
 from math import floor
 
+from engine_worlds import without_android_health
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note_statistic
 from hypothesis import strategies as st
@@ -42,8 +43,6 @@ from nova_tools.engine import (
 )
 from nova_tools.engine.materials import bag
 from nova_tools.rules import BUILDING_TYPES, MATERIALS, resolve
-
-from engine_worlds import without_android_health
 
 CHEAP = {
     "buildings": {
@@ -75,7 +74,10 @@ def small_world(rules_name: str) -> GameState:
     s.tile(3, 3, acid=3, radiation=1, scattered={"acidCanister": 2, "metal": 3})
     s.tile(0, 5, scattered={"metal": 6})
     s.tile(5, 0, scattered={"metal": 6})
-    for owner, ext, plant, proc, home in [("p1", (1, 1), (1, 0), (0, 1), (0, 0)), ("p2", (4, 4), (4, 5), (5, 4), (5, 5))]:
+    for owner, ext, plant, proc, home in [
+        ("p1", (1, 1), (1, 0), (0, 1), (0, 0)),
+        ("p2", (4, 4), (4, 5), (5, 4), (5, 5)),
+    ]:
         s.building("extractor", owner, ext, storage={"ore": 1})
         s.building("acidProcessingPlant", owner, plant, storage={"water": 2, "acidCanister": 1})
         s.building("processor", owner, proc, storage={"ore": 3, "water": 1}, health=80)
@@ -136,7 +138,11 @@ def expected_turn_change(state_before: GameState, event: dict) -> tuple[dict, di
         returned = {m: floor(u * rate + 1e-9) for m, u in building.invested.items()}
         assert result["returned"] == {m: u for m, u in returned.items() if u}
         assert result["spilled"] == building.storage
-        return {m: u for m, u in returned.items() if u}, {m: -u for m, u in building.invested.items()}, 0
+        return (
+            {m: u for m, u in returned.items() if u},
+            {m: -u for m, u in building.invested.items()},
+            0,
+        )
     if kind == "android.repair":
         return {m: -u for m, u in bag(rules.salvage.repair_cost).items()}, {}, 0
     if kind == "android.clean-acid":
@@ -196,7 +202,12 @@ def plausible_decision(draw, state: GameState, android_id: str) -> Decision:
         options = [d for d, (dx, dy) in STEP.items() if state.on_map(me.x + dx, me.y + dy)]
         action["direction"] = draw(st.sampled_from(options))
     elif kind == "android.clean-acid":
-        options = [d for d, (dx, dy) in STEP.items() if state.on_map(me.x + dx, me.y + dy) and state.tile(me.x + dx, me.y + dy).composition.get("acid")]
+        options = [
+            d
+            for d, (dx, dy) in STEP.items()
+            if state.on_map(me.x + dx, me.y + dy)
+            and state.tile(me.x + dx, me.y + dy).composition.get("acid")
+        ]
         action["direction"] = draw(st.sampled_from(options or DIRECTIONS))
     elif kind == "android.withdraw" and here is not None and here.storage:
         material = draw(st.sampled_from(sorted(here.storage)))
@@ -209,8 +220,13 @@ def plausible_decision(draw, state: GameState, android_id: str) -> Decision:
         cost = bag(state.rules.building(building_type).cost)
         action["resources"] = {m: min(u, me.cargo.get(m, 0)) for m, u in cost.items()}
     elif kind == "android.continue-construction" and here is not None and not here.complete:
-        owed = {m: u - here.invested.get(m, 0) for m, u in bag(state.rules.building(here.type).cost).items()}
-        payable = {m: min(u, me.cargo.get(m, 0)) for m, u in owed.items() if u > 0 and me.cargo.get(m, 0)}
+        owed = {
+            m: u - here.invested.get(m, 0)
+            for m, u in bag(state.rules.building(here.type).cost).items()
+        }
+        payable = {
+            m: min(u, me.cargo.get(m, 0)) for m, u in owed.items() if u > 0 and me.cargo.get(m, 0)
+        }
         if payable:
             action["resources"] = payable
     elif kind == "android.launch":
@@ -222,8 +238,12 @@ def plausible_decision(draw, state: GameState, android_id: str) -> Decision:
 
 
 PLAUSIBLE = (
-    ["android.move"] * 3 + ["android.collect"] * 2 + ["android.start-construction"] * 2 + ["android.continue-construction"] * 3
-    + ["android.clean-acid"] * 2 + ["android.deposit", "android.withdraw", "android.launch", "android.charge"]
+    ["android.move"] * 3
+    + ["android.collect"] * 2
+    + ["android.start-construction"] * 2
+    + ["android.continue-construction"] * 3
+    + ["android.clean-acid"] * 2
+    + ["android.deposit", "android.withdraw", "android.launch", "android.charge"]
     + ["android.salvage", "android.repair", "android.broadcast"]
 )
 STEP = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
@@ -236,7 +256,11 @@ def random_decision(draw, state: GameState, android_id: str) -> Decision:
     if roll == 0:
         return Decision(error="ran out of fuel (200 ticks)", ticks=200)
     if roll == 1:
-        return Decision(value=draw(st.sampled_from([None, 3, "android.wait", [], {"type": "android.teleport"}, {}])))
+        return Decision(
+            value=draw(
+                st.sampled_from([None, 3, "android.wait", [], {"type": "android.teleport"}, {}])
+            )
+        )
     kind = draw(st.sampled_from(ACTION_TYPES))
     action: dict = {"type": kind}
     if kind in ("android.move", "android.clean-acid"):
@@ -253,18 +277,34 @@ def random_decision(draw, state: GameState, android_id: str) -> Decision:
         if r is not None:
             action["resources"] = r
     elif kind == "android.broadcast":
-        action["content"] = "x" * draw(st.sampled_from([0, 7, state.rules.android.broadcast_limit, state.rules.android.broadcast_limit + 1]))
+        action["content"] = "x" * draw(
+            st.sampled_from(
+                [0, 7, state.rules.android.broadcast_limit, state.rules.android.broadcast_limit + 1]
+            )
+        )
     elif kind == "android.launch":
         action["scriptId"] = draw(st.sampled_from(sorted(state.scripts) + ["script-99"]))
     elif kind == "android.dismantle":
-        target = draw(st.sampled_from(["android-99"] + sorted(state.androids) + [None] * (draw(st.integers(0, 1)))))
+        target = draw(
+            st.sampled_from(
+                ["android-99"] + sorted(state.androids) + [None] * (draw(st.integers(0, 1)))
+            )
+        )
         if target is not None:
             action["targetAndroidId"] = target
     notes = draw(st.integers(0, 6))
     if notes == 1:
-        action["memory"] = "m" * draw(st.sampled_from([0, 12, state.rules.android.memory_limit, state.rules.android.memory_limit + 1]))
+        action["memory"] = "m" * draw(
+            st.sampled_from(
+                [0, 12, state.rules.android.memory_limit, state.rules.android.memory_limit + 1]
+            )
+        )
     elif notes == 2:
-        action["recording"] = "r" * draw(st.sampled_from([5, state.rules.android.recording_limit, state.rules.android.recording_limit + 1]))
+        action["recording"] = "r" * draw(
+            st.sampled_from(
+                [5, state.rules.android.recording_limit, state.rules.android.recording_limit + 1]
+            )
+        )
     elif notes == 3:
         action["unexpected"] = True
     return Decision(value=action)
@@ -279,16 +319,24 @@ def check_invariants(state: GameState, before_active: dict[str, int]) -> None:
     for player in state.players:
         now = active_count(state, player)
         if now > before_active[player]:
-            assert now <= capacity(state, player), f"{player} has {now} active androids, cap {capacity(state, player)}"
+            assert now <= capacity(state, player), (
+                f"{player} has {now} active androids, cap {capacity(state, player)}"
+            )
 
 
 def actives(state: GameState) -> dict[str, int]:
     return {p: active_count(state, p) for p in state.players}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(rules_name=st.sampled_from(sorted(RULESETS)), rounds=st.integers(3, 12), data=st.data())
-def test_random_play_conserves_material_respects_caps_and_replays(rules_name: str, rounds: int, data) -> None:
+def test_random_play_conserves_material_respects_caps_and_replays(
+    rules_name: str, rounds: int, data
+) -> None:
     state = small_world(rules_name)
     rules = state.rules
     initial = copy.deepcopy(to_json(state))
@@ -305,7 +353,11 @@ def test_random_play_conserves_material_respects_caps_and_replays(rules_name: st
             else:
                 mine = [s for s in state.scripts.values() if s.owner == player]
                 script = data.draw(st.sampled_from([s.id for s in mine] + ["script-99"]))
-                chargers = [b.id for b in state.buildings.values() if b.owner == player and b.type == "charger"]
+                chargers = [
+                    b.id
+                    for b in state.buildings.values()
+                    if b.owner == player and b.type == "charger"
+                ]
                 charger = data.draw(st.sampled_from([None] + chargers))
                 free_before = free_material(state)
                 try:
@@ -322,7 +374,11 @@ def test_random_play_conserves_material_respects_caps_and_replays(rules_name: st
             before_active = actives(state)
             before_json = copy.deepcopy(to_json(state))
             before_state = from_json(before_json, rules)
-            free_before, invested_before, acid_before = free_material(state), invested_material(state), acid_in_ground(state)
+            free_before, invested_before, acid_before = (
+                free_material(state),
+                invested_material(state),
+                acid_in_ground(state),
+            )
 
             event = apply_turn(state, android_id, random_decision(data.draw, state, android_id))
             log.append(event)
@@ -335,9 +391,13 @@ def test_random_play_conserves_material_respects_caps_and_replays(rules_name: st
             assert diff(invested_material(state), invested_before) == invested_change, event
             assert acid_in_ground(state) - acid_before == acid_change, event
             if event["outcome"] != "accepted":
-                assert without_android_health(to_json(state), android_id) == without_android_health(before_json, android_id), event
+                assert without_android_health(to_json(state), android_id) == without_android_health(
+                    before_json, android_id
+                ), event
                 penalty = rules.android.failed_turn_health_penalty
-                assert state.androids[android_id].health == round(before_state.androids[android_id].health - penalty, 6)
+                assert state.androids[android_id].health == round(
+                    before_state.androids[android_id].health - penalty, 6
+                )
             check_invariants(state, before_active)
 
         # round end: only extraction and conversion change material, exactly as predicted
@@ -360,7 +420,9 @@ def test_random_play_conserves_material_respects_caps_and_replays(rules_name: st
 
     for name in ACTION_TYPES:
         if seen_outcomes[name]:
-            note_statistic(f"accepted {name}")  # --hypothesis-show-statistics shows how often each kind ran
+            note_statistic(
+                f"accepted {name}"
+            )  # --hypothesis-show-statistics shows how often each kind ran
     rebuilt = replay(from_json(initial, rules), log)
     assert state_hash(rebuilt) == state_hash(state)
     assert rebuilt.visible == state.visible  # derived, not hashed: checked on its own

@@ -19,7 +19,9 @@ ENGINE = Path(api.__file__).resolve().parents[1] / "engine"
 
 def test_the_reason_code_docs_are_the_generated_ones() -> None:
     stale = reference.stale_docs()
-    assert not stale, f"{', '.join(map(str, stale))} differs from the reason codes in engine/reasons.py: run `nova generate`"
+    assert not stale, (
+        f"{', '.join(map(str, stale))} differs from the reason codes in engine/reasons.py: run `nova generate`"
+    )
 
 
 def test_the_docs_list_every_code_once() -> None:
@@ -46,7 +48,11 @@ def test_every_code_the_engine_raises_is_listed() -> None:
     raised = set()
     for path in ENGINE.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Refusal" and node.args:
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "Refusal"
+                and node.args
+            ):
                 first = node.args[0]
                 if isinstance(first, ast.Constant):
                     raised.add(first.value)

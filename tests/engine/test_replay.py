@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import copy
 
+import determinism_game
 import pytest
 
 from nova_tools.engine import ReplayError, from_json, replay, state_hash, to_json
-
-import determinism_game
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +30,15 @@ def test_replay_rebuilds_the_same_state(game) -> None:
 def live_states(initial: dict, log: list[dict]):
     """The live game re-driven step by step with the engine's own functions (not replay), yielding
     the state after every event: what a player would have seen at that moment."""
-    from nova_tools.engine import Decision, apply_turn, begin_round, end_round, join, add_script, launch
+    from nova_tools.engine import (
+        Decision,
+        add_script,
+        apply_turn,
+        begin_round,
+        end_round,
+        join,
+        launch,
+    )
 
     state = from_json(initial, rules())
     for event in log:
@@ -53,7 +60,9 @@ def live_states(initial: dict, log: list[dict]):
         yield state
 
 
-@pytest.mark.parametrize("where", ["after a round end", "inside a round", "after a launch", "after setup"])
+@pytest.mark.parametrize(
+    "where", ["after a round end", "inside a round", "after a launch", "after setup"]
+)
 def test_replay_stops_midway_at_the_state_of_that_moment(game, where) -> None:
     """A log cut anywhere replays to the state of that moment — visibility included, which is
     derived (not hashed) and is what the next fogged view is built from."""
@@ -71,7 +80,11 @@ def test_replay_stops_midway_at_the_state_of_that_moment(game, where) -> None:
         pass
     assert state_hash(partial) == state_hash(live)
     assert partial.visible == live.visible
-    again = replay(from_json(copy.deepcopy(to_json(partial)), rules()), log[cut:]) if where != "inside a round" else None
+    again = (
+        replay(from_json(copy.deepcopy(to_json(partial)), rules()), log[cut:])
+        if where != "inside a round"
+        else None
+    )
     if again is not None:
         assert state_hash(again) == game[1]
 
@@ -107,8 +120,18 @@ def _first(log, predicate) -> int:
             lambda e: e.update(android="android-4" if e["android"] != "android-4" else "android-1"),
             "out of turn",
         ),
-        ("an unknown event", lambda e: e["type"] == "round.started", lambda e: e.update(type="round.begun"), "unknown event type"),
-        ("a wrong round number", lambda e: e["type"] == "round.started", lambda e: e.update(round=7), "round 7 recorded"),
+        (
+            "an unknown event",
+            lambda e: e["type"] == "round.started",
+            lambda e: e.update(type="round.begun"),
+            "unknown event type",
+        ),
+        (
+            "a wrong round number",
+            lambda e: e["type"] == "round.started",
+            lambda e: e.update(round=7),
+            "round 7 recorded",
+        ),
         (
             "a round end that destroyed someone else",
             lambda e: e["type"] == "round.ended",
@@ -164,10 +187,20 @@ def test_stepping_a_replayer_gives_the_live_state_after_every_event(game) -> Non
 def test_a_log_that_turns_an_accepted_move_into_a_refusal_does_not_replay(game) -> None:
     log, _, initial = game
     tampered = copy.deepcopy(log)
-    index, event = next((i, e) for i, e in enumerate(tampered) if e["type"] == "turn" and e["outcome"] == "accepted" and e["action"]["type"] == "android.move")
+    index, event = next(
+        (i, e)
+        for i, e in enumerate(tampered)
+        if e["type"] == "turn"
+        and e["outcome"] == "accepted"
+        and e["action"]["type"] == "android.move"
+    )
     event.pop("result", None)
-    event.update(outcome="refused", code="no-battery", reason="a move costs 1 battery and only 0 is left")
-    with pytest.raises(ReplayError, match=f"event {index}: the turn of {event['android']} came out differently"):
+    event.update(
+        outcome="refused", code="no-battery", reason="a move costs 1 battery and only 0 is left"
+    )
+    with pytest.raises(
+        ReplayError, match=f"event {index}: the turn of {event['android']} came out differently"
+    ):
         replay(from_json(initial, rules()), tampered)
 
 
@@ -179,8 +212,14 @@ def test_a_log_that_claims_a_refusal_the_rules_do_not_make_does_not_replay() -> 
     bot = scenario.android("alice", at=(0, 0))
     state = scenario.build()
     initial = to_json(state)
-    log = [begin_round(state), apply_turn(state, bot, Decision(value={"type": "android.move", "direction": "north"}))]
-    assert log[1]["outcome"] == "refused" and log[1]["action"] == {"type": "android.move", "direction": "north"}
+    log = [
+        begin_round(state),
+        apply_turn(state, bot, Decision(value={"type": "android.move", "direction": "north"})),
+    ]
+    assert log[1]["outcome"] == "refused" and log[1]["action"] == {
+        "type": "android.move",
+        "direction": "north",
+    }
     replay(from_json(initial, state.rules), copy.deepcopy(log))  # the honest log replays
     log[1]["action"]["direction"] = "south"  # a move the rules accept, claimed refused
     with pytest.raises(ReplayError, match="event 1"):
@@ -198,7 +237,13 @@ def test_notes_that_repeat_what_the_android_holds_are_not_logged_again() -> None
     log = []
     for memory, recording in (("plan A", "log 1"), ("plan A", "log 1"), ("plan B", "log 1")):
         log.append(begin_round(state))
-        log.append(apply_turn(state, bot, Decision(value={"type": "android.wait", "memory": memory, "recording": recording})))
+        log.append(
+            apply_turn(
+                state,
+                bot,
+                Decision(value={"type": "android.wait", "memory": memory, "recording": recording}),
+            )
+        )
         log.append(end_round(state))
     actions = [e["action"] for e in log if e["type"] == "turn"]
     assert actions == [

@@ -11,10 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
+from engine_worlds import CENTRE, P1, P1_CHARGER, P2, scenario, snapshot, turn
 
 from nova_tools.engine import GameState, Scenario, active_count, capacity, end_round
-
-from engine_worlds import CENTRE, P1, P1_CHARGER, P2, scenario, snapshot, turn
 
 Check = Callable[[GameState, str, dict], None]
 
@@ -90,12 +89,49 @@ MOVE_E = {"type": "android.move", "direction": "east"}
 
 ROWS = [
     # --- moving and charging ------------------------------------------------------------------------------
-    Accepted("move-east-costs-1", "Move one tile ... for rules.android.moveBatteryCost battery (1)", android_at(), [MOVE_E], expect(pos=(4, 3), battery=99, health=100)),
-    Accepted("move-north-is-y-minus-1", "Move one tile north, south, east, or west", android_at(), [{"type": "android.move", "direction": "north"}], expect(pos=(3, 2))),
-    Accepted("move-last-battery", "Move for 1 battery", android_at(battery=1), [MOVE_E], expect(pos=(4, 3), battery=0)),
-    Accepted("move-retuned-cost", "rules.android.moveBatteryCost", android_at(), [MOVE_E, MOVE_E], expect(battery=94), rules={"android": {"moveBatteryCost": 3}}),
-    Accepted("charge-adds-25", "Adds that much battery (25)", android_at(P1_CHARGER, battery=50), [{"type": "android.charge"}], expect(battery=75)),
-    Accepted("charge-caps-at-100", "capped at rules.android.batteryCapacity (100)", android_at(P1_CHARGER, battery=90), [{"type": "android.charge"}], expect(battery=100)),
+    Accepted(
+        "move-east-costs-1",
+        "Move one tile ... for rules.android.moveBatteryCost battery (1)",
+        android_at(),
+        [MOVE_E],
+        expect(pos=(4, 3), battery=99, health=100),
+    ),
+    Accepted(
+        "move-north-is-y-minus-1",
+        "Move one tile north, south, east, or west",
+        android_at(),
+        [{"type": "android.move", "direction": "north"}],
+        expect(pos=(3, 2)),
+    ),
+    Accepted(
+        "move-last-battery",
+        "Move for 1 battery",
+        android_at(battery=1),
+        [MOVE_E],
+        expect(pos=(4, 3), battery=0),
+    ),
+    Accepted(
+        "move-retuned-cost",
+        "rules.android.moveBatteryCost",
+        android_at(),
+        [MOVE_E, MOVE_E],
+        expect(battery=94),
+        rules={"android": {"moveBatteryCost": 3}},
+    ),
+    Accepted(
+        "charge-adds-25",
+        "Adds that much battery (25)",
+        android_at(P1_CHARGER, battery=50),
+        [{"type": "android.charge"}],
+        expect(battery=75),
+    ),
+    Accepted(
+        "charge-caps-at-100",
+        "capped at rules.android.batteryCapacity (100)",
+        android_at(P1_CHARGER, battery=90),
+        [{"type": "android.charge"}],
+        expect(battery=100),
+    ),
     Accepted(
         "charge-on-built-charger",
         "Recharge on an owned completed building ... the charger by default",
@@ -182,8 +218,16 @@ ROWS = [
         "depot-takes-6-metal",
         "a depot takes six metal",
         android_at(cargo={"metal": 8}),
-        [{"type": "android.start-construction", "buildingType": "depot", "resources": {"metal": 6}}],
-        expect(cargo={"metal": 2}, building="depot", complete=False, invested={"metal": 6}, ticks=2),
+        [
+            {
+                "type": "android.start-construction",
+                "buildingType": "depot",
+                "resources": {"metal": 6},
+            }
+        ],
+        expect(
+            cargo={"metal": 2}, building="depot", complete=False, invested={"metal": 6}, ticks=2
+        ),
     ),
     Accepted(
         "unpaid-site",
@@ -214,7 +258,11 @@ ROWS = [
         "Costs and construction times are rules.buildings[type].cost and .ticks",
         android_at(cargo={"metal": 6}),
         [
-            {"type": "android.start-construction", "buildingType": "depot", "resources": {"metal": 6}},
+            {
+                "type": "android.start-construction",
+                "buildingType": "depot",
+                "resources": {"metal": 6},
+            },
             {"type": "android.continue-construction"},
             {"type": "android.continue-construction"},
         ],
@@ -224,7 +272,13 @@ ROWS = [
         "charger-completes-and-raises-cap",
         "A player's active android cap is the sum of androidCapacity over their completed buildings",
         android_at(cargo={"metal": 10}),
-        [{"type": "android.start-construction", "buildingType": "charger", "resources": {"metal": 10}}]
+        [
+            {
+                "type": "android.start-construction",
+                "buildingType": "charger",
+                "resources": {"metal": 10},
+            }
+        ]
         + [{"type": "android.continue-construction"}] * 3,
         expect(complete=True, cap=4),
     ),
@@ -232,7 +286,13 @@ ROWS = [
         "site-from-tile-material",
         "Current compatibility also allows using loose/current-tile material",
         android_at(CENTRE, t(scattered={"metal": 5}), cargo={"metal": 2}),
-        [{"type": "android.start-construction", "buildingType": "depot", "resources": {"metal": 6}}],
+        [
+            {
+                "type": "android.start-construction",
+                "buildingType": "depot",
+                "resources": {"metal": 6},
+            }
+        ],
         expect(cargo={}, scattered={"metal": 1}, invested={"metal": 6}),
     ),
     Accepted(
@@ -240,15 +300,31 @@ ROWS = [
         "the rulebook's example: depot cost { metal: 4 }, ticks 1",
         android_at(cargo={"metal": 4}),
         [
-            {"type": "android.start-construction", "buildingType": "depot", "resources": {"metal": 4}},
+            {
+                "type": "android.start-construction",
+                "buildingType": "depot",
+                "resources": {"metal": 4},
+            },
             {"type": "android.continue-construction"},
         ],
         expect(complete=True, invested={"metal": 4}),
         rules={"buildings": {"depot": {"cost": {"metal": 4}, "ticks": 1}}},
     ),
     # --- salvage ------------------------------------------------------------------------------------------
-    Accepted("own-salvage-25", "self-salvage deals rules.salvage.ownDamage building damage per action (25)", android_at(CENTRE, b("charger")), [{"type": "android.salvage"}], expect(b_health=75)),
-    Accepted("hostile-salvage-15", "hostile salvage deals rules.salvage.hostileDamage building damage per action (15)", android_at(CENTRE, b("charger", owner=P2)), [{"type": "android.salvage"}], expect(b_health=85)),
+    Accepted(
+        "own-salvage-25",
+        "self-salvage deals rules.salvage.ownDamage building damage per action (25)",
+        android_at(CENTRE, b("charger")),
+        [{"type": "android.salvage"}],
+        expect(b_health=75),
+    ),
+    Accepted(
+        "hostile-salvage-15",
+        "hostile salvage deals rules.salvage.hostileDamage building damage per action (15)",
+        android_at(CENTRE, b("charger", owner=P2)),
+        [{"type": "android.salvage"}],
+        expect(b_health=85),
+    ),
     Accepted(
         "own-salvage-returns-60pc",
         "self-salvage returns 60% of the material actually invested ... stored material spills in full",
@@ -340,7 +416,10 @@ ROWS = [
     Accepted(
         "repair-initial-charger",
         "An android standing on one of its owner's completed buildings can repair it",
-        lambda s: (setattr(s.state.buildings["building-1"], "health", 70), s.android(P1, P1_CHARGER, cargo={"metal": 1}))[1],
+        lambda s: (
+            setattr(s.state.buildings["building-1"], "health", 70),
+            s.android(P1, P1_CHARGER, cargo={"metal": 1}),
+        )[1],
         [{"type": "android.repair"}],
         expect(b_health=80, cargo={}),
     ),
@@ -353,7 +432,13 @@ ROWS = [
         rules={"buildings": {"depot": {"health": 150}}},
     ),
     # --- broadcast, notes ---------------------------------------------------------------------------------
-    Accepted("broadcast-256", "a public message of up to 256 characters", android_at(), [{"type": "android.broadcast", "content": "x" * 256}], expect(health=100)),
+    Accepted(
+        "broadcast-256",
+        "a public message of up to 256 characters",
+        android_at(),
+        [{"type": "android.broadcast", "content": "x" * 256}],
+        expect(health=100),
+    ),
     Accepted(
         "memory-4096-recording-16384",
         "memory limited to 4,096 characters, recording to 16,384",
@@ -365,7 +450,10 @@ ROWS = [
         "notes-replaced-by-accepted-action",
         "They replace the Android's previous values as part of the same turn",
         android_at(),
-        [{"type": "android.move", "direction": "east", "memory": "a", "recording": "b"}, {"type": "android.wait", "memory": ""}],
+        [
+            {"type": "android.move", "direction": "east", "memory": "a", "recording": "b"},
+            {"type": "android.wait", "memory": ""},
+        ],
         expect(memory="", recording="b", pos=(4, 3)),
     ),
     Accepted(
@@ -391,7 +479,11 @@ ROWS = [
     Accepted(
         "clean-last-acid",
         "Cleaning acid reduces the target tile's acid by 1",
-        android_at(CENTRE, t((2, 3), acid=1), b("acidProcessingPlant", pos=(6, 0), storage={"acidCanister": 4})),
+        android_at(
+            CENTRE,
+            t((2, 3), acid=1),
+            b("acidProcessingPlant", pos=(6, 0), storage={"acidCanister": 4}),
+        ),
         [{"type": "android.clean-acid", "direction": "west"}],
         lambda state, actor, event: (
             _eq(state.tile(2, 3).composition, {}),
@@ -419,7 +511,11 @@ ROWS = [
         lambda state, actor, event: (
             _eq(active_count(state, P1), 2),
             _eq(
-                [(a.x, a.y, a.battery, a.health, a.active, a.script) for a in state.androids.values() if a.id == event["result"]["android"]],
+                [
+                    (a.x, a.y, a.battery, a.health, a.active, a.script)
+                    for a in state.androids.values()
+                    if a.id == event["result"]["android"]
+                ],
                 [(0, 0, 100, 100, True, "script-1")],
             ),
         ),
@@ -430,13 +526,20 @@ ROWS = [
         lambda s: (s.building("charger", P1, CENTRE), s.script(P1, "v2"), s.android(P1, CENTRE))[2],
         [{"type": "android.launch", "scriptId": "script-3"}],
         lambda state, actor, event: _eq(
-            [(a.x, a.y, a.script) for a in state.androids.values() if a.id == event["result"]["android"]], [(3, 3, "script-3")]
+            [
+                (a.x, a.y, a.script)
+                for a in state.androids.values()
+                if a.id == event["result"]["android"]
+            ],
+            [(3, 3, "script-3")],
         ),
     ),
     Accepted(
         "depot-capacity-1-raises-cap",
         "a depot with androidCapacity: 1 raises the android cap",
-        android_at(P1_CHARGER, lambda s: s.building("depot", P1, (5, 1)), lambda s: s.android(P1, (5, 5))),
+        android_at(
+            P1_CHARGER, lambda s: s.building("depot", P1, (5, 1)), lambda s: s.android(P1, (5, 5))
+        ),
         [{"type": "android.launch", "scriptId": "script-1"}],
         expect(cap=3, active=3),
         rules={"buildings": {"depot": {"androidCapacity": 1}}},
@@ -456,7 +559,10 @@ ROWS = [
         [{"type": "android.dismantle", "memory": "bye", "recording": "log"}],
         lambda state, actor, event: (
             _eq(me(state, actor).active, False),
-            _eq((me(state, actor).memory, me(state, actor).recording, me(state, actor).cargo), ("bye", "log", {"metal": 3})),
+            _eq(
+                (me(state, actor).memory, me(state, actor).recording, me(state, actor).cargo),
+                ("bye", "log", {"metal": 3}),
+            ),
             _eq(active_count(state, P1), 0),
             _eq(state.tile(*CENTRE).scattered, {}),  # "It currently returns no material"
         ),
@@ -465,7 +571,10 @@ ROWS = [
         "dismantle-sibling-frees-capacity",
         "dismantle another android of the same owner ... frees charger capacity",
         android_at(P1_CHARGER, lambda s: s.android(P1, (5, 5))),
-        [{"type": "android.dismantle", "targetAndroidId": "android-1"}, {"type": "android.launch", "scriptId": "script-1"}],
+        [
+            {"type": "android.dismantle", "targetAndroidId": "android-1"},
+            {"type": "android.launch", "scriptId": "script-1"},
+        ],
         lambda state, actor, event: (
             _eq(state.androids["android-1"].active, False),
             _eq(me(state, actor).active, True),
@@ -499,17 +608,45 @@ def test_broadcast_is_stored_where_it_was_sent() -> None:
     state.round = 4
     turn(state, actor, {"type": "android.broadcast", "content": "metal found at 3,4"})
     [m] = state.messages
-    assert (m.round, m.android, m.owner, m.x, m.y, m.content) == (4, actor, P1, 2, 5, "metal found at 3,4")
+    assert (m.round, m.android, m.owner, m.x, m.y, m.content) == (
+        4,
+        actor,
+        P1,
+        2,
+        5,
+        "metal found at 3,4",
+    )
 
 
 def test_a_site_pays_only_what_it_still_owes() -> None:
-    """"never more of it than the cost asks for": 4 then 2 are accepted, a 7th unit is not."""
+    """ "never more of it than the cost asks for": 4 then 2 are accepted, a 7th unit is not."""
     s = scenario()
     actor = s.android(P1, CENTRE, cargo={"metal": 12})
     state = s.build()
-    assert turn(state, actor, {"type": "android.start-construction", "buildingType": "depot", "resources": {"metal": 4}})["outcome"] == "accepted"
-    assert turn(state, actor, {"type": "android.continue-construction", "resources": {"metal": 3}})["code"] == "more-than-cost"
-    assert turn(state, actor, {"type": "android.continue-construction", "resources": {"metal": 2}})["outcome"] == "accepted"
+    assert (
+        turn(
+            state,
+            actor,
+            {
+                "type": "android.start-construction",
+                "buildingType": "depot",
+                "resources": {"metal": 4},
+            },
+        )["outcome"]
+        == "accepted"
+    )
+    assert (
+        turn(state, actor, {"type": "android.continue-construction", "resources": {"metal": 3}})[
+            "code"
+        ]
+        == "more-than-cost"
+    )
+    assert (
+        turn(state, actor, {"type": "android.continue-construction", "resources": {"metal": 2}})[
+            "outcome"
+        ]
+        == "accepted"
+    )
     assert state.building_on(*CENTRE).invested == {"metal": 6}
     assert state.androids[actor].cargo == {"metal": 6}
 
@@ -528,12 +665,25 @@ class RoundEnd:
 
 
 def _health(android_id: str, value: float):
-    return lambda state, event: _eq(state.androids[android_id].health, pytest.approx(value, abs=1e-9))
+    return lambda state, event: _eq(
+        state.androids[android_id].health, pytest.approx(value, abs=1e-9)
+    )
 
 
 END_ROWS = [
-    RoundEnd("decay", "every android loses rules.android.decayPerRound health from ordinary decay (0.15)", lambda s: s.android(P1, CENTRE), _health("android-1", 99.85)),
-    RoundEnd("decay-10-rounds", "0.15 a round", lambda s: s.android(P1, CENTRE), _health("android-1", 98.5), rounds=10),
+    RoundEnd(
+        "decay",
+        "every android loses rules.android.decayPerRound health from ordinary decay (0.15)",
+        lambda s: s.android(P1, CENTRE),
+        _health("android-1", 99.85),
+    ),
+    RoundEnd(
+        "decay-10-rounds",
+        "0.15 a round",
+        lambda s: s.android(P1, CENTRE),
+        _health("android-1", 98.5),
+        rounds=10,
+    ),
     RoundEnd(
         "acid-4",
         "Four points of acid is six health a round (plus decay 0.15)",
@@ -557,7 +707,9 @@ END_ROWS = [
         "rules.android.acidDamagePerPoint, radiationDamagePerPoint, decayPerRound",
         lambda s: (s.tile(3, 3, acid=2, radiation=1), s.android(P1, CENTRE)),
         _health("android-1", 100 - 20 - 3 - 1),
-        rules={"android": {"acidDamagePerPoint": 10, "radiationDamagePerPoint": 3, "decayPerRound": 1}},
+        rules={
+            "android": {"acidDamagePerPoint": 10, "radiationDamagePerPoint": 3, "decayPerRound": 1}
+        },
     ),
     RoundEnd(
         "hazard-on-the-tile-stood-on-only",
@@ -587,13 +739,19 @@ END_ROWS = [
         "health-just-above-zero-survives",
         "at or below 0 — not above",
         lambda s: s.android(P1, CENTRE, health=0.16),
-        lambda state, event: (_eq(event["destroyed"], []), _eq(state.androids["android-1"].active, True)),
+        lambda state, event: (
+            _eq(event["destroyed"], []),
+            _eq(state.androids["android-1"].active, True),
+        ),
     ),
     RoundEnd(
         "battery-zero-destroys",
         "Androids with battery at or below 0 are destroyed at round end",
         lambda s: s.android(P1, CENTRE, battery=0),
-        lambda state, event: (_eq(event["destroyed"], ["android-1"]), _eq(state.androids["android-1"].active, False)),
+        lambda state, event: (
+            _eq(event["destroyed"], ["android-1"]),
+            _eq(state.androids["android-1"].active, False),
+        ),
     ),
     RoundEnd(
         "acid-kills",
@@ -610,7 +768,10 @@ END_ROWS = [
     RoundEnd(
         "extractor",
         "up to 3 ore, 2 water, 1 acidCanister; Harvesting does not consume composition",
-        lambda s: (s.tile(3, 3, ore=5, water=1, acid=2, radiation=1), s.building("extractor", P1, CENTRE)),
+        lambda s: (
+            s.tile(3, 3, ore=5, water=1, acid=2, radiation=1),
+            s.building("extractor", P1, CENTRE),
+        ),
         lambda state, event: (
             _eq(state.building_on(*CENTRE).storage, {"ore": 6, "water": 2, "acidCanister": 2}),
             _eq(state.tile(3, 3).composition, {"ore": 5, "water": 1, "acid": 2, "radiation": 1}),
@@ -621,19 +782,33 @@ END_ROWS = [
         "extractor-rich-ground",
         "capped by what the ground holds: 3 / 2 / 1 a round at most",
         lambda s: (s.tile(3, 3, ore=9, water=9, acid=9), s.building("extractor", P1, CENTRE)),
-        lambda state, event: _eq(state.building_on(*CENTRE).storage, {"ore": 3, "water": 2, "acidCanister": 1}),
+        lambda state, event: _eq(
+            state.building_on(*CENTRE).storage, {"ore": 3, "water": 2, "acidCanister": 1}
+        ),
     ),
     RoundEnd(
         "extractor-site-idle",
         "nothing a building does ... happens until it is finished",
-        lambda s: (s.tile(3, 3, ore=9), s.building("extractor", P1, CENTRE, complete=False, invested={"metal": 8, "electronics": 1}, remaining_ticks=1)),
+        lambda s: (
+            s.tile(3, 3, ore=9),
+            s.building(
+                "extractor",
+                P1,
+                CENTRE,
+                complete=False,
+                invested={"metal": 8, "electronics": 1},
+                remaining_ticks=1,
+            ),
+        ),
         lambda state, event: _eq(state.building_on(*CENTRE).storage, {}),
     ),
     RoundEnd(
         "processor-chain",
         "the processor: 2 ore -> 1 metal, then 1 metal + 1 water -> 1 electronics, each once, in order",
         lambda s: s.building("processor", P1, CENTRE, storage={"ore": 5, "water": 3}),
-        lambda state, event: _eq(state.building_on(*CENTRE).storage, {"ore": 3, "water": 2, "electronics": 1}),
+        lambda state, event: _eq(
+            state.building_on(*CENTRE).storage, {"ore": 3, "water": 2, "electronics": 1}
+        ),
     ),
     RoundEnd(
         "processor-ore-only",
@@ -645,13 +820,19 @@ END_ROWS = [
         "processor-metal-water",
         "1 metal + 1 water -> 1 electronics",
         lambda s: s.building("processor", P1, CENTRE, storage={"metal": 4, "water": 1, "ore": 1}),
-        lambda state, event: _eq(state.building_on(*CENTRE).storage, {"metal": 3, "electronics": 1, "ore": 1}),
+        lambda state, event: _eq(
+            state.building_on(*CENTRE).storage, {"metal": 3, "electronics": 1, "ore": 1}
+        ),
     ),
     RoundEnd(
         "acid-plant",
         "the acid processing plant: 1 acidCanister + 1 water -> 1 polymer",
-        lambda s: s.building("acidProcessingPlant", P1, CENTRE, storage={"acidCanister": 3, "water": 1}),
-        lambda state, event: _eq(state.building_on(*CENTRE).storage, {"acidCanister": 2, "polymer": 1}),
+        lambda s: s.building(
+            "acidProcessingPlant", P1, CENTRE, storage={"acidCanister": 3, "water": 1}
+        ),
+        lambda state, event: _eq(
+            state.building_on(*CENTRE).storage, {"acidCanister": 2, "polymer": 1}
+        ),
     ),
     RoundEnd(
         "acid-plant-no-water",
@@ -670,14 +851,27 @@ END_ROWS = [
         "a building with a conversion refines material (a depot, retuned)",
         lambda s: s.building("depot", P1, CENTRE, storage={"metal": 5}),
         lambda state, event: _eq(state.building_on(*CENTRE).storage, {"metal": 1, "polymer": 2}),
-        rules={"buildings": {"depot": {"conversion": [{"inputs": {"metal": 2}, "outputs": {"polymer": 1}}, {"inputs": {"metal": 2}, "outputs": {"polymer": 1}}]}}},
+        rules={
+            "buildings": {
+                "depot": {
+                    "conversion": [
+                        {"inputs": {"metal": 2}, "outputs": {"polymer": 1}},
+                        {"inputs": {"metal": 2}, "outputs": {"polymer": 1}},
+                    ]
+                }
+            }
+        },
     ),
     RoundEnd(
         "retuned-extraction",
         "rules.buildings[type].extraction",
         lambda s: (s.tile(3, 3, ore=9, water=9), s.building("extractor", P1, CENTRE)),
         lambda state, event: _eq(state.building_on(*CENTRE).storage, {"water": 5}),
-        rules={"buildings": {"extractor": {"extraction": [{"source": "water", "material": "water", "amount": 5}]}}},
+        rules={
+            "buildings": {
+                "extractor": {"extraction": [{"source": "water", "material": "water", "amount": 5}]}
+            }
+        },
     ),
 ]
 
@@ -694,9 +888,13 @@ def test_round_end(row: RoundEnd) -> None:
 
 
 def test_extractor_then_processor_within_one_building() -> None:
-    """"they run in the order listed, each once, against the storage as the previous one left it —
+    """ "they run in the order listed, each once, against the storage as the previous one left it —
     so one building can feed itself": an extractor retuned to also convert refines this round's ore."""
-    rules = {"buildings": {"extractor": {"conversion": [{"inputs": {"ore": 2}, "outputs": {"metal": 1}}]}}}
+    rules = {
+        "buildings": {
+            "extractor": {"conversion": [{"inputs": {"ore": 2}, "outputs": {"metal": 1}}]}
+        }
+    }
     s = scenario(rules)
     s.tile(3, 3, ore=4)
     s.building("extractor", P1, CENTRE)
@@ -706,7 +904,7 @@ def test_extractor_then_processor_within_one_building() -> None:
 
 
 def test_memory_survives_destruction_in_snapshot() -> None:
-    """"so its owner can still read the memory and recording it left behind"."""
+    """ "so its owner can still read the memory and recording it left behind"."""
     s = scenario()
     a = s.android(P1, CENTRE, battery=0, memory="mem")
     state = s.build()

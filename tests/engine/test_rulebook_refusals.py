@@ -12,10 +12,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
+from engine_worlds import (
+    CENTRE,
+    P1,
+    P1_CHARGER,
+    P2,
+    P2_CHARGER,
+    android_health,
+    scenario,
+    snapshot,
+    turn,
+    without_android_health,
+)
 
 from nova_tools.engine import Decision, GameState, Scenario, apply_turn
-
-from engine_worlds import CENTRE, P1, P1_CHARGER, P2, P2_CHARGER, android_health, scenario, snapshot, turn, without_android_health
 
 OLD_MEMORY, OLD_RECORDING = "old memory", "old recording"
 
@@ -40,7 +50,9 @@ def at(pos=CENTRE, **kw) -> Callable[[Scenario], str]:
     return build
 
 
-def with_(*steps: Callable[[Scenario], object], actor: Callable[[Scenario], str]) -> Callable[[Scenario], str]:
+def with_(
+    *steps: Callable[[Scenario], object], actor: Callable[[Scenario], str]
+) -> Callable[[Scenario], str]:
     def build(s: Scenario) -> str:
         for step in steps:
             step(s)
@@ -65,10 +77,34 @@ CHARGER_SITE = building("charger", P1, CENTRE, complete=False, invested={"metal"
 
 ROWS = [
     # --- move ---------------------------------------------------------------------------------------
-    Refused("move-off-map-west", "Moving outside the map fails the turn", at((0, 3)), {"type": "android.move", "direction": "west"}, "off-map"),
-    Refused("move-off-map-north", "Moving outside the map fails the turn", at((3, 0)), {"type": "android.move", "direction": "north"}, "off-map"),
-    Refused("move-off-map-east", "the map's bounds are in rules.world", at((6, 3)), {"type": "android.move", "direction": "east"}, "off-map"),
-    Refused("move-off-map-south", "the map's bounds are in rules.world", at((3, 6)), {"type": "android.move", "direction": "south"}, "off-map"),
+    Refused(
+        "move-off-map-west",
+        "Moving outside the map fails the turn",
+        at((0, 3)),
+        {"type": "android.move", "direction": "west"},
+        "off-map",
+    ),
+    Refused(
+        "move-off-map-north",
+        "Moving outside the map fails the turn",
+        at((3, 0)),
+        {"type": "android.move", "direction": "north"},
+        "off-map",
+    ),
+    Refused(
+        "move-off-map-east",
+        "the map's bounds are in rules.world",
+        at((6, 3)),
+        {"type": "android.move", "direction": "east"},
+        "off-map",
+    ),
+    Refused(
+        "move-off-map-south",
+        "the map's bounds are in rules.world",
+        at((3, 6)),
+        {"type": "android.move", "direction": "south"},
+        "off-map",
+    ),
     Refused(
         "move-off-map-retuned-penalty",
         "costs the android rules.android.failedTurnHealthPenalty health",
@@ -78,11 +114,35 @@ ROWS = [
         rules={"android": {"failedTurnHealthPenalty": 3}},
         penalty=3,
     ),
-    Refused("move-without-battery", "Move ... for rules.android.moveBatteryCost battery (1)", at(battery=0.5), {"type": "android.move", "direction": "east"}, "no-battery"),
+    Refused(
+        "move-without-battery",
+        "Move ... for rules.android.moveBatteryCost battery (1)",
+        at(battery=0.5),
+        {"type": "android.move", "direction": "east"},
+        "no-battery",
+    ),
     # --- charge -------------------------------------------------------------------------------------
-    Refused("charge-nowhere", "Recharge on an owned completed building on the android's current tile", at(battery=50), {"type": "android.charge"}, "no-building"),
-    Refused("charge-on-rival-charger", "charge on owned chargers", at(P2_CHARGER, battery=50), {"type": "android.charge"}, "not-owner"),
-    Refused("charge-on-site", "an owned completed building", with_(CHARGER_SITE, actor=at(battery=50)), {"type": "android.charge"}, "not-complete"),
+    Refused(
+        "charge-nowhere",
+        "Recharge on an owned completed building on the android's current tile",
+        at(battery=50),
+        {"type": "android.charge"},
+        "no-building",
+    ),
+    Refused(
+        "charge-on-rival-charger",
+        "charge on owned chargers",
+        at(P2_CHARGER, battery=50),
+        {"type": "android.charge"},
+        "not-owner",
+    ),
+    Refused(
+        "charge-on-site",
+        "an owned completed building",
+        with_(CHARGER_SITE, actor=at(battery=50)),
+        {"type": "android.charge"},
+        "not-complete",
+    ),
     Refused(
         "charge-on-depot",
         "any type whose rules.buildings[type].charge is above zero, which is the charger by default",
@@ -91,7 +151,13 @@ ROWS = [
         "cannot-charge",
     ),
     # --- collect ------------------------------------------------------------------------------------
-    Refused("collect-nothing", "Collect scattered material from the current tile", at(), {"type": "android.collect"}, "nothing-here"),
+    Refused(
+        "collect-nothing",
+        "Collect scattered material from the current tile",
+        at(),
+        {"type": "android.collect"},
+        "nothing-here",
+    ),
     Refused(
         "collect-cargo-full",
         "carry up to rules.android.cargoCapacity total material units (12)",
@@ -138,7 +204,10 @@ ROWS = [
     Refused(
         "deposit-into-depot-site",
         "A construction site is not storage",
-        with_(building("depot", P1, CENTRE, complete=False, invested={"metal": 6}), actor=at(cargo={"metal": 2})),
+        with_(
+            building("depot", P1, CENTRE, complete=False, invested={"metal": 6}),
+            actor=at(cargo={"metal": 2}),
+        ),
         {"type": "android.deposit"},
         "not-complete",
     ),
@@ -211,7 +280,11 @@ ROWS = [
         "depot-not-6-metal-and-ore",
         "Only material the building's cost actually names is accepted",
         at(cargo={"metal": 6, "ore": 1}),
-        {"type": "android.start-construction", "buildingType": "depot", "resources": {"metal": 6, "ore": 1}},
+        {
+            "type": "android.start-construction",
+            "buildingType": "depot",
+            "resources": {"metal": 6, "ore": 1},
+        },
         "not-in-cost",
     ),
     Refused(
@@ -260,14 +333,20 @@ ROWS = [
     Refused(
         "continue-overpay",
         "never more of it than the cost asks for",
-        with_(building("depot", P1, CENTRE, complete=False, invested={"metal": 5}), actor=at(cargo={"metal": 2})),
+        with_(
+            building("depot", P1, CENTRE, complete=False, invested={"metal": 5}),
+            actor=at(cargo={"metal": 2}),
+        ),
         {"type": "android.continue-construction", "resources": {"metal": 2}},
         "more-than-cost",
     ),
     Refused(
         "continue-paid-site-with-more",
         "never more of it than the cost asks for",
-        with_(building("depot", P1, CENTRE, complete=False, invested={"metal": 6}), actor=at(cargo={"metal": 1})),
+        with_(
+            building("depot", P1, CENTRE, complete=False, invested={"metal": 6}),
+            actor=at(cargo={"metal": 1}),
+        ),
         {"type": "android.continue-construction", "resources": {"metal": 1}},
         "not-in-cost",
     ),
@@ -293,9 +372,27 @@ ROWS = [
         "not-owner",
     ),
     # --- salvage ------------------------------------------------------------------------------------
-    Refused("salvage-nothing", "salvage the building on the current tile", at(), {"type": "android.salvage"}, "no-building"),
-    Refused("salvage-own-initial-charger", "Initial chargers cannot be salvaged", at(P1_CHARGER), {"type": "android.salvage"}, "initial-charger"),
-    Refused("salvage-rival-initial-charger", "initial chargers cannot be salvaged", at(P2_CHARGER), {"type": "android.salvage"}, "initial-charger"),
+    Refused(
+        "salvage-nothing",
+        "salvage the building on the current tile",
+        at(),
+        {"type": "android.salvage"},
+        "no-building",
+    ),
+    Refused(
+        "salvage-own-initial-charger",
+        "Initial chargers cannot be salvaged",
+        at(P1_CHARGER),
+        {"type": "android.salvage"},
+        "initial-charger",
+    ),
+    Refused(
+        "salvage-rival-initial-charger",
+        "initial chargers cannot be salvaged",
+        at(P2_CHARGER),
+        {"type": "android.salvage"},
+        "initial-charger",
+    ),
     Refused(
         "salvage-rival-depot",
         "a building whose salvageableByOthers is false cannot be salvaged by another player at all — the depot",
@@ -335,12 +432,20 @@ ROWS = [
     Refused(
         "repair-site",
         "Buildings under construction are continued, not repaired",
-        with_(building("depot", P1, CENTRE, complete=False, health=50), actor=at(cargo={"metal": 3})),
+        with_(
+            building("depot", P1, CENTRE, complete=False, health=50), actor=at(cargo={"metal": 3})
+        ),
         {"type": "android.repair"},
         "not-complete",
     ),
     # --- broadcast ----------------------------------------------------------------------------------
-    Refused("broadcast-257", "a public message of up to rules.android.broadcastLimit characters (256)", at(), {"type": "android.broadcast", "content": "x" * 257}, "too-long"),
+    Refused(
+        "broadcast-257",
+        "a public message of up to rules.android.broadcastLimit characters (256)",
+        at(),
+        {"type": "android.broadcast", "content": "x" * 257},
+        "too-long",
+    ),
     Refused(
         "broadcast-retuned-limit",
         "a public message of up to rules.android.broadcastLimit characters",
@@ -360,7 +465,11 @@ ROWS = [
     Refused(
         "clean-with-plant-site",
         "only if their owner has a completed acid processing plant",
-        with_(tile(3, 2, acid=3), building("acidProcessingPlant", P1, (5, 5), complete=False), actor=at()),
+        with_(
+            tile(3, 2, acid=3),
+            building("acidProcessingPlant", P1, (5, 5), complete=False),
+            actor=at(),
+        ),
         {"type": "android.clean-acid", "direction": "north"},
         "no-acid-plant",
     ),
@@ -388,7 +497,9 @@ ROWS = [
     Refused(
         "clean-without-battery",
         "Cleaning costs rules.android.cleanAcidBatteryCost battery (1)",
-        with_(tile(3, 2, acid=3), building("acidProcessingPlant", P1, (5, 5)), actor=at(battery=0.5)),
+        with_(
+            tile(3, 2, acid=3), building("acidProcessingPlant", P1, (5, 5)), actor=at(battery=0.5)
+        ),
         {"type": "android.clean-acid", "direction": "north"},
         "no-battery",
     ),
@@ -407,8 +518,20 @@ ROWS = [
         {"type": "android.launch", "scriptId": "script-1"},
         "at-capacity",
     ),
-    Refused("launch-off-charger", "while standing on an owned completed charger", at(), {"type": "android.launch", "scriptId": "script-1"}, "not-on-charger"),
-    Refused("launch-on-rival-charger", "standing on one of its owner's completed chargers", at(P2_CHARGER), {"type": "android.launch", "scriptId": "script-1"}, "not-on-charger"),
+    Refused(
+        "launch-off-charger",
+        "while standing on an owned completed charger",
+        at(),
+        {"type": "android.launch", "scriptId": "script-1"},
+        "not-on-charger",
+    ),
+    Refused(
+        "launch-on-rival-charger",
+        "standing on one of its owner's completed chargers",
+        at(P2_CHARGER),
+        {"type": "android.launch", "scriptId": "script-1"},
+        "not-on-charger",
+    ),
     Refused(
         "launch-on-charger-site",
         "one of the owner's completed chargers",
@@ -416,8 +539,20 @@ ROWS = [
         {"type": "android.launch", "scriptId": "script-1"},
         "not-on-charger",
     ),
-    Refused("launch-rival-script", "scriptId must be one of the owner's scripts", at(P1_CHARGER), {"type": "android.launch", "scriptId": "script-2"}, "unknown-script"),
-    Refused("launch-unknown-script", "scriptId must be one of the owner's scripts", at(P1_CHARGER), {"type": "android.launch", "scriptId": "script-99"}, "unknown-script"),
+    Refused(
+        "launch-rival-script",
+        "scriptId must be one of the owner's scripts",
+        at(P1_CHARGER),
+        {"type": "android.launch", "scriptId": "script-2"},
+        "unknown-script",
+    ),
+    Refused(
+        "launch-unknown-script",
+        "scriptId must be one of the owner's scripts",
+        at(P1_CHARGER),
+        {"type": "android.launch", "scriptId": "script-99"},
+        "unknown-script",
+    ),
     # --- dismantle ----------------------------------------------------------------------------------
     Refused(
         "dismantle-self-as-target",
@@ -497,7 +632,9 @@ def test_refused_turn_changes_nothing_but_health(row: Refused) -> None:
     assert event["code"] == row.code, event["reason"]
     assert event["reason"] and "\n" not in event["reason"]
     after = snapshot(state)
-    assert android_health(after, actor) == pytest.approx(android_health(before, actor) - row.penalty)
+    assert android_health(after, actor) == pytest.approx(
+        android_health(before, actor) - row.penalty
+    )
     assert without_android_health(after, actor) == without_android_health(before, actor)
     assert state.androids[actor].memory == OLD_MEMORY
     assert state.androids[actor].recording == OLD_RECORDING
@@ -541,14 +678,20 @@ def test_asking_for_nothing_is_refused(action: dict) -> None:
     [
         (Decision(error="ran out of fuel (200 ticks)"), "error", "script-error"),
         (Decision(value={"type": "android.fly", "memory": "NEW"}), "invalid", "not-an-action"),
-        (Decision(value={"type": "android.move", "direction": "up", "memory": "NEW"}), "invalid", "not-an-action"),
+        (
+            Decision(value={"type": "android.move", "direction": "up", "memory": "NEW"}),
+            "invalid",
+            "not-an-action",
+        ),
         (Decision(value="android.wait"), "invalid", "not-an-action"),
         (Decision(value=None), "invalid", "not-an-action"),
         (Decision(value={"type": "android.wait", "memory": 5}), "invalid", "not-an-action"),
     ],
     ids=["budget", "unknown-type", "bad-direction", "string", "undefined", "memory-not-a-string"],
 )
-def test_failed_turns_cost_the_penalty_and_keep_the_notes(decision: Decision, outcome: str, code: str) -> None:
+def test_failed_turns_cost_the_penalty_and_keep_the_notes(
+    decision: Decision, outcome: str, code: str
+) -> None:
     s = scenario()
     actor = s.android(P1, CENTRE, memory=OLD_MEMORY)
     state = s.build()
@@ -561,7 +704,7 @@ def test_failed_turns_cost_the_penalty_and_keep_the_notes(decision: Decision, ou
 
 
 def test_a_refused_turn_still_lets_the_next_turn_run() -> None:
-    """"Exceeding any of them is a failed turn: it costs the round ... and leaves the next turn
+    """ "Exceeding any of them is a failed turn: it costs the round ... and leaves the next turn
     unaffected." """
     s = scenario()
     actor = s.android(P1, (0, 3))
@@ -569,11 +712,15 @@ def test_a_refused_turn_still_lets_the_next_turn_run() -> None:
     assert turn(state, actor, {"type": "android.move", "direction": "west"})["outcome"] == "refused"
     event = turn(state, actor, {"type": "android.move", "direction": "east", "memory": "ok"})
     assert event["outcome"] == "accepted"
-    assert (state.androids[actor].x, state.androids[actor].memory, state.androids[actor].health) == (1, "ok", 90)
+    assert (
+        state.androids[actor].x,
+        state.androids[actor].memory,
+        state.androids[actor].health,
+    ) == (1, "ok", 90)
 
 
 def test_failed_turns_wear_an_android_out() -> None:
-    """"a script that keeps making the same mistake wears its android out": ten refusals take
+    """ "a script that keeps making the same mistake wears its android out": ten refusals take
     100 health, and the android is a wreck at that round's end."""
     from nova_tools.engine import end_round
 

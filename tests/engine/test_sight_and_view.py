@@ -5,11 +5,20 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from nova_tools.engine import REDACTED, Decision, Scenario, begin_round, end_round, launch, play_round, turn_order, world_view
-from nova_tools.engine.wire import World
-
 from engine_worlds import P1, P2, scenario, turn
+
+from nova_tools.engine import (
+    REDACTED,
+    Decision,
+    Scenario,
+    begin_round,
+    end_round,
+    launch,
+    play_round,
+    turn_order,
+    world_view,
+)
+from nova_tools.engine.wire import World
 
 BIG = 13  # an odd board, so (6, 6) is its centre and every footprint fits
 
@@ -67,7 +76,9 @@ def test_sight_is_clipped_at_the_edge_and_is_per_player() -> None:
     assert not state.visible[P1] & state.visible[P2]
 
 
-@pytest.mark.parametrize(("width", "height"), [(3, 8), (8, 3), (5, 5)], ids=["tall", "wide", "square"])
+@pytest.mark.parametrize(
+    ("width", "height"), [(3, 8), (8, 3), (5, 5)], ids=["tall", "wide", "square"]
+)
 def test_every_tile_of_any_board_shape_sees_its_own_diamond(width: int, height: int) -> None:
     """The sight of an android on each tile in turn, on tall, wide and square boards: always the
     diamond of range 3 around that tile, clipped to the board, whatever tiles were looked at
@@ -78,7 +89,12 @@ def test_every_tile_of_any_board_shape_sees_its_own_diamond(width: int, height: 
             s.android(P1, (x, y))
             state = s.build()
             seen = {(i % width, i // width) for i in state.visible[P1]}
-            expected = {(tx, ty) for ty in range(height) for tx in range(width) if abs(tx - x) + abs(ty - y) <= 3}
+            expected = {
+                (tx, ty)
+                for ty in range(height)
+                for tx in range(width)
+                if abs(tx - x) + abs(ty - y) <= 3
+            }
             assert seen == expected, (x, y)
 
 
@@ -90,7 +106,12 @@ def test_wrecks_reveal_nothing() -> None:
 
 def test_retuned_sight() -> None:
     """rules.android.sight and rules.buildings[type].sight are read, shape included."""
-    s = big({"android": {"sight": {"shape": "disc", "range": 1}}, "buildings": {"depot": {"sight": {"shape": "diamond", "range": 2}}}})
+    s = big(
+        {
+            "android": {"sight": {"shape": "disc", "range": 1}},
+            "buildings": {"depot": {"sight": {"shape": "diamond", "range": 2}}},
+        }
+    )
     s.android(P1, (2, 2))
     s.building("depot", P2, (9, 9))
     state = s.build()
@@ -115,12 +136,18 @@ def test_visibility_follows_the_round_not_the_step() -> None:
 
 
 def test_a_launched_android_has_a_lit_first_turn() -> None:
-    """"Recomputing at the start is what gives a newly launched Android a lit first turn"."""
+    """ "Recomputing at the start is what gives a newly launched Android a lit first turn"."""
     s = big()
     state = s.build()
     launch(state, P1, "script-1")  # the initial charger is at (0, 0)
     seen_by_first_turn = []
-    play_round(state, lambda st, a: (seen_by_first_turn.append(len(world_view(st, a.owner, a)["tiles"])), Decision({"type": "android.wait"}))[1])
+    play_round(
+        state,
+        lambda st, a: (
+            seen_by_first_turn.append(len(world_view(st, a.owner, a)["tiles"])),
+            Decision({"type": "android.wait"}),
+        )[1],
+    )
     assert seen_by_first_turn == [10]
 
 
@@ -157,7 +184,16 @@ def test_view_holds_only_visible_tiles_and_what_stands_on_them() -> None:
     assert {a["id"] for a in view["androids"]} == {me, sibling, rival_near, wreck}
     assert [b["position"] for b in view["buildings"]] == [{"x": 6, "y": 7}]
     assert [m["content"] for m in view["messages"]] == ["near"]
-    assert set(view) == {"round", "width", "height", "tiles", "androids", "buildings", "messages", "scripts"}
+    assert set(view) == {
+        "round",
+        "width",
+        "height",
+        "tiles",
+        "androids",
+        "buildings",
+        "messages",
+        "scripts",
+    }
     assert (view["width"], view["height"]) == (BIG, BIG)
     World.model_validate(view)  # the shape scripts are typed against
 
@@ -174,7 +210,7 @@ def test_view_redacts_every_other_androids_notes() -> None:
 
 
 def test_view_shows_wrecks_as_inactive() -> None:
-    state, me, *_ , wreck = fog_world()
+    state, me, *_, wreck = fog_world()
     view = world_view(state, P1, state.androids[me])
     assert [a["active"] for a in view["androids"] if a["id"] == wreck] == [False]
 
@@ -188,7 +224,7 @@ def test_view_omits_other_players_scripts() -> None:
 
 
 def test_view_always_includes_the_acting_androids_own_tile() -> None:
-    """"as well as the acting Android's current tile so it can always inspect itself": with the
+    """ "as well as the acting Android's current tile so it can always inspect itself": with the
     android's sight retuned to null (which the rules document as "nothing but its own tile") the
     view is exactly that tile and what stands on it."""
     s = big({"android": {"sight": None}})
@@ -199,7 +235,12 @@ def test_view_always_includes_the_acting_androids_own_tile() -> None:
     assert state.visible[P1] == frozenset({4 * BIG + 4})
     view = world_view(state, P1, state.androids[me])
     assert view["tiles"] == [
-        {"position": {"x": 4, "y": 4}, "composition": {"radiation": 2}, "scattered": {"metal": 1}, "revealedBy": [P1]}
+        {
+            "position": {"x": 4, "y": 4},
+            "composition": {"radiation": 2},
+            "scattered": {"metal": 1},
+            "revealedBy": [P1],
+        }
     ]
     assert [a["id"] for a in view["androids"]] == [me]
 
@@ -212,7 +253,10 @@ def test_view_of_a_moved_android_includes_its_new_tile() -> None:
     state = s.build()
     turn(state, me, {"type": "android.move", "direction": "south"})
     view = world_view(state, P1, state.androids[me])
-    assert [(t["position"]["x"], t["position"]["y"], "revealedBy" in t) for t in view["tiles"]] == [(4, 4, True), (4, 5, False)]
+    assert [(t["position"]["x"], t["position"]["y"], "revealedBy" in t) for t in view["tiles"]] == [
+        (4, 4, True),
+        (4, 5, False),
+    ]
     end_round(state)
     view = world_view(state, P1, state.androids[me])
     assert [t["position"] for t in view["tiles"]] == [{"x": 4, "y": 5}]
@@ -235,7 +279,12 @@ def test_construction_site_shows_what_it_still_owes() -> None:
     me = s.android(P1, (6, 6))
     state = s.build()
     [site] = world_view(state, P1, state.androids[me])["buildings"]
-    assert (site["complete"], site["invested"], site["owed"], site["remainingTicks"]) == (False, {"metal": 4}, {"metal": 6, "electronics": 2}, 4)
+    assert (site["complete"], site["invested"], site["owed"], site["remainingTicks"]) == (
+        False,
+        {"metal": 4},
+        {"metal": 6, "electronics": 2},
+        4,
+    )
 
 
 # --- turn order ------------------------------------------------------------------------------------------
@@ -272,7 +321,7 @@ def test_turn_order_rotates_through_three_seats() -> None:
 
 
 def test_a_launched_android_acts_the_following_round() -> None:
-    """"The new android ... takes its first turn in the following round." Wrecks and the
+    """ "The new android ... takes its first turn in the following round." Wrecks and the
     dismantled take no turns."""
     s = scenario()
     parent = s.android(P1, (0, 0))
@@ -302,7 +351,11 @@ def test_a_sibling_dismantled_earlier_in_the_round_takes_no_turn() -> None:
 
     def decide(st, android):
         asked.append(android.id)
-        return Decision({"type": "android.dismantle", "targetAndroidId": b} if android.id == a else {"type": "android.wait"})
+        return Decision(
+            {"type": "android.dismantle", "targetAndroidId": b}
+            if android.id == a
+            else {"type": "android.wait"}
+        )
 
     events = play_round(state, decide)
     assert asked == [a]
@@ -321,7 +374,9 @@ def test_each_turn_sees_the_world_as_it_stands_when_its_turn_comes() -> None:
 
     def decide(st, android):
         view = world_view(st, android.owner, android)
-        seen[android.id] = next(t["scattered"] for t in view["tiles"] if t["position"] == {"x": 3, "y": 3})
+        seen[android.id] = next(
+            t["scattered"] for t in view["tiles"] if t["position"] == {"x": 3, "y": 3}
+        )
         return Decision({"type": "android.collect"})
 
     events = play_round(state, decide)

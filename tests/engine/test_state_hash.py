@@ -18,7 +18,9 @@ def _by_definition(state) -> str:
 
 
 def _played(width: int, height: int, seed: int, rounds: int):
-    rules = resolve({"world": {"width": width, "height": height}, "android": {"failedTurnHealthPenalty": 1}})
+    rules = resolve(
+        {"world": {"width": width, "height": height}, "android": {"failedTurnHealthPenalty": 1}}
+    )
     state = generate(rules, seed)
     for player in ("amber", "basalt"):
         join(state, player)
@@ -30,10 +32,17 @@ def _played(width: int, height: int, seed: int, rounds: int):
     return state
 
 
-@pytest.mark.parametrize(("width", "height", "seed", "rounds"), [(12, 12, 1, 0), (12, 12, 5, 40), (24, 16, 9, 25), (64, 64, 3, 5)])
-def test_the_hash_is_the_sha256_of_the_canonical_state(width: int, height: int, seed: int, rounds: int) -> None:
+@pytest.mark.parametrize(
+    ("width", "height", "seed", "rounds"),
+    [(12, 12, 1, 0), (12, 12, 5, 40), (24, 16, 9, 25), (64, 64, 3, 5)],
+)
+def test_the_hash_is_the_sha256_of_the_canonical_state(
+    width: int, height: int, seed: int, rounds: int
+) -> None:
     state = _played(width, height, seed, rounds)
-    state.androids[next(iter(state.androids))].memory = "naïve ☃ \u2028 memory"  # not ASCII: hashed as UTF-8
+    state.androids[
+        next(iter(state.androids))
+    ].memory = "naïve ☃ \u2028 memory"  # not ASCII: hashed as UTF-8
     assert state_hash(state) == _by_definition(state)
 
 

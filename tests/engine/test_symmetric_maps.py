@@ -38,7 +38,8 @@ def a_symmetric_seat_exists(state, seats: int) -> bool:
         for x in range(state.width):
             twins = images(x, y, state.width, state.height, "rotational")[:seats]
             if len(set(twins)) == seats and all(
-                not state.tile(tx, ty).composition.get("acid") and not state.tile(tx, ty).composition.get("radiation")
+                not state.tile(tx, ty).composition.get("acid")
+                and not state.tile(tx, ty).composition.get("radiation")
                 for tx, ty in twins
             ):
                 return True
@@ -51,15 +52,28 @@ square_boards = st.integers(2, 17).map(lambda n: (n, n))
 
 @settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 2**63 - 1), board=st.one_of(boards, square_boards))
-def test_a_rotational_map_has_symmetric_composition_and_pods(seed: int, board: tuple[int, int]) -> None:
+def test_a_rotational_map_has_symmetric_composition_and_pods(
+    seed: int, board: tuple[int, int]
+) -> None:
     width, height = board
-    state = world(width, height, seed, pods={"count": 9, "contents": {"metal": {"min": 1, "max": 6}, "electronics": {"min": 0, "max": 1}}})
+    state = world(
+        width,
+        height,
+        seed,
+        pods={
+            "count": 9,
+            "contents": {"metal": {"min": 1, "max": 6}, "electronics": {"min": 0, "max": 1}},
+        },
+    )
     for y in range(height):
         for x in range(width):
             here = state.tile(x, y)
             for tx, ty in images(x, y, width, height, "rotational"):
                 there = state.tile(tx, ty)
-                assert (there.composition, there.scattered) == (here.composition, here.scattered), ((x, y), (tx, ty))
+                assert (there.composition, there.scattered) == (here.composition, here.scattered), (
+                    (x, y),
+                    (tx, ty),
+                )
     # the symmetry is not bought by an empty map: pods landed, as the nearest multiple of the group
     group = 4 if width == height else 2
     metal = sum(t.scattered.get("metal", 0) for t in state.tiles)
@@ -69,7 +83,9 @@ def test_a_rotational_map_has_symmetric_composition_and_pods(seed: int, board: t
 
 @settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 2**63 - 1), board=st.one_of(boards, square_boards))
-def test_the_first_seats_initial_chargers_are_rotations_of_one_another(seed: int, board: tuple[int, int]) -> None:
+def test_the_first_seats_initial_chargers_are_rotations_of_one_another(
+    seed: int, board: tuple[int, int]
+) -> None:
     width, height = board
     seats = 4 if width == height else 2
     state = world(width, height, seed)
@@ -99,7 +115,10 @@ def test_a_fifth_seat_on_a_square_board_and_a_third_on_a_wide_one_are_placed_as_
     for (width, height), symmetric in [((12, 12), 4), ((14, 9), 2)]:
         state = world(width, height, 5)
         chargers = seat_players(state, symmetric + 1)
-        assert chargers[:symmetric] == list(images(*chargers[0], width, height, "rotational"))[:symmetric]
+        assert (
+            chargers[:symmetric]
+            == list(images(*chargers[0], width, height, "rotational"))[:symmetric]
+        )
         assert chargers[symmetric] not in chargers[:symmetric]
 
 

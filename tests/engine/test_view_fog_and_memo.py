@@ -10,10 +10,9 @@ the lab does while hosting several games)."""
 from __future__ import annotations
 
 import pytest
+from engine_worlds import P1, P2, scenario, turn
 
 from nova_tools.engine import REDACTED, world_view
-
-from engine_worlds import P1, P2, scenario, turn
 
 SIGHT = 3  # an android's diamond (rules.android.sight)
 
@@ -23,7 +22,12 @@ def _xy(entry: dict) -> tuple[int, int]:
 
 
 def _diamond(x: int, y: int, width: int, height: int) -> set[tuple[int, int]]:
-    return {(tx, ty) for ty in range(height) for tx in range(width) if abs(tx - x) + abs(ty - y) <= SIGHT}
+    return {
+        (tx, ty)
+        for ty in range(height)
+        for tx in range(width)
+        if abs(tx - x) + abs(ty - y) <= SIGHT
+    }
 
 
 # Bob's thing stands on (x, y); (width - x, y - 1) is the tile a mixed-up index (y * width - x) would
@@ -39,7 +43,9 @@ UNSEEN_NEXT_TO_AN_ALIAS = [
 
 
 @pytest.mark.parametrize(("width", "height", "x", "y"), UNSEEN_NEXT_TO_AN_ALIAS)
-def test_a_view_never_lists_a_building_or_broadcast_on_a_tile_its_player_cannot_see(width: int, height: int, x: int, y: int) -> None:
+def test_a_view_never_lists_a_building_or_broadcast_on_a_tile_its_player_cannot_see(
+    width: int, height: int, x: int, y: int
+) -> None:
     s = scenario(width=width, height=height)
     alice = s.android(P1, (width - x, y - 1))
     bob = s.android(P2, (x, y))
@@ -52,7 +58,9 @@ def test_a_view_never_lists_a_building_or_broadcast_on_a_tile_its_player_cannot_
     view = world_view(state, P1, state.androids[alice])
 
     seen = {_xy(t) for t in view["tiles"]}
-    assert seen == _diamond(width - x, y - 1, width, height)  # her android's sight (chargers see nothing)
+    assert seen == _diamond(
+        width - x, y - 1, width, height
+    )  # her android's sight (chargers see nothing)
     assert (x, y) not in seen
     assert [b for b in view["buildings"] if b["ownerId"] == P2 and _xy(b) == (x, y)] == []
     assert view["messages"] == []
@@ -65,7 +73,9 @@ def test_a_view_never_lists_a_building_or_broadcast_on_a_tile_its_player_cannot_
 
 
 @pytest.mark.parametrize("width", [5, 7])
-def test_boards_of_one_width_and_different_heights_in_one_process_each_see_their_own_diamond(width: int) -> None:
+def test_boards_of_one_width_and_different_heights_in_one_process_each_see_their_own_diamond(
+    width: int,
+) -> None:
     """Every tile of boards as wide as each other and of different heights, one after another and
     each board twice (forwards, then backwards): an android sees exactly the diamond around it,
     clipped to its own board: never a tile of a taller board seen before, nor another tile's."""
@@ -88,7 +98,9 @@ def test_buildings_that_see_follow_the_same_rule_on_boards_of_one_width() -> Non
         s.building("scanner", P1, (2, 4))
         state = s.build()
         seen = {(i % 6, i // 6) for i in state.visible[P1]}
-        assert seen == {(tx, ty) for ty in range(height) for tx in range(6) if abs(tx - 2) + abs(ty - 4) <= 4}
+        assert seen == {
+            (tx, ty) for ty in range(height) for tx in range(6) if abs(tx - 2) + abs(ty - 4) <= 4
+        }
 
 
 def test_the_whole_map_view_shows_every_tile_and_everything_on_it() -> None:
@@ -133,7 +145,13 @@ def test_someone_who_has_not_joined_sees_nothing_unless_shown_the_whole_map() ->
     s.android(P1, (3, 3))
     state = s.build()
     view = world_view(state, "carol")
-    assert (view["tiles"], view["androids"], view["buildings"], view["messages"], view["scripts"]) == ([], [], [], [], [])
+    assert (
+        view["tiles"],
+        view["androids"],
+        view["buildings"],
+        view["messages"],
+        view["scripts"],
+    ) == ([], [], [], [], [])
     assert len(world_view(state, "carol", whole=True)["tiles"]) == 49
 
 
@@ -145,7 +163,10 @@ def test_only_construction_sites_owe_material() -> None:
     s.building("depot", P1, (3, 4), invested={})
     s.building("processor", P1, (2, 3), complete=False, invested={"metal": 4})
     state = s.build()
-    owed = {_xy(b): (b["complete"], b["owed"]) for b in world_view(state, P1, state.androids[me])["buildings"]}
+    owed = {
+        _xy(b): (b["complete"], b["owed"])
+        for b in world_view(state, P1, state.androids[me])["buildings"]
+    }
     assert owed[(3, 3)] == (True, {})
     assert owed[(3, 4)] == (True, {})
     assert owed[(2, 3)] == (False, {"metal": 6, "electronics": 2})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from engine_worlds import CENTRE, P1, P2, scenario, turn
 
 from nova_tools.engine import (
     Refusal,
@@ -21,8 +22,6 @@ from nova_tools.engine import (
 )
 from nova_tools.rules import COMPOSITION, Rules, resolve
 
-from engine_worlds import CENTRE, P1, P2, scenario, turn
-
 SEEDS = range(300)
 
 
@@ -30,7 +29,7 @@ SEEDS = range(300)
 
 
 def test_a_fresh_map_is_12_by_12_and_scatters_only_metal_and_electronics() -> None:
-    """"What a fresh map actually scatters is ... metal and electronics, and nothing else"; and
+    """ "What a fresh map actually scatters is ... metal and electronics, and nothing else"; and
     "Its 20 electronics are more than a whole board scatters" (checked over many seeds)."""
     rules = Rules()
     most_electronics = 0
@@ -44,7 +43,9 @@ def test_a_fresh_map_is_12_by_12_and_scatters_only_metal_and_electronics() -> No
         most_electronics = max(most_electronics, electronics)
         assert electronics < 20, seed
         assert all(set(t.composition) <= set(COMPOSITION) for t in state.tiles)
-        assert all(v > 0 for t in state.tiles for v in [*t.composition.values(), *t.scattered.values()])
+        assert all(
+            v > 0 for t in state.tiles for v in [*t.composition.values(), *t.scattered.values()]
+        )
     assert most_electronics > 0  # the check above is not vacuous
 
 
@@ -86,7 +87,12 @@ def test_generated_world_is_pinned() -> None:
     metal = sum(t.scattered.get("metal", 0) for t in state.tiles)
     electronics = sum(t.scattered.get("electronics", 0) for t in state.tiles)
     pod_tiles = [i for i, t in enumerate(state.tiles) if t.scattered]
-    assert (composition, metal, electronics, pod_tiles) == (200, 42, 2, [21, 26, 28, 40, 80, 94, 102, 104, 129, 132])
+    assert (composition, metal, electronics, pod_tiles) == (
+        200,
+        42,
+        2,
+        [21, 26, 28, 40, 80, 94, 102, 104, 129, 132],
+    )
 
 
 # --- players ---------------------------------------------------------------------------------------------
@@ -99,7 +105,9 @@ def test_initial_chargers_are_completed_owned_free_hazard_free_and_apart() -> No
         for p in ["a", "b", "c", "d"]:
             join(state, p)
         chargers = [b for b in state.buildings.values()]
-        assert [(b.owner, b.type, b.complete, b.initial) for b in chargers] == [(p, "charger", True, True) for p in "abcd"]
+        assert [(b.owner, b.type, b.complete, b.initial) for b in chargers] == [
+            (p, "charger", True, True) for p in "abcd"
+        ]
         spots = {(b.x, b.y) for b in chargers}
         assert len(spots) == 4
         for b in chargers:
@@ -131,7 +139,7 @@ def test_join_refusals() -> None:
 
 
 def test_player_launch_is_held_to_the_cap() -> None:
-    """"1 charger allows 2 active androids": the player's own third launch is refused too."""
+    """ "1 charger allows 2 active androids": the player's own third launch is refused too."""
     s = scenario()
     state = s.build()
     assert launch(state, P1, "script-1")["android"] == "android-1"
@@ -154,7 +162,11 @@ def test_player_launch_after_a_wreck_frees_capacity() -> None:
     state.androids[doomed].battery = 0
     end_round(state)
     assert launch(state, P1, "script-1")["android"] == "android-3"
-    assert [(a.id, a.active) for a in state.androids.values()] == [("android-1", True), ("android-2", False), ("android-3", True)]
+    assert [(a.id, a.active) for a in state.androids.values()] == [
+        ("android-1", True),
+        ("android-2", False),
+        ("android-3", True),
+    ]
 
 
 def test_player_launch_on_a_built_charger_and_refusals() -> None:
@@ -173,7 +185,7 @@ def test_player_launch_on_a_built_charger_and_refusals() -> None:
 
 
 def test_cap_over_several_chargers_and_lowered_cap_keeps_existing_androids() -> None:
-    """"3 chargers allow 6 active androids"; after a salvage, existing androids are not
+    """ "3 chargers allow 6 active androids"; after a salvage, existing androids are not
     destroyed, but no launch until the active count is below the new cap."""
     s = scenario()
     s.building("charger", P1, (2, 2))
@@ -210,7 +222,7 @@ def test_a_new_player_scores_their_initial_charger() -> None:
 
 
 def test_breakdown_omits_zero_lines() -> None:
-    """"anything worth 0 points earns no line in the breakdown at all": scanners, radars and
+    """ "anything worth 0 points earns no line in the breakdown at all": scanners, radars and
     relay towers score 0 by default and show no line."""
     s = scenario()
     s.building("scanner", P1, (1, 1))
@@ -223,9 +235,13 @@ def test_breakdown_omits_zero_lines() -> None:
 BUILDING_POINTS = Rules().scoring.buildings.model_dump(by_alias=True)
 
 
-@pytest.mark.parametrize("building_type", [t for t, points in BUILDING_POINTS.items() if points], ids=str)
-def test_every_completed_building_adds_its_points_so_two_score_twice_one(building_type: str) -> None:
-    """"Colony readiness is scored continuously from ... completed infrastructure": each building
+@pytest.mark.parametrize(
+    "building_type", [t for t, points in BUILDING_POINTS.items() if points], ids=str
+)
+def test_every_completed_building_adds_its_points_so_two_score_twice_one(
+    building_type: str,
+) -> None:
+    """ "Colony readiness is scored continuously from ... completed infrastructure": each building
     counts, so a player with two depots has twice the depot points of a player with one."""
     points = BUILDING_POINTS[building_type]
     s = scenario()
@@ -233,10 +249,14 @@ def test_every_completed_building_adds_its_points_so_two_score_twice_one(buildin
     s.building(building_type, P2, (5, 5))
     s.building(building_type, P2, (5, 4))
     if building_type != "charger":
-        s.building(building_type, P2, (4, 5), complete=False, invested={})  # a site is not a building yet
+        s.building(
+            building_type, P2, (4, 5), complete=False, invested={}
+        )  # a site is not a building yet
     state = s.build()
     line = f"buildings.{building_type}"
-    initial = BUILDING_POINTS["charger"] if building_type == "charger" else 0  # each player's initial charger
+    initial = (
+        BUILDING_POINTS["charger"] if building_type == "charger" else 0
+    )  # each player's initial charger
     assert lines(score(state, P1))[line] == initial + points
     assert lines(score(state, P2))[line] == initial + 2 * points
     assert score(state, P2).points - score(state, P1).points == pytest.approx(points)
@@ -279,11 +299,13 @@ def test_stored_material_in_completed_buildings_counts() -> None:
 
 
 def test_what_does_not_count() -> None:
-    """"Construction sites, loose material, Android cargo, scripts, messages, Android count, map
+    """ "Construction sites, loose material, Android cargo, scripts, messages, Android count, map
     discovery ... earn no points", and another player's buildings are theirs."""
     s = scenario()
     s.tile(1, 1, scattered={"metal": 50, "polymer": 10})
-    s.building("processor", P1, (2, 2), complete=False, invested={"metal": 10}, storage={"electronics": 9})
+    s.building(
+        "processor", P1, (2, 2), complete=False, invested={"metal": 10}, storage={"electronics": 9}
+    )
     s.building("depot", P2, (4, 4), storage={"metal": 30})
     for _ in range(2):
         s.android(P1, (1, 1), cargo={"electronics": 12})
@@ -291,7 +313,11 @@ def test_what_does_not_count() -> None:
     state = s.build()
     turn(state, "android-1", {"type": "android.broadcast", "content": "hello"})
     assert lines(score(state, P1)) == {"buildings.charger": 4}
-    assert lines(score(state, P2)) == {"buildings.charger": 4, "buildings.depot": 3, "materials.metal": 30}
+    assert lines(score(state, P2)) == {
+        "buildings.charger": 4,
+        "buildings.depot": 3,
+        "materials.metal": 30,
+    }
     assert [sc.player for sc in scores(state)] == [P1, P2]
 
 
@@ -306,28 +332,51 @@ def test_a_salvaged_asset_stops_contributing() -> None:
 
 
 def test_retuned_scoring() -> None:
-    s = scenario({"scoring": {"buildings": {"scanner": 2.5, "charger": 0}, "materials": {"metal": 0, "ore": 2}}})
+    s = scenario(
+        {
+            "scoring": {
+                "buildings": {"scanner": 2.5, "charger": 0},
+                "materials": {"metal": 0, "ore": 2},
+            }
+        }
+    )
     s.building("scanner", P1, (1, 1))
     s.building("depot", P1, (2, 2), storage={"metal": 5, "ore": 1})
     state = s.build()
-    assert lines(score(state, P1)) == {"buildings.depot": 3, "buildings.scanner": 2.5, "materials.ore": 2}
+    assert lines(score(state, P1)) == {
+        "buildings.depot": 3,
+        "buildings.scanner": 2.5,
+        "materials.ore": 2,
+    }
 
 
 def test_points_are_rounded_to_six_decimals_whatever_the_rules_hold() -> None:
     """The schema takes any number as points, so a rule may carry seven decimals; every line and
     the total are kept to six (what `nova status` prints and game files record), never float
     noise such as 0.30000000000000004."""
-    s = scenario({"scoring": {"buildings": {"scanner": 0.1234567, "charger": 0}, "materials": {"metal": 0, "ore": 0.1234567, "water": 0.1}}})
+    s = scenario(
+        {
+            "scoring": {
+                "buildings": {"scanner": 0.1234567, "charger": 0},
+                "materials": {"metal": 0, "ore": 0.1234567, "water": 0.1},
+            }
+        }
+    )
     s.building("scanner", P1, (1, 1))
     s.building("depot", P1, (2, 2), storage={"ore": 3, "water": 3})
     state = s.build()
     result = score(state, P1)
-    assert lines(result) == {"buildings.depot": 3, "buildings.scanner": 0.123457, "materials.ore": 0.37037, "materials.water": 0.3}
+    assert lines(result) == {
+        "buildings.depot": 3,
+        "buildings.scanner": 0.123457,
+        "materials.ore": 0.37037,
+        "materials.water": 0.3,
+    }
     assert result.points == 3.793827
 
 
 def test_an_initial_charger_placed_by_hand_must_be_on_a_free_tile() -> None:
-    """"Initial chargers are placed on non-overlapping tiles": a scenario (or a replayed log)
+    """ "Initial chargers are placed on non-overlapping tiles": a scenario (or a replayed log)
     that names a tile is held to it."""
     state = generate(Rules(), 1)
     join(state, "alice", at=(3, 3))

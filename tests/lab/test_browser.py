@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from lab_testing import CHROMIUM_FLAGS, OUTPUT, Lab, chromium, running_lab
 from nova_testing import nova, wanderer
+
 from nova_tools import api
 
 pytestmark = pytest.mark.realpart
@@ -32,7 +32,9 @@ def browser() -> Iterator:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS, timeout=TIMEOUT_MS)
+        launched = playwright.chromium.launch(
+            executable_path=executable, args=CHROMIUM_FLAGS, timeout=TIMEOUT_MS
+        )
         yield launched
         launched.close()
 
@@ -45,7 +47,9 @@ class Page:
         self.page = self.context.new_page()
         self.page.set_default_timeout(TIMEOUT_MS)
         self.errors: list[str] = []
-        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        self.page.on(
+            "console", lambda message: message.type == "error" and self.errors.append(message.text)
+        )
         self.page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
         self.url = url
 
@@ -91,7 +95,13 @@ def shown_scores(page) -> dict[str, tuple[float, list[tuple[str, float]]]]:
     for i in range(rows.count()):
         row = rows.nth(i)
         lines = row.locator("li[data-source]")
-        breakdown = [(lines.nth(j).get_attribute("data-source"), float(lines.nth(j).get_attribute("data-points"))) for j in range(lines.count())]
+        breakdown = [
+            (
+                lines.nth(j).get_attribute("data-source"),
+                float(lines.nth(j).get_attribute("data-points")),
+            )
+            for j in range(lines.count())
+        ]
         shown = float(row.locator("[data-field=score]").inner_text())
         assert shown == float(row.get_attribute("data-score"))  # what is read is what is shown
         scores[row.get_attribute("data-player")] = (shown, breakdown)
@@ -110,14 +120,18 @@ def click_android(page, android: dict) -> None:
     for _ in range(4):
         page.mouse.click(x, y)
         try:
-            page.wait_for_selector(f".inspector-body h3[data-android='{android['id']}']", timeout=8000)
+            page.wait_for_selector(
+                f".inspector-body h3[data-android='{android['id']}']", timeout=8000
+            )
             return
         except PlaywrightTimeout:
             continue  # another android on that tile was picked: a click again picks the next
     raise AssertionError(f"clicking the board never opened {android['id']}")
 
 
-def test_the_viewer_agrees_with_nova_status_at_a_round_and_with_nova_android(browser, lab: Lab, root: Path) -> None:
+def test_the_viewer_agrees_with_nova_status_at_a_round_and_with_nova_android(
+    browser, lab: Lab, root: Path
+) -> None:
     view = Page(browser, lab.url)
     page = view.page
     view.open("#/replay/duel")
@@ -129,20 +143,46 @@ def test_the_viewer_agrees_with_nova_status_at_a_round_and_with_nova_android(bro
         page.keyboard.press("ArrowRight")
     page.wait_for_selector(f".where[data-round='{STEP_TO}']")
     assert page.locator("canvas.board").get_attribute("data-round") == str(STEP_TO)
-    status = json.loads(nova("status", "--file", root / "duel.json", "--round", STEP_TO, "--json").out)
-    expected = {p["id"]: (float(p["score"]), [(line["source"], float(line["points"])) for line in p["breakdown"]]) for p in status["players"]}
+    status = json.loads(
+        nova("status", "--file", root / "duel.json", "--round", STEP_TO, "--json").out
+    )
+    expected = {
+        p["id"]: (
+            float(p["score"]),
+            [(line["source"], float(line["points"])) for line in p["breakdown"]],
+        )
+        for p in status["players"]
+    }
     assert shown_scores(page) == expected
-    assert any(len(breakdown) > 1 for _, breakdown in expected.values()), f"at round {STEP_TO} only the chargers score: pick a later round"
+    assert any(len(breakdown) > 1 for _, breakdown in expected.values()), (
+        f"at round {STEP_TO} only the chargers score: pick a later round"
+    )
     # the scrubber itself, moved to another round
     page.locator(".scrubber-range").fill(str(SCRUB_TO))
     page.wait_for_selector(f".where[data-round='{SCRUB_TO}']")
-    status = json.loads(nova("status", "--file", root / "duel.json", "--round", SCRUB_TO, "--json").out)
-    assert shown_scores(page) == {p["id"]: (float(p["score"]), [(line["source"], float(line["points"])) for line in p["breakdown"]]) for p in status["players"]}
-    assert shown_scores(page) != expected, f"the scores at rounds {SCRUB_TO} and {STEP_TO} are the same: pick rounds that differ"
+    status = json.loads(
+        nova("status", "--file", root / "duel.json", "--round", SCRUB_TO, "--json").out
+    )
+    assert shown_scores(page) == {
+        p["id"]: (
+            float(p["score"]),
+            [(line["source"], float(line["points"])) for line in p["breakdown"]],
+        )
+        for p in status["players"]
+    }
+    assert shown_scores(page) != expected, (
+        f"the scores at rounds {SCRUB_TO} and {STEP_TO} are the same: pick rounds that differ"
+    )
     # the round's events, in the words `nova events` prints (amounts, damage, why an android fell)
-    events = json.loads(nova("events", "--file", root / "duel.json", "--round", SCRUB_TO, "--limit", 500, "--json").out)["events"]
+    events = json.loads(
+        nova(
+            "events", "--file", root / "duel.json", "--round", SCRUB_TO, "--limit", 500, "--json"
+        ).out
+    )["events"]
     words = [event["text"] for event in events]
-    page.wait_for_function("n => document.querySelectorAll('ol.events li').length >= n", arg=len(words))
+    page.wait_for_function(
+        "n => document.querySelectorAll('ol.events li').length >= n", arg=len(words)
+    )
     assert page.locator("ol.events li").all_inner_texts()[: len(words)] == words
 
     # the last round: click each player's first android and read what `nova android` says
@@ -152,9 +192,13 @@ def test_the_viewer_agrees_with_nova_status_at_a_round_and_with_nova_android(bro
         report = json.loads(nova("android", "--file", root / "duel.json", android_id, "--json").out)
         click_android(page, report)
         page.wait_for_selector(f".inspector-body h3[data-android='{android_id}']")
-        assert float(page.locator("[data-field=battery]").inner_text()) == round(report["battery"], 2)
+        assert float(page.locator("[data-field=battery]").inner_text()) == round(
+            report["battery"], 2
+        )
         assert float(page.locator("[data-field=health]").inner_text()) == round(report["health"], 2)
-        assert page.locator("[data-field=recording]").inner_text() == (report["recording"] or "(empty)")
+        assert page.locator("[data-field=recording]").inner_text() == (
+            report["recording"] or "(empty)"
+        )
         assert page.locator("[data-field=last-turn]").count() == 1
     view.shot("viewer")
 
@@ -170,7 +214,9 @@ def test_the_viewer_agrees_with_nova_status_at_a_round_and_with_nova_android(bro
     view.close()
 
 
-def test_the_run_panel_plays_a_20_round_game_that_opens_in_the_viewer(browser, lab: Lab, root: Path) -> None:
+def test_the_run_panel_plays_a_20_round_game_that_opens_in_the_viewer(
+    browser, lab: Lab, root: Path
+) -> None:
     view = Page(browser, lab.url)
     page = view.page
     view.open("#/run")
@@ -184,7 +230,11 @@ def test_the_run_panel_plays_a_20_round_game_that_opens_in_the_viewer(browser, l
     page.wait_for_selector("[data-testid=run-job][data-state=done]", timeout=JOB_TIMEOUT_MS)
     view.shot("run-panel")  # the finished run, before the replay opens
     # the job's log reads newest first: how the run ended, above its first step
-    assert page.locator("[data-testid=run-job] .job-log li").first.inner_text().startswith("played 20 rounds into twenty")
+    assert (
+        page.locator("[data-testid=run-job] .job-log li")
+        .first.inner_text()
+        .startswith("played 20 rounds into twenty")
+    )
     assert page.locator("[data-testid=run-job] progress").get_attribute("max") == "1"
     page.wait_for_url(re.compile(r".*#/replay/twenty"), timeout=JOB_TIMEOUT_MS)
     page.wait_for_selector(".replay-page[data-loaded=yes]")
@@ -195,11 +245,16 @@ def test_the_run_panel_plays_a_20_round_game_that_opens_in_the_viewer(browser, l
     status = json.loads(nova("status", "--file", root / "twenty.json", "--json").out)
     assert status["round"] == 20 and status["finalTurn"] == 20
     assert [p["id"] for p in status["players"]] == ["alice", "bob"]
-    assert shown_scores(page) == {p["id"]: (float(p["score"]), [(b["source"], float(b["points"])) for b in p["breakdown"]]) for p in status["players"]}
+    assert shown_scores(page) == {
+        p["id"]: (float(p["score"]), [(b["source"], float(b["points"])) for b in p["breakdown"]])
+        for p in status["players"]
+    }
     view.close()
 
 
-def test_a_match_hosted_in_one_lab_and_joined_from_another_is_verified(browser, tmp_path: Path) -> None:
+def test_a_match_hosted_in_one_lab_and_joined_from_another_is_verified(
+    browser, tmp_path: Path
+) -> None:
     host_root, join_root = tmp_path / "host", tmp_path / "join"
     host_root.mkdir()
     join_root.mkdir()
@@ -207,38 +262,56 @@ def test_a_match_hosted_in_one_lab_and_joined_from_another_is_verified(browser, 
         host = Page(browser, host_lab.url)
         joiner = Page(browser, join_lab.url)
         host.open("#/match")
-        host.page.wait_for_selector("form[aria-label='host a match'] select[name=script] option[value=starter]", state="attached")
+        host.page.wait_for_selector(
+            "form[aria-label='host a match'] select[name=script] option[value=starter]",
+            state="attached",
+        )
         host.page.fill("form[aria-label='host a match'] input[name=name]", "hosted")
         host.page.fill("form[aria-label='host a match'] input[name=rounds]", "8")
         host.page.click("form[aria-label='host a match'] button[type=submit]")
         url = host.page.locator("[data-testid=join-url]").inner_text()
         assert re.fullmatch(r"ws://127\.0\.0\.1:\d+", url)
-        assert host.page.locator("[data-testid=join-cli]").inner_text().startswith(f"nova join {url} ")
+        assert (
+            host.page.locator("[data-testid=join-cli]").inner_text().startswith(f"nova join {url} ")
+        )
         host.shot("match-waiting")
         joiner.open("#/match")
-        joiner.page.wait_for_selector("form[aria-label='join a match'] select[name=script] option[value=starter]", state="attached")
+        joiner.page.wait_for_selector(
+            "form[aria-label='join a match'] select[name=script] option[value=starter]",
+            state="attached",
+        )
         joiner.page.fill("form[aria-label='join a match'] input[name=url]", url)
         joiner.page.fill("form[aria-label='join a match'] input[name=name]", "joined")
         joiner.page.click("form[aria-label='join a match'] button[type=submit]")
         for side, testid in ((host, "host-result"), (joiner, "join-result")):
-            side.page.wait_for_selector(f"[data-testid={testid}] [data-outcome=verified]", timeout=JOB_TIMEOUT_MS)
+            side.page.wait_for_selector(
+                f"[data-testid={testid}] [data-outcome=verified]", timeout=JOB_TIMEOUT_MS
+            )
         host.shot("match", whole=True)
         kept = {}
         for path in (host_root / "hosted.json", join_root / "joined.json"):
             status = json.loads(nova("status", "--file", path, "--json").out)
-            assert status["match"]["outcome"] == "verified" and status["match"]["verifiedThrough"] == 8
+            assert (
+                status["match"]["outcome"] == "verified" and status["match"]["verifiedThrough"] == 8
+            )
             assert status["round"] == 8 and status["finalTurn"] == 8
             kept[path.name] = [(p["id"], p["score"]) for p in status["players"]]
         assert kept["hosted.json"] == kept["joined.json"]  # both sides agree on the result
         shown = host.page.locator("[data-testid=host-result] li[data-player]")
-        assert sorted((shown.nth(i).get_attribute("data-player"), float(shown.nth(i).get_attribute("data-score"))) for i in range(shown.count())) == sorted(
-            (p, float(s)) for p, s in kept["hosted.json"]
-        )
+        assert sorted(
+            (
+                shown.nth(i).get_attribute("data-player"),
+                float(shown.nth(i).get_attribute("data-score")),
+            )
+            for i in range(shown.count())
+        ) == sorted((p, float(s)) for p, s in kept["hosted.json"])
         host.close()
         joiner.close()
 
 
-def test_the_join_command_the_host_page_shows_plays_the_match_from_the_cli(browser, tmp_path: Path) -> None:
+def test_the_join_command_the_host_page_shows_plays_the_match_from_the_cli(
+    browser, tmp_path: Path
+) -> None:
     """The command the host page tells a peer to type, typed: a real `nova join` process."""
     host_root = tmp_path / "host"
     host_root.mkdir()
@@ -247,27 +320,44 @@ def test_the_join_command_the_host_page_shows_plays_the_match_from_the_cli(brows
         host = Page(browser, host_lab.url)
         host.open("#/match")
         form = "form[aria-label='host a match']"
-        host.page.wait_for_selector(f"{form} select[name=script] option[value=starter]", state="attached")
+        host.page.wait_for_selector(
+            f"{form} select[name=script] option[value=starter]", state="attached"
+        )
         host.page.fill(f"{form} input[name=name]", "versus-cli")
         host.page.fill(f"{form} input[name=rounds]", "6")
         host.page.click(f"{form} button[type=submit]")
         shown = host.page.locator("[data-testid=join-cli]").inner_text()
         words = shown.split()
         assert words[:2] == ["nova", "join"] and "--player" in words and "--file" in words
-        typed = [{"YOU": "bob", "bot.ts": str(walker), "match.json": str(tmp_path / "joined.json")}.get(w, w) for w in words[2:]]
+        typed = [
+            {"YOU": "bob", "bot.ts": str(walker), "match.json": str(tmp_path / "joined.json")}.get(
+                w, w
+            )
+            for w in words[2:]
+        ]
         joined = nova("join", *typed, "--json")
         assert joined.code == 0, joined.err
         assert json.loads(joined.out)["outcome"] == "verified"
-        host.page.wait_for_selector("[data-testid=host-result] [data-outcome=verified]", timeout=JOB_TIMEOUT_MS)
-        host_status = json.loads(nova("status", "--file", host_root / "versus-cli.json", "--json").out)
+        host.page.wait_for_selector(
+            "[data-testid=host-result] [data-outcome=verified]", timeout=JOB_TIMEOUT_MS
+        )
+        host_status = json.loads(
+            nova("status", "--file", host_root / "versus-cli.json", "--json").out
+        )
         join_status = json.loads(nova("status", "--file", tmp_path / "joined.json", "--json").out)
-        assert host_status["match"]["verifiedThrough"] == join_status["match"]["verifiedThrough"] == 6
-        assert [(p["id"], p["score"]) for p in host_status["players"]] == [(p["id"], p["score"]) for p in join_status["players"]]
+        assert (
+            host_status["match"]["verifiedThrough"] == join_status["match"]["verifiedThrough"] == 6
+        )
+        assert [(p["id"], p["score"]) for p in host_status["players"]] == [
+            (p["id"], p["score"]) for p in join_status["players"]
+        ]
         assert [p["id"] for p in host_status["players"]] == ["alice", "bob"]
         host.close()
 
 
-def test_a_new_player_opens_the_demo_game_and_runs_one_with_the_run_panels_defaults(browser, tmp_path: Path) -> None:
+def test_a_new_player_opens_the_demo_game_and_runs_one_with_the_run_panels_defaults(
+    browser, tmp_path: Path
+) -> None:
     """docs/lab.md's first look, as written: the command `nova demo` prints, the demo game from
     the Games page played from its start, then Run with nothing changed."""
     demo = nova("demo", "--dir", tmp_path / "games", "--rounds", 30)
@@ -293,23 +383,36 @@ def test_a_new_player_opens_the_demo_game_and_runs_one_with_the_run_panels_defau
         assert page.locator(".where").inner_text() == "Round 20 of 20"
         (played,) = [p for p in (tmp_path / "games").glob("run-*.json")]
         status = json.loads(nova("status", "--file", played, "--json").out)
-        assert status["round"] == status["finalTurn"] == 20 and [p["id"] for p in status["players"]] == ["alice", "bob"]
+        assert status["round"] == status["finalTurn"] == 20 and [
+            p["id"] for p in status["players"]
+        ] == ["alice", "bob"]
         view.close()
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (800, 600)])
-def test_every_page_reads_at_its_size_with_the_keyboard(browser, lab: Lab, width: int, height: int) -> None:
+def test_every_page_reads_at_its_size_with_the_keyboard(
+    browser, lab: Lab, width: int, height: int
+) -> None:
     view = Page(browser, lab.url, width, height)
     page = view.page
-    for hash, ready in (("#/games", "table.games tr[data-game=duel]"), ("#/run", ".seat"), ("#/match", "form"), ("#/arena", ".seat")):
+    for hash, ready in (
+        ("#/games", "table.games tr[data-game=duel]"),
+        ("#/run", ".seat"),
+        ("#/match", "form"),
+        ("#/arena", ".seat"),
+    ):
         view.open(hash)
         page.wait_for_selector(ready)
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{hash} scrolls sideways at {width}x{height}"
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+            f"{hash} scrolls sideways at {width}x{height}"
+        )
     view.open("#/replay/duel?round=3")
     page.wait_for_selector(".replay-page[data-loaded=yes]")
     assert page.locator(".where").get_attribute("data-round") == "3"
     board = page.locator("canvas.board").bounding_box()
-    assert board["width"] >= 300 and board["y"] + board["height"] <= height, "the board does not fit the window"
+    assert board["width"] >= 300 and board["y"] + board["height"] <= height, (
+        "the board does not fit the window"
+    )
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.keyboard.press(" ")  # plays
     page.wait_for_function("Number(document.querySelector('canvas.board').dataset.round) >= 6")
@@ -335,7 +438,10 @@ def test_the_arena_page_compares_two_scripts(browser, lab: Lab) -> None:
     page.click("button[type=submit]")
     page.wait_for_selector("[data-testid=arena-scripts] tr[data-script]", timeout=JOB_TIMEOUT_MS)
     rows = page.locator("[data-testid=arena-scripts] tr[data-script]")
-    assert [rows.nth(i).get_attribute("data-script") for i in range(rows.count())] == ["starter", "walker"]
+    assert [rows.nth(i).get_attribute("data-script") for i in range(rows.count())] == [
+        "starter",
+        "walker",
+    ]
     games = sum(int(rows.nth(i).locator("[data-field=wins]").inner_text()) for i in range(2))
     assert games <= 4
     assert page.locator("[data-testid=verdict]").inner_text()
@@ -352,7 +458,15 @@ def test_the_lab_benchmark_keeps_running(browser) -> None:
 
     figures = lab_bench.measure(rounds=6, players=2, repeats=1, scrubs=4, browser=browser)
     assert figures["rounds"] == 6 and figures["scrubs"] == 6 and figures["scrubs_off_round"] == 0
-    assert figures["open_cold_s"] > 0 and figures["scrub_frame_ms"] > 0 and figures["timeline_bytes"] > 1000
+    assert (
+        figures["open_cold_s"] > 0
+        and figures["scrub_frame_ms"] > 0
+        and figures["timeline_bytes"] > 1000
+    )
     text = lab_bench.report(figures)
-    for label in ("open in the viewer, cold lab", "scrub to a random round", "baseline: an idle frame"):
+    for label in (
+        "open in the viewer, cold lab",
+        "scrub to a random round",
+        "baseline: an idle frame",
+    ):
         assert label in text

@@ -13,35 +13,52 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from lab_testing import running_lab
 from nova_testing import REPO
+
 from nova_tools.lab import build, typegen
 
 
 def test_the_committed_page_is_what_its_sources_build_to() -> None:
     stale = build.stale_files()
-    assert not stale, f"{', '.join(stale)} differ from a fresh build: run `python -m nova_tools.lab.build` and commit nova_tools/lab/static"
+    assert not stale, (
+        f"{', '.join(stale)} differ from a fresh build: run `python -m nova_tools.lab.build` and commit nova_tools/lab/static"
+    )
 
 
 def test_the_page_types_are_generated_from_the_api_models() -> None:
-    assert not typegen.stale(), "nova_tools/lab/web/src/generated/api.ts differs from the models: run `python -m nova_tools.lab.build`"
+    assert not typegen.stale(), (
+        "nova_tools/lab/web/src/generated/api.ts differs from the models: run `python -m nova_tools.lab.build`"
+    )
     text = typegen.render()
     # every field of the results the page reads, under its JSON name
-    for line in ("  lastTurn: TurnSummary | null;", "  androidsGone: string[];", "  players?: FrameScore[] | null;", "  batteryCapacity: number;"):
+    for line in (
+        "  lastTurn: TurnSummary | null;",
+        "  androidsGone: string[];",
+        "  players?: FrameScore[] | null;",
+        "  batteryCapacity: number;",
+    ):
         assert line in text
     assert "export interface AndroidMoment {" in text and "export interface RunRequest {" in text
     assert typegen.main(["--check"]) == 0
 
 
-def test_a_type_error_in_the_page_stops_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_type_error_in_the_page_stops_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     web = tmp_path / "web"
     shutil.copytree(build.WEB, web)
     main = web / "src" / "main.ts"
-    main.write_text(main.read_text(encoding="utf-8") + "\nconst round: number = 'twelve';\nvoid round;\n", encoding="utf-8")
+    main.write_text(
+        main.read_text(encoding="utf-8") + "\nconst round: number = 'twelve';\nvoid round;\n",
+        encoding="utf-8",
+    )
     monkeypatch.setattr(build, "WEB", web)
     monkeypatch.setattr(build, "ENTRY", main)
-    with pytest.raises(build.BuildError, match=r"src/main.ts\(\d+,7\): error TS2322: Type 'string' is not assignable to type 'number'"):
+    with pytest.raises(
+        build.BuildError,
+        match=r"src/main.ts\(\d+,7\): error TS2322: Type 'string' is not assignable to type 'number'",
+    ):
         build.build(tmp_path / "out", write_types=False)
     assert not (tmp_path / "out" / build.BUNDLE).exists()
 
@@ -51,7 +68,17 @@ def test_a_pip_install_outside_the_clone_serves_the_page(tmp_path: Path) -> None
     `nova` whose `nova lab`, started in a folder outside the clone, serves that page."""
     wheels = tmp_path / "wheels"
     made = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(wheels), str(REPO)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "--wheel-dir",
+            str(wheels),
+            str(REPO),
+        ],
         capture_output=True,
         text=True,
         timeout=600,
@@ -62,18 +89,43 @@ def test_a_pip_install_outside_the_clone_serves_the_page(tmp_path: Path) -> None
         names = archive.namelist()
         for asset in ("app.js", "index.html", "style.css"):
             assert f"nova_tools/lab/static/{asset}" in names
-            assert archive.read(f"nova_tools/lab/static/{asset}") == (build.STATIC / asset).read_bytes()
+            assert (
+                archive.read(f"nova_tools/lab/static/{asset}")
+                == (build.STATIC / asset).read_bytes()
+            )
     # a fresh environment; its dependencies are this one's (a .pth line adds the folder, and the
     # editable install's own .pth in it is not processed, so this clone is not importable there)
     env_dir = tmp_path / "env"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True, timeout=120
+    )
     env_python = env_dir / "bin" / "python"
-    site = subprocess.run([env_python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True, check=True)
+    site = subprocess.run(
+        [env_python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     (Path(site.stdout.strip()) / "dependencies.pth").write_text(
-        "\n".join(dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])) + "\n", encoding="utf-8"
+        "\n".join(
+            dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+        )
+        + "\n",
+        encoding="utf-8",
     )
     installed = subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(env_python), "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(env_python),
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--quiet",
+            str(wheel),
+        ],
         capture_output=True,
         text=True,
         timeout=600,
@@ -82,7 +134,14 @@ def test_a_pip_install_outside_the_clone_serves_the_page(tmp_path: Path) -> None
     root = tmp_path / "games"
     root.mkdir()
     clean_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    where = subprocess.run([env_python, "-c", "import nova_tools; print(nova_tools.__file__)"], env=clean_env, cwd=root, capture_output=True, text=True, timeout=60)
+    where = subprocess.run(
+        [env_python, "-c", "import nova_tools; print(nova_tools.__file__)"],
+        env=clean_env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert where.stdout.strip().startswith(str(env_dir)), where.stdout + where.stderr
     assert not where.stdout.strip().startswith(str(REPO))
     with running_lab(root, command=[str(env_dir / "bin" / "nova")], env=clean_env) as lab:

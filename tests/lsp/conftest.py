@@ -25,11 +25,17 @@ TIMEOUT_S = 30.0
 def editor_capabilities(name: str) -> types.ClientCapabilities:
     if name == "vscode":
         caps = client_capabilities("visual-studio-code")
-        caps.text_document.diagnostic = types.DiagnosticClientCapabilities(dynamic_registration=True, related_document_support=False)
-        caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+        caps.text_document.diagnostic = types.DiagnosticClientCapabilities(
+            dynamic_registration=True, related_document_support=False
+        )
+        caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(
+            refresh_support=True
+        )
         return caps
     caps = client_capabilities("neovim@v0.11.0")
-    assert caps.text_document.diagnostic is not None and caps.workspace.diagnostics is None  # pulls, no refresh
+    assert (
+        caps.text_document.diagnostic is not None and caps.workspace.diagnostics is None
+    )  # pulls, no refresh
     return caps
 
 
@@ -51,14 +57,18 @@ class Editor:
         path.write_text(text, encoding="utf-8")
         return path
 
-    def open(self, relative: str, text: str, language: str | None = None, *, save: bool = True) -> str:
+    def open(
+        self, relative: str, text: str, language: str | None = None, *, save: bool = True
+    ) -> str:
         path = self.write(relative, text) if save else self.root / relative
         uri = path.resolve().as_uri()
         language = language or ("typescript" if relative.endswith(".ts") else "json")
         self.client.diagnostics.pop(uri, None)
         self.versions[uri] = 1
         self.client.text_document_did_open(
-            types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id=language, version=1, text=text))
+            types.DidOpenTextDocumentParams(
+                types.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)
+            )
         )
         return uri
 
@@ -67,13 +77,17 @@ class Editor:
         self.versions[uri] += 1
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=uri, version=self.versions[uri]
+                ),
                 content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
             )
         )
 
     def close(self, uri: str) -> None:
-        self.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+        self.client.text_document_did_close(
+            types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri))
+        )
 
     async def diagnostics(self, uri: str, until=None) -> list[types.Diagnostic]:
         """The document's diagnostics now: pulled, or the first push since the last edit (or,
@@ -84,19 +98,26 @@ class Editor:
             )
             return list(report.items)
         async with asyncio.timeout(TIMEOUT_S):
-            while uri not in self.client.diagnostics or (until is not None and not until(self.client.diagnostics[uri])):
+            while uri not in self.client.diagnostics or (
+                until is not None and not until(self.client.diagnostics[uri])
+            ):
                 await asyncio.sleep(0.005)
         return list(self.client.diagnostics[uri])
 
     async def hover(self, uri: str, line: int, character: int) -> types.Hover | None:
         return await self.client.text_document_hover_async(
-            types.HoverParams(text_document=types.TextDocumentIdentifier(uri), position=types.Position(line, character))
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri),
+                position=types.Position(line, character),
+            )
         )
 
     async def settings(self, **nova: str) -> None:
         """Change the ``nova`` settings the way an editor does (didChangeConfiguration)."""
         self.client.set_configuration(nova, section="nova")
-        self.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"nova": nova}))
+        self.client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"nova": nova})
+        )
         await asyncio.sleep(0.05)
 
     async def command(self, name: str, *arguments: object) -> object:

@@ -13,5 +13,11 @@ from bench import lsp_bench  # noqa: E402
 def test_the_lsp_benchmark_runs(capsys):
     lsp_bench.main(["--repeats", "2"])
     out = capsys.readouterr().out
-    for measure in ("edit -> diagnostics (push", "edit -> diagnostics (pull)", "hover", "dry-run", "first dry-run after start"):
+    for measure in (
+        "edit -> diagnostics (push",
+        "edit -> diagnostics (pull)",
+        "hover",
+        "dry-run",
+        "first dry-run after start",
+    ):
         assert measure in out

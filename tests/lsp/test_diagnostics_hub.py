@@ -51,8 +51,12 @@ class FakeServer:
 
 def capabilities(pull: bool, refresh: bool = True) -> types.ClientCapabilities:
     return types.ClientCapabilities(
-        text_document=types.TextDocumentClientCapabilities(diagnostic=types.DiagnosticClientCapabilities() if pull else None),
-        workspace=types.WorkspaceClientCapabilities(diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=refresh)),
+        text_document=types.TextDocumentClientCapabilities(
+            diagnostic=types.DiagnosticClientCapabilities() if pull else None
+        ),
+        workspace=types.WorkspaceClientCapabilities(
+            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=refresh)
+        ),
     )
 
 
@@ -62,7 +66,9 @@ async def test_a_burst_of_edits_is_checked_and_published_once_for_its_last_versi
     hub.configure(capabilities(pull=False))
     uri = "file:///w/rules.json"
     for version in range(1, 6):
-        server.workspace.text_documents[uri] = Doc('{ "android": { "sight": { "range": 6 } } }', version)
+        server.workspace.text_documents[uri] = Doc(
+            '{ "android": { "sight": { "range": 6 } } }', version
+        )
         hub.changed(uri)
         await asyncio.sleep(0.001)
     await asyncio.sleep(hub.DEBOUNCE_S * 3)
@@ -78,7 +84,10 @@ async def test_documents_are_debounced_separately():
         server.workspace.text_documents[f"file:///w/{name}.nova-rules.json"] = Doc("{}", 1)
         hub.changed(f"file:///w/{name}.nova-rules.json")
     await asyncio.sleep(hub.DEBOUNCE_S * 3)
-    assert sorted(p.uri for p in server.published) == ["file:///w/a.nova-rules.json", "file:///w/b.nova-rules.json"]
+    assert sorted(p.uri for p in server.published) == [
+        "file:///w/a.nova-rules.json",
+        "file:///w/b.nova-rules.json",
+    ]
 
 
 async def test_a_pulling_client_is_not_pushed_to_but_asked_to_pull_again():

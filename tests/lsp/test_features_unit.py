@@ -31,7 +31,11 @@ def marked(text: str) -> tuple[str, int]:
         ("const c = rules.andr|oid.cargoCapacity;", ["rules", "android"], 1),
         ("const c = rules . world\n  .wi|dth;", ["rules", "world", "width"], 2),
         ("const m = rules.buildings['dep|ot'].cost.metal;", ["rules", "buildings", "depot"], 2),
-        ("const m = rules.buildings['depot'].cost.me|tal;", ["rules", "buildings", "depot", "cost", "metal"], 4),
+        (
+            "const m = rules.buildings['depot'].cost.me|tal;",
+            ["rules", "buildings", "depot", "cost", "metal"],
+            4,
+        ),
         ("const m = rules?.android?.sig|ht;", ["rules", "android", "sight"], 2),
         ("const x = f().ru|les;", None, None),
         ("// rules.android.cargo|Capacity", None, None),
@@ -69,7 +73,11 @@ def test_masking_keeps_offsets_and_hides_comments_and_string_contents():
         (("buildings", "depot", "cost", "metal"), 6, "integer"),
         (("world", "width"), 12, "integer"),
         (("match", "finalRound"), None, "integer or null"),
-        (("world", "generation", "pods", "contents", "polymer"), ruledocs.MISSING, "leaf value, given whole"),
+        (
+            ("world", "generation", "pods", "contents", "polymer"),
+            ruledocs.MISSING,
+            "leaf value, given whole",
+        ),
     ],
 )
 def test_rule_docs_come_from_the_models(path, default, label):
@@ -121,8 +129,16 @@ def test_hover_on_strings_explains_actions_and_buildings():
         ('{ "android": { "cargoCapacty": 6 } }', '"cargoCapacty"', "unknown key"),
         ('{ "android": { "cargoCapacity": "six" } }', '"six"', "integer"),
         ('{ "world": { "width": 1 } }', "1", "greater than or equal to 2"),
-        ('{ "world": { "generation": { "pods": { "contents": { "gold": { "min": 1, "max": 2 } } } } } }', '"gold"', "unknown key"),
-        ('{ "android": { "cargoCapacity": 6, } // trailing commas and comments are fine\n, "nope": 1 }', '"nope"', "unknown key"),
+        (
+            '{ "world": { "generation": { "pods": { "contents": { "gold": { "min": 1, "max": 2 } } } } } }',
+            '"gold"',
+            "unknown key",
+        ),
+        (
+            '{ "android": { "cargoCapacity": 6, } // trailing commas and comments are fine\n, "nope": 1 }',
+            '"nope"',
+            "unknown key",
+        ),
         ('{ "android": ', " ", "not valid JSON"),
     ],
 )
@@ -162,8 +178,13 @@ def test_which_files_are_rules_files(name, text, expected):
     [
         ('{ "android": { "cargoCapacity": 6, | } }', ("android",), "memoryLimit", "cargoCapacity"),
         ('{ "android": { "sight": { "|" } } }', ("android", "sight"), "shape", "cargoCapacity"),
-        ('{ |', (), "world", "cargoCapacity"),
-        ('{ "buildings": { "depot": { "cost": { | } } } }', ("buildings", "depot", "cost"), "metal", "ticks"),
+        ("{ |", (), "world", "cargoCapacity"),
+        (
+            '{ "buildings": { "depot": { "cost": { | } } } }',
+            ("buildings", "depot", "cost"),
+            "metal",
+            "ticks",
+        ),
     ],
 )
 def test_key_completion_knows_where_it_is(text, path, offered, not_offered):
@@ -250,7 +271,9 @@ def test_a_retuned_rule_is_still_recognised_by_its_default():
 
 def test_the_dry_run_takes_the_entry_and_what_it_imports(tmp_path):
     (tmp_path / "src" / "lib").mkdir(parents=True)
-    (tmp_path / "src" / "lib" / "nav.ts").write_text("import { clamp } from '../../shared/math';\nexport const go = clamp;\n")
+    (tmp_path / "src" / "lib" / "nav.ts").write_text(
+        "import { clamp } from '../../shared/math';\nexport const go = clamp;\n"
+    )
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "math.ts").write_text("export const clamp = (x: number) => x;\n")
     (tmp_path / "src" / "unrelated.ts").write_text("export const nothing = 0;\n")
@@ -275,7 +298,9 @@ def test_settings_accept_both_shapes_and_fall_back():
     nested = Settings.from_json({"nova": {"rulesFile": "r.json", "androidId": " android-2 "}})
     flat = Settings.from_json({"gameFile": "g.json"})
     assert nested == Settings(rules_file="r.json", android_id="android-2")
-    assert nested.over(flat) == Settings(rules_file="r.json", game_file="g.json", android_id="android-2")
+    assert nested.over(flat) == Settings(
+        rules_file="r.json", game_file="g.json", android_id="android-2"
+    )
     assert Settings.from_json(None) == Settings()
 
 
@@ -303,7 +328,11 @@ export default act; // document in a comment
 
 def test_browser_and_node_globals_are_flagged_in_a_bare_file_and_removed_ones_everywhere():
     bare = [(f.code, HOSTS[f.start : f.end]) for f in checks.check(HOSTS, DEFAULTS, bare=True)]
-    assert bare == [(checks.HOST_GLOBAL, "document"), (checks.HOST_GLOBAL, "setTimeout"), (checks.HOST_GLOBAL, "WeakRef")]
+    assert bare == [
+        (checks.HOST_GLOBAL, "document"),
+        (checks.HOST_GLOBAL, "setTimeout"),
+        (checks.HOST_GLOBAL, "WeakRef"),
+    ]
     in_project = [HOSTS[f.start : f.end] for f in checks.check(HOSTS, DEFAULTS)]
     assert in_project == ["WeakRef"]  # the project's tsc (lib es2022) reports the rest itself
     [weak] = [f for f in checks.check(HOSTS, DEFAULTS) if f.code == checks.HOST_GLOBAL]

@@ -24,12 +24,18 @@ class RawClient:
 
     def __init__(self, root: Path) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "nova_tools.cli", "lsp"], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            [sys.executable, "-m", "nova_tools.cli", "lsp"],
+            cwd=root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         self.messages: dict[int, dict] = {}
         self.arrived = threading.Condition()
-        self.log = bytearray()  # stderr, drained as an editor does (a full pipe would stall the server)
+        self.log = (
+            bytearray()
+        )  # stderr, drained as an editor does (a full pipe would stall the server)
         self.reading = threading.Thread(target=self._read, daemon=True)
         self.reading.start()
         self.draining = threading.Thread(target=self._drain, daemon=True)
@@ -68,12 +74,16 @@ class RawClient:
     def request(self, msg_id: int, method: str, params: dict) -> dict:
         self.send({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
         with self.arrived:
-            assert self.arrived.wait_for(lambda: msg_id in self.messages or self.proc.poll() is not None, timeout=60), method
+            assert self.arrived.wait_for(
+                lambda: msg_id in self.messages or self.proc.poll() is not None, timeout=60
+            ), method
         assert msg_id in self.messages, f"the server exited: {self.stderr()}"
         return self.messages[msg_id]
 
     def start(self, root: Path) -> None:
-        answer = self.request(1, "initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {}})
+        answer = self.request(
+            1, "initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
+        )
         assert "result" in answer
         self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
 
@@ -112,9 +122,20 @@ def test_an_oversized_frame_is_skipped_and_the_next_request_answered(tmp_path):
         filler = b" " * (MAX_MESSAGE_BYTES + 1 - 2)
         client.send_bytes(b"Content-Length: %d\r\n\r\n{%s}" % (MAX_MESSAGE_BYTES + 1, filler))
         text = (tmp_path / "rules.json").read_text()
-        client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-                     "params": {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}})
-        hover = client.request(2, "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 5}})
+        client.send(
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}
+                },
+            }
+        )
+        hover = client.request(
+            2,
+            "textDocument/hover",
+            {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 5}},
+        )
         assert "result" in hover, hover
         assert client.proc.poll() is None
     finally:
@@ -126,12 +147,27 @@ def test_a_frame_claiming_a_terabyte_costs_that_frame_and_the_next_request_is_an
     try:
         client.start(tmp_path)
         uri = _rules_file(tmp_path)
-        client.send_bytes(b"Content-Length: 1000000000000\r\n\r\n{}")  # a header that lies: two bytes follow
+        client.send_bytes(
+            b"Content-Length: 1000000000000\r\n\r\n{}"
+        )  # a header that lies: two bytes follow
         text = (tmp_path / "rules.json").read_text()
-        client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-                     "params": {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}})
-        hover = client.request(2, "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 5}})
-        assert "script" in json.dumps(hover["result"]), hover  # the frames after the lie were read in step
+        client.send(
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}
+                },
+            }
+        )
+        hover = client.request(
+            2,
+            "textDocument/hover",
+            {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 5}},
+        )
+        assert "script" in json.dumps(hover["result"]), (
+            hover
+        )  # the frames after the lie were read in step
     finally:
         code = client.close()
     err = client.stderr()
@@ -165,19 +201,46 @@ def test_a_position_at_line_minus_one_gets_an_error_reply_and_the_server_answers
         client.start(tmp_path)
         uri = _rules_file(tmp_path)
         text = (tmp_path / "rules.json").read_text()
-        client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-                     "params": {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}})
-        bad = client.request(2, "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": -1, "character": 0}})
-        assert bad["error"]["code"] == -32602 and "textDocument/hover" in bad["error"]["message"], bad
-        for n, position in enumerate(({"line": 0, "character": -5}, {"line": 2**31, "character": 0}, {"line": 1e308, "character": 0})):
-            refused = client.request(10 + n, "textDocument/hover", {"textDocument": {"uri": uri}, "position": position})
+        client.send(
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}
+                },
+            }
+        )
+        bad = client.request(
+            2,
+            "textDocument/hover",
+            {"textDocument": {"uri": uri}, "position": {"line": -1, "character": 0}},
+        )
+        assert bad["error"]["code"] == -32602 and "textDocument/hover" in bad["error"]["message"], (
+            bad
+        )
+        for n, position in enumerate(
+            (
+                {"line": 0, "character": -5},
+                {"line": 2**31, "character": 0},
+                {"line": 1e308, "character": 0},
+            )
+        ):
+            refused = client.request(
+                10 + n, "textDocument/hover", {"textDocument": {"uri": uri}, "position": position}
+            )
             assert refused["error"]["code"] == -32602, refused
-        good = client.request(3, "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 5}})
+        good = client.request(
+            3,
+            "textDocument/hover",
+            {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 5}},
+        )
         assert "script" in json.dumps(good["result"]), good
     finally:
         code = client.close()
     err = client.stderr()
-    assert err.count("textDocument/hover was refused: its parameters do not fit the protocol") == 4, err
+    assert (
+        err.count("textDocument/hover was refused: its parameters do not fit the protocol") == 4
+    ), err
     assert "Traceback" not in err, err  # one line each in the log, not pygls's traceback
     assert code == 0, err
 
@@ -193,21 +256,61 @@ def test_buffers_holding_a_lone_surrogate_are_served_like_any_other(tmp_path):
         rules = (tmp_path / "rules.json").resolve().as_uri()
         script = (tmp_path / "main.ts").resolve().as_uri()
         source = "const s = '\ud800';\nconst t: AndroidTurn = () => ({ type: 'android.wait', memory: s });\nexport default t;\n"
-        for uri, language, text in ((rules, "json", '{"\ud800": 1, "sc'), (script, "typescript", source)):
-            client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-                         "params": {"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}})
-        completion = client.request(2, "textDocument/completion", {"textDocument": {"uri": rules}, "position": {"line": 0, "character": 15}})
+        for uri, language, text in (
+            (rules, "json", '{"\ud800": 1, "sc'),
+            (script, "typescript", source),
+        ):
+            client.send(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "textDocument/didOpen",
+                    "params": {
+                        "textDocument": {
+                            "uri": uri,
+                            "languageId": language,
+                            "version": 1,
+                            "text": text,
+                        }
+                    },
+                }
+            )
+        completion = client.request(
+            2,
+            "textDocument/completion",
+            {"textDocument": {"uri": rules}, "position": {"line": 0, "character": 15}},
+        )
         assert "script" in json.dumps(completion["result"]), completion
-        dry = client.request(3, "workspace/executeCommand", {"command": "nova.dryRun", "arguments": [script]})
+        dry = client.request(
+            3, "workspace/executeCommand", {"command": "nova.dryRun", "arguments": [script]}
+        )
         assert dry["result"]["ok"] is True and dry["result"]["action"]["memory"] == "\ufffd", dry
         # and a script whose output is hostile (issue 9, items 1 and 2), dry-run from the editor
         hostile = (tmp_path / "deep.ts").resolve().as_uri()
-        deep = ("const t: AndroidTurn = () => { console.log('\\uD800 half'); let v: any = 1;\n"
-                "  for (let i = 0; i < 3000; i++) v = [v];\n  return v;\n};\nexport default t;\n")
-        client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-                     "params": {"textDocument": {"uri": hostile, "languageId": "typescript", "version": 1, "text": deep}}})
-        verdict = client.request(4, "workspace/executeCommand", {"command": "nova.dryRun", "arguments": [hostile]})["result"]
-        assert verdict["code"] == "not-an-action" and "nested more than 32 levels deep" in verdict["reason"], verdict
+        deep = (
+            "const t: AndroidTurn = () => { console.log('\\uD800 half'); let v: any = 1;\n"
+            "  for (let i = 0; i < 3000; i++) v = [v];\n  return v;\n};\nexport default t;\n"
+        )
+        client.send(
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {
+                        "uri": hostile,
+                        "languageId": "typescript",
+                        "version": 1,
+                        "text": deep,
+                    }
+                },
+            }
+        )
+        verdict = client.request(
+            4, "workspace/executeCommand", {"command": "nova.dryRun", "arguments": [hostile]}
+        )["result"]
+        assert (
+            verdict["code"] == "not-an-action"
+            and "nested more than 32 levels deep" in verdict["reason"]
+        ), verdict
         assert verdict["logs"][0] == "\ufffd half", verdict
     finally:
         code = client.close()

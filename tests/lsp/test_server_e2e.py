@@ -25,10 +25,17 @@ def errors(diagnostics: list[types.Diagnostic]) -> list[types.Diagnostic]:
 
 
 def at(diagnostics, line: int, character: int) -> list[types.Diagnostic]:
-    return [d for d in diagnostics if d.range.start.line == line and d.range.start.character <= character < d.range.end.character]
+    return [
+        d
+        for d in diagnostics
+        if d.range.start.line == line
+        and d.range.start.character <= character < d.range.end.character
+    ]
 
 
-async def test_only_a_client_that_can_be_asked_to_pull_again_is_offered_pull_diagnostics(editor: Editor):
+async def test_only_a_client_that_can_be_asked_to_pull_again_is_offered_pull_diagnostics(
+    editor: Editor,
+):
     offered = editor.server_capabilities.diagnostic_provider is not None
     assert offered is editor.pull  # VS Code pulls; Neovim 0.11 (no refresh) is pushed to
 
@@ -93,11 +100,15 @@ async def test_a_rules_file_gets_key_hover_and_completion(editor: Editor):
     uri = editor.open("complete.nova-rules.json", text)
     where = position_of(text, "cargoCapacity", 2)
     body = (await editor.hover(uri, where.line, where.character)).contents.value
-    assert "Most material units" in body and "Default: `12`" in body and "This file sets `6`" in body
+    assert (
+        "Most material units" in body and "Default: `12`" in body and "This file sets `6`" in body
+    )
     typing = '{ "android": { "cargoCapacity": 6, "" } }\n'
     editor.change(uri, typing)
     result = await editor.client.text_document_completion_async(
-        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri), position=position_of(typing, '""', 1))
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri), position=position_of(typing, '""', 1)
+        )
     )
     labels = [item.label for item in result.items]
     assert "memoryLimit" in labels and "cargoCapacity" not in labels
@@ -111,7 +122,9 @@ async def test_completion_offers_directions_from_the_typings(editor: Editor):
         types.CompletionParams(
             text_document=types.TextDocumentIdentifier(uri),
             position=where,
-            context=types.CompletionContext(trigger_kind=types.CompletionTriggerKind.TriggerCharacter, trigger_character="'"),
+            context=types.CompletionContext(
+                trigger_kind=types.CompletionTriggerKind.TriggerCharacter, trigger_character="'"
+            ),
         )
     )
     items = result.items if isinstance(result, types.CompletionList) else result
@@ -122,7 +135,9 @@ async def test_a_dry_run_in_a_fresh_world_reports_a_refusal(editor: Editor):
     # In a fresh world the android stands on its initial charger, which can never be salvaged.
     text = "const act: AndroidTurn = () => ({ type: 'android.salvage' });\nexport default act;\n"
     uri = editor.open("bare/salvage.ts", text)
-    lenses = await editor.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    lenses = await editor.client.text_document_code_lens_async(
+        types.CodeLensParams(types.TextDocumentIdentifier(uri))
+    )
     [lens] = lenses
     assert lens.command.command == "nova.dryRun" and lens.range.start.line == 1
     editor.client.messages.clear()
@@ -134,9 +149,13 @@ async def test_a_dry_run_in_a_fresh_world_reports_a_refusal(editor: Editor):
     if editor.pull:  # VS Code is asked to pull again, and to redraw the lens with the verdict
         assert editor.client.diagnostic_refresh_count >= 1
         assert editor.client.code_lens_refreshes >= 1
-    [lens] = await editor.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    [lens] = await editor.client.text_document_code_lens_async(
+        types.CodeLensParams(types.TextDocumentIdentifier(uri))
+    )
     assert "initial-charger" in lens.command.title
-    diagnostics = await editor.diagnostics(uri, until=lambda ds: any(d.source == "nova dry-run" for d in ds))
+    diagnostics = await editor.diagnostics(
+        uri, until=lambda ds: any(d.source == "nova dry-run" for d in ds)
+    )
     [refusal] = [d for d in diagnostics if d.source == "nova dry-run"]
     assert refusal.range.start == position_of(text, "export default")
     assert "initial charger" in refusal.message and "10 health" in refusal.message
@@ -179,7 +198,9 @@ async def test_a_syntax_error_keeps_the_server_alive(editor: Editor):
     assert "`12`" in (await editor.hover(uri, where.line, where.character)).contents.value
 
 
-async def test_turn_read_as_a_number_under_a_module_level_turn_is_flagged_with_a_fix(editor: Editor):
+async def test_turn_read_as_a_number_under_a_module_level_turn_is_flagged_with_a_fix(
+    editor: Editor,
+):
     text = (
         "const turn: AndroidTurn = () => ({ type: 'android.wait' });\n"
         "const even = () => turn % 2 === 0;\n"
@@ -224,13 +245,19 @@ async def test_a_literal_equal_to_a_rule_gets_a_quick_fix_to_read_the_rule(edito
 
 
 async def test_a_project_with_its_own_tsconfig_is_checked_by_it(editor: Editor):
-    from nova_tools.toolchain.typecheck import COMPILER_OPTIONS, typings_path
-
     import json
 
-    editor.write("project/tsconfig.json", json.dumps({"compilerOptions": COMPILER_OPTIONS, "include": ["src", "nova.d.ts"]}))
+    from nova_tools.toolchain.typecheck import COMPILER_OPTIONS, typings_path
+
+    editor.write(
+        "project/tsconfig.json",
+        json.dumps({"compilerOptions": COMPILER_OPTIONS, "include": ["src", "nova.d.ts"]}),
+    )
     editor.write("project/nova.d.ts", typings_path().read_text(encoding="utf-8"))
-    editor.write("project/src/nav.ts", "export const towards = (x: number): Direction => (x > 0 ? 'east' : 'west');\n")
+    editor.write(
+        "project/src/nav.ts",
+        "export const towards = (x: number): Direction => (x > 0 ? 'east' : 'west');\n",
+    )
     text = (
         "import { towards } from './nav';\n"
         "const n: number = towards(1);\n"
@@ -274,7 +301,9 @@ async def test_a_bare_script_using_the_dom_is_warned_that_upload_will_refuse_it(
     assert "nova upload" in found[0].message
 
 
-async def test_a_dry_run_that_throws_in_an_imported_file_puts_a_diagnostic_at_that_line(editor: Editor):
+async def test_a_dry_run_that_throws_in_an_imported_file_puts_a_diagnostic_at_that_line(
+    editor: Editor,
+):
     from nova_testing import THROWER_FILES, THROWN_AT
 
     editor.write("thrower/lib/nav.ts", THROWER_FILES["lib/nav.ts"])  # on disk, not open
@@ -293,15 +322,24 @@ async def test_a_dry_run_that_throws_in_an_imported_file_puts_a_diagnostic_at_th
             await asyncio.sleep(0.01)
     [pushed] = editor.client.diagnostics[nav]
     throw = position_of(THROWER_FILES["lib/nav.ts"], "throw")
-    assert pushed.range.start.line == throw.line == THROWN_AT[1] - 1 and pushed.source == "nova dry-run"
+    assert (
+        pushed.range.start.line == throw.line == THROWN_AT[1] - 1
+        and pushed.source == "nova dry-run"
+    )
     assert pushed.severity == types.DiagnosticSeverity.Error and "no way north" in pushed.message
     # opened, it keeps it (pulled or pushed, as the editor takes them); the entry is not blamed twice
     nav_uri = editor.open("thrower/lib/nav.ts", THROWER_FILES["lib/nav.ts"], save=False)
     assert nav_uri == nav
-    found = await editor.diagnostics(nav, until=lambda ds: any(d.source == "nova dry-run" for d in ds))
+    found = await editor.diagnostics(
+        nav, until=lambda ds: any(d.source == "nova dry-run" for d in ds)
+    )
     assert [d.range.start.line for d in found if d.source == "nova dry-run"] == [THROWN_AT[1] - 1]
-    entry = await editor.diagnostics(uri, until=lambda ds: any(d.source == "nova dry-run" for d in ds))
-    assert [d.range.start.line for d in entry if d.source == "nova dry-run"] == [position_of(THROWER_FILES["main.ts"], "export default").line]
+    entry = await editor.diagnostics(
+        uri, until=lambda ds: any(d.source == "nova dry-run" for d in ds)
+    )
+    assert [d.range.start.line for d in entry if d.source == "nova dry-run"] == [
+        position_of(THROWER_FILES["main.ts"], "export default").line
+    ]
     # an edit of the file where it failed clears it there
     editor.change(nav, THROWER_FILES["lib/nav.ts"].replace("round >= 1", "round < 0"))
     assert not [d for d in await editor.diagnostics(nav) if d.source == "nova dry-run"]

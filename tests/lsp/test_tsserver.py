@@ -93,7 +93,9 @@ async def test_a_child_that_keeps_dying_is_given_up_with_a_reason(tmp_path):
             pid = ts.pid
             os.kill(pid, signal.SIGKILL)
             assert await gone(pid)
-            assert await noticed_exit(ts) is (TsState.CRASHED if crash <= TsServer.MAX_CRASHES else TsState.FAILED)
+            assert await noticed_exit(ts) is (
+                TsState.CRASHED if crash <= TsServer.MAX_CRASHES else TsState.FAILED
+            )
         assert ts.state is TsState.FAILED
         with pytest.raises(TsUnavailable, match="crashed"):
             await ts.diagnostics(uri)
@@ -112,13 +114,20 @@ async def test_a_missing_compiler_is_reported_not_raised(tmp_path):
 async def test_a_project_tsconfig_is_respected(tmp_path):
     # The project's own options: here `noUnusedLocals`, which the bare check does not use.
     options = dict(COMPILER_OPTIONS, noUnusedLocals=True)
-    (tmp_path / "tsconfig.json").write_text(json.dumps({"compilerOptions": options, "include": ["src", "nova.d.ts"]}))
+    (tmp_path / "tsconfig.json").write_text(
+        json.dumps({"compilerOptions": options, "include": ["src", "nova.d.ts"]})
+    )
     (tmp_path / "nova.d.ts").write_text(typings_path().read_text())
     (tmp_path / "src").mkdir()
-    text = "export default (): Action => { const unused = turn; return { type: 'android.wait' }; };\n"
+    text = (
+        "export default (): Action => { const unused = turn; return { type: 'android.wait' }; };\n"
+    )
     (tmp_path / "src" / "main.ts").write_text(text)
     ts = TsServer(typings=typings_path(), root=tmp_path)
-    project_uri, bare_uri = (tmp_path / "src" / "main.ts").as_uri(), (tmp_path.parent / f"{tmp_path.name}-bare.ts").as_uri()
+    project_uri, bare_uri = (
+        (tmp_path / "src" / "main.ts").as_uri(),
+        (tmp_path.parent / f"{tmp_path.name}-bare.ts").as_uri(),
+    )
     try:
         ts.open(project_uri, text)
         ts.open(bare_uri, text)
@@ -144,15 +153,25 @@ def children(pid: int) -> list[int]:
     return found
 
 
-async def start_server(tmp_path: Path, encodings: list[str] | None = None) -> tuple[LanguageClient, int, types.InitializeResult]:
+async def start_server(
+    tmp_path: Path, encodings: list[str] | None = None
+) -> tuple[LanguageClient, int, types.InitializeResult]:
     client = LanguageClient("lifecycle-test", "0")
     await client.start_io(sys.executable, "-m", "nova_tools.lsp")
     general = types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None
-    result = await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities(general=general), root_uri=tmp_path.as_uri()))
+    result = await client.initialize_async(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(general=general), root_uri=tmp_path.as_uri()
+        )
+    )
     client.initialized(types.InitializedParams())
     uri = (tmp_path / "main.ts").as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "typescript", 1, BARE)))
-    await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 40)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "typescript", 1, BARE))
+    )
+    await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 40))
+    )
     server_pid = client._server.pid
     return client, server_pid, result
 
@@ -169,7 +188,9 @@ async def tsc_child(server_pid: int) -> int:
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
 async def test_shutdown_and_exit_end_the_tsc_child(tmp_path):
     client, server_pid, result = await start_server(tmp_path, ["utf-8", "utf-16"])
-    assert result.capabilities.position_encoding == types.PositionEncodingKind.Utf16  # tsc speaks UTF-16 only
+    assert (
+        result.capabilities.position_encoding == types.PositionEncodingKind.Utf16
+    )  # tsc speaks UTF-16 only
     tsc = await tsc_child(server_pid)
     await client.shutdown_async(None)
     client.exit(None)

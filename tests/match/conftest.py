@@ -1,7 +1,6 @@
 from collections.abc import Iterator
 
 import pytest
-
 from match_testing import Process
 
 

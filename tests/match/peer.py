@@ -32,7 +32,11 @@ def send(self, message):
         time.sleep(60)
         os._exit(9)
     honest_send(self, message)
-    if isinstance(message, Round) and message.round == at and mode in ("--leave-after", "--crash-after"):
+    if (
+        isinstance(message, Round)
+        and message.round == at
+        and mode in ("--leave-after", "--crash-after")
+    ):
         if mode == "--leave-after":
             self.connection.close()
         os._exit(0)

@@ -11,10 +11,20 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # nova_mcp_testing, beside this file
 
-from nova_mcp_testing import ALICE_LOG, ALICE_MEMORY, BOB_LOG, BOB_MEMORY, BOB_SOURCE, BOB_THROWN, connect, ok, secret_keeper, thrower  # noqa: E402
+from nova_mcp_testing import (
+    ALICE_LOG,
+    ALICE_MEMORY,
+    BOB_LOG,
+    BOB_MEMORY,
+    BOB_SOURCE,
+    BOB_THROWN,
+    connect,
+    ok,
+    secret_keeper,
+    thrower,
+)  # noqa: E402
 
 from nova_tools import starter  # noqa: E402
-
 
 SMALL_BOARD = {"world": {"width": 5, "height": 5}}
 
@@ -38,8 +48,14 @@ def starter_game(tmp_path_factory) -> Played:
         async with connect(root) as client:
             await ok(client, "create_game", name="duel", seed=7)
             for player in ("alice", "bob"):
-                script = (await ok(client, "upload_script", game="duel", player=player, files=starter.files())).data["scriptId"]
-                android = (await ok(client, "launch_android", game="duel", player=player, script_id=script)).data["androidId"]
+                script = (
+                    await ok(
+                        client, "upload_script", game="duel", player=player, files=starter.files()
+                    )
+                ).data["scriptId"]
+                android = (
+                    await ok(client, "launch_android", game="duel", player=player, script_id=script)
+                ).data["androidId"]
                 played.scripts[player] = [script]
                 played.androids[player] = [android]
             await ok(client, "run_rounds", game="duel", rounds=100)
@@ -59,15 +75,42 @@ def secrets_game(tmp_path_factory) -> Played:
         played = Played(root, "secrets")
         async with connect(root) as client:
             await ok(client, "create_game", name="secrets", seed=5, rules=SMALL_BOARD)
-            alice_keeper = secret_keeper(ALICE_MEMORY, ALICE_LOG, watch_for=(BOB_MEMORY, BOB_LOG, BOB_SOURCE, BOB_THROWN))
-            bob_keeper = secret_keeper(BOB_MEMORY, BOB_LOG, BOB_SOURCE, watch_for=(ALICE_MEMORY, ALICE_LOG))
-            alice = (await ok(client, "upload_script", game="secrets", player="alice", source=alice_keeper)).data
-            bob = (await ok(client, "upload_script", game="secrets", player="bob", source=bob_keeper)).data
-            bob_thrower = (await ok(client, "upload_script", game="secrets", player="bob", source=thrower(BOB_THROWN))).data
-            played.scripts = {"alice": [alice["scriptId"]], "bob": [bob["scriptId"], bob_thrower["scriptId"]]}
+            alice_keeper = secret_keeper(
+                ALICE_MEMORY, ALICE_LOG, watch_for=(BOB_MEMORY, BOB_LOG, BOB_SOURCE, BOB_THROWN)
+            )
+            bob_keeper = secret_keeper(
+                BOB_MEMORY, BOB_LOG, BOB_SOURCE, watch_for=(ALICE_MEMORY, ALICE_LOG)
+            )
+            alice = (
+                await ok(
+                    client, "upload_script", game="secrets", player="alice", source=alice_keeper
+                )
+            ).data
+            bob = (
+                await ok(client, "upload_script", game="secrets", player="bob", source=bob_keeper)
+            ).data
+            bob_thrower = (
+                await ok(
+                    client,
+                    "upload_script",
+                    game="secrets",
+                    player="bob",
+                    source=thrower(BOB_THROWN),
+                )
+            ).data
+            played.scripts = {
+                "alice": [alice["scriptId"]],
+                "bob": [bob["scriptId"], bob_thrower["scriptId"]],
+            }
             played.androids = {"alice": [], "bob": []}
-            for player, script in (("alice", alice["scriptId"]), ("bob", bob["scriptId"]), ("bob", bob_thrower["scriptId"])):
-                launched = await ok(client, "launch_android", game="secrets", player=player, script_id=script)
+            for player, script in (
+                ("alice", alice["scriptId"]),
+                ("bob", bob["scriptId"]),
+                ("bob", bob_thrower["scriptId"]),
+            ):
+                launched = await ok(
+                    client, "launch_android", game="secrets", player=player, script_id=script
+                )
                 played.androids[player].append(launched.data["androidId"])
             await ok(client, "run_rounds", game="secrets", rounds=12)
         return played

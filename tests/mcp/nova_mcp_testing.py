@@ -63,7 +63,9 @@ def connect(root: Path) -> Client:
     return Client(build_server(root))
 
 
-def secret_keeper(memory: str, recording: str, marker: str = "", watch_for: tuple[str, ...] = ()) -> str:
+def secret_keeper(
+    memory: str, recording: str, marker: str = "", watch_for: tuple[str, ...] = ()
+) -> str:
     """An android that never fails a turn: it paces about the middle of the board (a step east
     or west on odd turns, north or south on even ones, never off the map), writing the given
     memory and recording. ``marker`` is a string its bundle keeps (to prove the source is never

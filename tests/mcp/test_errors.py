@@ -7,7 +7,6 @@ import json
 
 import pytest
 from mcp import MCPError
-
 from nova_mcp_testing import call, connect, ok, secret_keeper
 
 GAME_TOOLS = {
@@ -17,10 +16,28 @@ GAME_TOOLS = {
     "get_android": {"player": "alice", "android_id": "android-1"},
     "run_rounds": {"rounds": 1},
     "launch_android": {"player": "alice", "script_id": "script-1"},
-    "upload_script": {"player": "alice", "source": "export default (() => ({ type: 'android.wait' })) as AndroidTurn;"},
-    "dry_run_turn": {"player": "alice", "source": "export default (() => ({ type: 'android.wait' })) as AndroidTurn;"},
+    "upload_script": {
+        "player": "alice",
+        "source": "export default (() => ({ type: 'android.wait' })) as AndroidTurn;",
+    },
+    "dry_run_turn": {
+        "player": "alice",
+        "source": "export default (() => ({ type: 'android.wait' })) as AndroidTurn;",
+    },
 }
-BAD_NAMES = ["../x", "../../etc/passwd", "/etc/passwd", "a/b", "a\\b", "..", ".hidden", "", "x" * 65, "duel game", "duel\x00"]
+BAD_NAMES = [
+    "../x",
+    "../../etc/passwd",
+    "/etc/passwd",
+    "a/b",
+    "a\\b",
+    "..",
+    ".hidden",
+    "",
+    "x" * 65,
+    "duel game",
+    "duel\x00",
+]
 
 
 @pytest.fixture
@@ -33,7 +50,11 @@ def root(tmp_path):
 
 async def _game_with_alice(client) -> str:
     await ok(client, "create_game", name="duel")
-    return (await ok(client, "upload_script", game="duel", player="alice", source=secret_keeper("m", "r"))).data["scriptId"]
+    return (
+        await ok(
+            client, "upload_script", game="duel", player="alice", source=secret_keeper("m", "r")
+        )
+    ).data["scriptId"]
 
 
 @pytest.mark.parametrize("tool", sorted(GAME_TOOLS))
@@ -42,7 +63,9 @@ async def test_a_game_name_that_could_leave_the_folder_is_refused_by_every_tool(
         for name in BAD_NAMES:
             reply = await call(client, tool, game=name, **GAME_TOOLS[tool])
             assert reply.error, (tool, name)
-            assert "is not a valid game name" in reply.text and "letters, digits" in reply.text, reply.text
+            assert "is not a valid game name" in reply.text and "letters, digits" in reply.text, (
+                reply.text
+            )
     assert sorted(p.name for p in root.parent.iterdir()) == ["games"]
     assert list(root.iterdir()) == []
 
@@ -88,7 +111,10 @@ async def test_creating_a_game_twice_keeps_the_first(root):
         ("get_events", {}),
         ("get_android", {"android_id": "android-1"}),
         ("launch_android", {"script_id": "script-1"}),
-        ("dry_run_turn", {"source": "export default (() => ({ type: 'android.wait' })) as AndroidTurn;"}),
+        (
+            "dry_run_turn",
+            {"source": "export default (() => ({ type: 'android.wait' })) as AndroidTurn;"},
+        ),
     ],
 )
 async def test_an_unknown_player_is_told_how_players_join(root, tool, arguments):
@@ -102,11 +128,20 @@ async def test_an_unknown_player_is_told_how_players_join(root, tool, arguments)
 async def test_an_unknown_script_id_is_refused_with_where_to_find_yours(root):
     async with connect(root) as client:
         await _game_with_alice(client)
-        bobs = (await ok(client, "upload_script", game="duel", player="bob", source=secret_keeper("m", "r"))).data["scriptId"]
+        bobs = (
+            await ok(
+                client, "upload_script", game="duel", player="bob", source=secret_keeper("m", "r")
+            )
+        ).data["scriptId"]
         for script in ("script-99", bobs):
-            reply = await call(client, "launch_android", game="duel", player="alice", script_id=script)
+            reply = await call(
+                client, "launch_android", game="duel", player="alice", script_id=script
+            )
             assert reply.error
-            assert f"{script!r} is not one of alice's scripts" in reply.text and "upload_script returned" in reply.text
+            assert (
+                f"{script!r} is not one of alice's scripts" in reply.text
+                and "upload_script returned" in reply.text
+            )
 
 
 async def test_launching_beyond_the_chargers_capacity_is_refused(root):
@@ -126,17 +161,36 @@ async def test_launching_beyond_the_chargers_capacity_is_refused(root):
 async def test_a_script_that_does_not_compile_comes_back_with_file_line_col_positions(root):
     async with connect(root) as client:
         await ok(client, "create_game", name="duel")
-        typed = await call(client, "upload_script", game="duel", player="alice", source="const n: number = 'one';\nexport default (() => ({ type: 'android.wait' })) as AndroidTurn;\n")
+        typed = await call(
+            client,
+            "upload_script",
+            game="duel",
+            player="alice",
+            source="const n: number = 'one';\nexport default (() => ({ type: 'android.wait' })) as AndroidTurn;\n",
+        )
         syntax = await call(
             client,
             "upload_script",
             game="duel",
             player="alice",
-            files={"main.ts": "import { go } from './lib/go';\nexport default go;\n", "lib/go.ts": "export const go: AndroidTurn = () => ({ type: 'android.wait' ;\n"},
+            files={
+                "main.ts": "import { go } from './lib/go';\nexport default go;\n",
+                "lib/go.ts": "export const go: AndroidTurn = () => ({ type: 'android.wait' ;\n",
+            },
         )
-        wrong_action = await call(client, "upload_script", game="duel", player="alice", source="export default (() => ({ type: 'android.fly' })) as AndroidTurn;", entry="bot.ts")
+        wrong_action = await call(
+            client,
+            "upload_script",
+            game="duel",
+            player="alice",
+            source="export default (() => ({ type: 'android.fly' })) as AndroidTurn;",
+            entry="bot.ts",
+        )
         status = await ok(client, "list_games")
-    assert typed.error and "main.ts:1:7 Type 'string' is not assignable to type 'number'." in typed.text
+    assert (
+        typed.error
+        and "main.ts:1:7 Type 'string' is not assignable to type 'number'." in typed.text
+    )
     assert "call upload_script again" in typed.text
     assert syntax.error and "lib/go.ts:1:" in syntax.text
     assert wrong_action.error and "bot.ts:1:" in wrong_action.text
@@ -157,7 +211,11 @@ async def test_bad_rules_are_refused_naming_the_json_path(root, rules, path):
     async with connect(root) as client:
         created = await call(client, "create_game", name="tuned", rules=rules)
         checked = await ok(client, "validate_rules", rules=rules)
-    assert created.error and "the rules are not valid" in created.text and "validate_rules" in created.text
+    assert (
+        created.error
+        and "the rules are not valid" in created.text
+        and "validate_rules" in created.text
+    )
     assert path in created.text
     assert not (root / "tuned.json").exists()
     assert checked.data["valid"] is False and "NOT valid" in checked.text
@@ -169,7 +227,12 @@ async def test_rules_given_as_json_with_comments_make_the_game(root):
     async with connect(root) as client:
         checked = await ok(client, "validate_rules", rules=rules)
         created = await ok(client, "create_game", name="small", rules=rules)
-        as_object = await ok(client, "create_game", name="small2", rules=json.dumps({"world": {"width": 8, "height": 6}}))
+        as_object = await ok(
+            client,
+            "create_game",
+            name="small2",
+            rules=json.dumps({"world": {"width": 8, "height": 6}}),
+        )
     assert checked.data == {"valid": True, "problems": [], "width": 8, "height": 6, "finalTurn": 40}
     assert (created.data["width"], created.data["height"], created.data["finalTurn"]) == (8, 6, 40)
     assert as_object.data["width"] == 8
@@ -192,18 +255,67 @@ async def test_rounds_out_of_range_are_refused(root, rounds):
         ("run_rounds", {"game": "duel"}, "rounds"),
         ("get_world", {"game": "duel"}, "player"),
         ("upload_script", {"game": "duel", "player": "alice"}, "give the android's code"),
-        ("upload_script", {"game": "duel", "player": "alice", "source": "x", "files": {"a.ts": "x"}}, "give only one of"),
+        (
+            "upload_script",
+            {"game": "duel", "player": "alice", "source": "x", "files": {"a.ts": "x"}},
+            "give only one of",
+        ),
         ("upload_script", {"game": "duel", "player": "alice", "files": {}}, "files is empty"),
-        ("upload_script", {"game": "duel", "player": "alice", "files": {"../evil.ts": "x"}, "entry": "../evil.ts"}, ""),
-        ("upload_script", {"game": "duel", "player": "bad/player", "source": "export default (() => ({ type: 'android.wait' })) as AndroidTurn;"}, "not a valid player id"),
-        ("get_world", {"game": "duel", "player": "alice", "tile_limit": 0}, "tile_limit must be from 1 to 200"),
-        ("get_events", {"game": "duel", "player": "alice", "limit": 1000}, "limit must be from 1 to 100"),
-        ("get_events", {"game": "duel", "player": "alice", "offset": -1}, "offset must not be negative"),
-        ("get_android", {"game": "duel", "player": "alice", "android_id": "android-77"}, "there is no android 'android-77'"),
-        ("get_android", {"game": "duel", "player": "alice", "android_id": "android-1", "max_chars": 5}, "max_chars must be from 100"),
+        (
+            "upload_script",
+            {
+                "game": "duel",
+                "player": "alice",
+                "files": {"../evil.ts": "x"},
+                "entry": "../evil.ts",
+            },
+            "",
+        ),
+        (
+            "upload_script",
+            {
+                "game": "duel",
+                "player": "bad/player",
+                "source": "export default (() => ({ type: 'android.wait' })) as AndroidTurn;",
+            },
+            "not a valid player id",
+        ),
+        (
+            "get_world",
+            {"game": "duel", "player": "alice", "tile_limit": 0},
+            "tile_limit must be from 1 to 200",
+        ),
+        (
+            "get_events",
+            {"game": "duel", "player": "alice", "limit": 1000},
+            "limit must be from 1 to 100",
+        ),
+        (
+            "get_events",
+            {"game": "duel", "player": "alice", "offset": -1},
+            "offset must not be negative",
+        ),
+        (
+            "get_android",
+            {"game": "duel", "player": "alice", "android_id": "android-77"},
+            "there is no android 'android-77'",
+        ),
+        (
+            "get_android",
+            {"game": "duel", "player": "alice", "android_id": "android-1", "max_chars": 5},
+            "max_chars must be from 100",
+        ),
         ("dry_run_turn", {"game": "duel", "source": "x"}, "also give player"),
         ("dry_run_turn", {"player": "alice", "source": "x"}, "only make sense with game"),
-        ("dry_run_turn", {"game": "duel", "player": "alice", "source": "export default (() => ({ type: 'android.wait' })) as AndroidTurn;"}, "no active android of alice"),
+        (
+            "dry_run_turn",
+            {
+                "game": "duel",
+                "player": "alice",
+                "source": "export default (() => ({ type: 'android.wait' })) as AndroidTurn;",
+            },
+            "no active android of alice",
+        ),
         ("create_game", {"name": "neg", "seed": -5}, "the seed must be a whole number"),
         ("no_such_tool", {}, "Unknown tool"),
     ],
@@ -215,7 +327,9 @@ async def test_wrong_arguments_are_error_results_not_crashes(root, tool, argumen
         assert reply.error, reply.text
         assert expected in reply.text
         assert str(root) not in reply.text  # messages name games, not the server's folders
-        assert not (await call(client, "get_status", game="duel")).error  # the server is still there
+        assert not (
+            await call(client, "get_status", game="duel")
+        ).error  # the server is still there
     assert sorted(p.name for p in root.parent.iterdir()) == ["games"]
 
 

@@ -13,7 +13,14 @@ LONG = "m" * (EVENT_TEXT_CHARS + 30)
 
 
 def a_turn(**action) -> dict:
-    return {"index": 7, "type": "turn", "round": 3, "android": "android-1", "outcome": "accepted", "action": {"type": "android.wait", **action}}
+    return {
+        "index": 7,
+        "type": "turn",
+        "round": 3,
+        "android": "android-1",
+        "outcome": "accepted",
+        "action": {"type": "android.wait", **action},
+    }
 
 
 def test_a_long_memory_or_recording_is_cut_with_how_much_more_there_is():
@@ -26,10 +33,18 @@ def test_a_long_memory_or_recording_is_cut_with_how_much_more_there_is():
 def test_only_the_notes_are_cut_and_the_event_read_is_left_whole():
     event = a_turn(memory=LONG, content=LONG)  # a broadcast's content is not a note
     shown = shorten_event(event)
-    assert shown["action"]["content"] == LONG and {k: v for k, v in shown.items() if k != "action"} == {k: v for k, v in event.items() if k != "action"}
+    assert shown["action"]["content"] == LONG and {
+        k: v for k, v in shown.items() if k != "action"
+    } == {k: v for k, v in event.items() if k != "action"}
     assert event["action"]["memory"] == LONG  # the page it came from is untouched
-    assert shorten_event({"type": "round.ended", "round": 3, "destroyed": []}) == {"type": "round.ended", "round": 3, "destroyed": []}
-    assert shorten_event(a_turn(memory=None))["action"]["memory"] is None  # not text: nothing to cut
+    assert shorten_event({"type": "round.ended", "round": 3, "destroyed": []}) == {
+        "type": "round.ended",
+        "round": 3,
+        "destroyed": [],
+    }
+    assert (
+        shorten_event(a_turn(memory=None))["action"]["memory"] is None
+    )  # not text: nothing to cut
 
 
 def test_a_dry_run_shows_up_to_its_own_limit():
@@ -37,8 +52,16 @@ def test_a_dry_run_shows_up_to_its_own_limit():
 
 
 def test_an_events_line_is_its_index_and_its_words_cut_at_300_characters():
-    assert event_line(EventOut(index=12, type="turn", text="r3 android-1 collected 5 metal")) == "#12 r3 android-1 collected 5 metal"
-    assert event_line(EventOut(index=4, type="round.started")) == "#4 round.started"  # no words: the type
+    assert (
+        event_line(EventOut(index=12, type="turn", text="r3 android-1 collected 5 metal"))
+        == "#12 r3 android-1 collected 5 metal"
+    )
+    assert (
+        event_line(EventOut(index=4, type="round.started")) == "#4 round.started"
+    )  # no words: the type
     long = "x" * (EVENT_LINE_CHARS + 1)
-    assert event_line(EventOut(index=0, type="turn", text=long)) == "#0 " + "x" * EVENT_LINE_CHARS + "... [1 more characters]"
+    assert (
+        event_line(EventOut(index=0, type="turn", text=long))
+        == "#0 " + "x" * EVENT_LINE_CHARS + "... [1 more characters]"
+    )
     assert event_line(EventOut(index=0, type="turn", text=long[:-1])) == "#0 " + long[:-1]

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-
 import threading
 
 from nova_mcp_testing import call, connect, ok, thrower
@@ -24,9 +23,17 @@ async def test_list_games_pages_through_every_game_by_name(tmp_path):
         past = await ok(client, "list_games", offset=80)
         bad = await call(client, "list_games", limit=0)
 
-    assert [g["name"] for g in first.data["games"]] == names[:50] and first.data["more"] == 7 and first.data["total"] == 57
+    assert (
+        [g["name"] for g in first.data["games"]] == names[:50]
+        and first.data["more"] == 7
+        and first.data["total"] == 57
+    )
     assert "7 more: list_games(offset=50)" in first.text
-    assert [g["name"] for g in second.data["games"]] == names[50:] and second.data["more"] == 0 and second.data["offset"] == 50
+    assert (
+        [g["name"] for g in second.data["games"]] == names[50:]
+        and second.data["more"] == 0
+        and second.data["offset"] == 50
+    )
     assert [g["name"] for g in small.data["games"]] == names[10:15] and small.data["more"] == 42
     assert past.data["games"] == [] and "No games from offset 80: there are 57" in past.text
     assert bad.error and "limit must be from 1 to 50" in bad.text
@@ -38,8 +45,16 @@ async def test_delete_game_removes_one_game_and_nothing_else(tmp_path):
     async with connect(tmp_path) as client:
         for name in ("keep", "drop"):
             await ok(client, "create_game", name=name)
-        uploaded = await ok(client, "upload_script", game="drop", player="alice", source=thrower("x"))
-        await ok(client, "launch_android", game="drop", player="alice", script_id=uploaded.data["scriptId"])
+        uploaded = await ok(
+            client, "upload_script", game="drop", player="alice", source=thrower("x")
+        )
+        await ok(
+            client,
+            "launch_android",
+            game="drop",
+            player="alice",
+            script_id=uploaded.data["scriptId"],
+        )
         await ok(client, "run_rounds", game="drop", rounds=2)
         deleted = await ok(client, "delete_game", game="drop")
         listed = await ok(client, "list_games")
@@ -49,18 +64,33 @@ async def test_delete_game_removes_one_game_and_nothing_else(tmp_path):
         tools = {t.name: t for t in (await client.list_tools()).tools}
         # the library kept the script: a new game can use it without the source
         await ok(client, "create_game", name="drop")
-        reused = await ok(client, "upload_script", game="drop", player="alice", library_id=uploaded.data["libraryId"])
+        reused = await ok(
+            client,
+            "upload_script",
+            game="drop",
+            player="alice",
+            library_id=uploaded.data["libraryId"],
+        )
 
-    assert deleted.data == {"game": "drop", "round": 2, "players": ["alice"]} and "Deleted drop (round 2" in deleted.text
+    assert (
+        deleted.data == {"game": "drop", "round": 2, "players": ["alice"]}
+        and "Deleted drop (round 2" in deleted.text
+    )
     assert [g["name"] for g in listed.data["games"]] == ["keep"]
     assert gone.error and "there is no game 'drop'" in gone.text
     assert again.error and "there is no game 'drop' (games: keep)" in again.text
-    assert outside.error and "not a valid game name" in outside.text and (tmp_path / "keep.json").is_file()
+    assert (
+        outside.error
+        and "not a valid game name" in outside.text
+        and (tmp_path / "keep.json").is_file()
+    )
     hints = tools["delete_game"].annotations
     assert hints.destructive_hint and not hints.read_only_hint
     assert not tools["list_games"].annotations.destructive_hint
     assert reused.data["sha256"] == uploaded.data["sha256"]
-    assert json.loads((tmp_path / "drop.json").read_text())["events"][-1]["type"] == "script.uploaded"
+    assert (
+        json.loads((tmp_path / "drop.json").read_text())["events"][-1]["type"] == "script.uploaded"
+    )
 
 
 def test_delete_waits_for_whoever_holds_the_game_and_they_finish_first(tmp_path):

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import anyio
 from mcp import Client
-
 from nova_mcp_testing import Reply, secret_keeper
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,8 +52,21 @@ def _free_port() -> int:
 async def _serve(root: Path) -> tuple[subprocess.Popen, str]:
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "nova_tools.cli", "mcp", "--root", str(root), "--http", "--port", str(port)],
-        cwd=REPO, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "nova_tools.cli",
+            "mcp",
+            "--root",
+            str(root),
+            "--http",
+            "--port",
+            str(port),
+        ],
+        cwd=REPO,
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 120  # a loaded machine starts a Python process slowly
     while True:
@@ -78,12 +90,16 @@ async def _ok(client: Client, tool: str, **arguments) -> Reply:
 
 async def _game(client: Client, name: str, source: str, androids: int) -> None:
     await _ok(client, "create_game", name=name)
-    script = (await _ok(client, "upload_script", game=name, player=name, source=source)).data["scriptId"]
+    script = (await _ok(client, "upload_script", game=name, player=name, source=source)).data[
+        "scriptId"
+    ]
     for _ in range(androids):
         await _ok(client, "launch_android", game=name, player=name, script_id=script)
 
 
-async def test_a_hostile_script_stops_no_other_clients_game_and_its_run_cancels_within_a_round(tmp_path):
+async def test_a_hostile_script_stops_no_other_clients_game_and_its_run_cancels_within_a_round(
+    tmp_path,
+):
     server, url = await _serve(tmp_path)
     rounds_seen: list[float] = []
     under_way = anyio.Event()
@@ -101,7 +117,11 @@ async def test_a_hostile_script_stops_no_other_clients_game_and_its_run_cancels_
 
                 async def long_run() -> None:
                     try:
-                        await mallory.call_tool("run_rounds", {"game": "trap", "rounds": 500}, progress_callback=on_progress)
+                        await mallory.call_tool(
+                            "run_rounds",
+                            {"game": "trap", "rounds": 500},
+                            progress_callback=on_progress,
+                        )
                     finally:
                         long_run_over.set()
 
@@ -112,10 +132,18 @@ async def test_a_hostile_script_stops_no_other_clients_game_and_its_run_cancels_
                     started = time.monotonic()
                     await _game(alice, "mine", secret_keeper("m", "r"), androids=1)
                     played = await _ok(alice, "run_rounds", game="mine", rounds=5)
-                    dry = await _ok(alice, "dry_run_turn", source=secret_keeper("x", "y"), game="mine", player="mine")
+                    dry = await _ok(
+                        alice,
+                        "dry_run_turn",
+                        source=secret_keeper("x", "y"),
+                        game="mine",
+                        player="mine",
+                    )
                     alice_took = time.monotonic() - started
                     assert not long_run_over.is_set()  # all of it while mallory's run went on
-                    assert played.data["lastRound"] == 5 and played.data["failedTurns"] == 0, played.text
+                    assert played.data["lastRound"] == 5 and played.data["failedTurns"] == 0, (
+                        played.text
+                    )
                     assert dry.data["accepted"] is True, dry.text
                     # normal time: a few quick turns and calls, not a queue behind 500 slow rounds
                     assert alice_took < 90, alice_took
@@ -129,7 +157,10 @@ async def test_a_hostile_script_stops_no_other_clients_game_and_its_run_cancels_
                 again = await _ok(mallory, "run_rounds", game="trap", rounds=1)
                 waited = time.monotonic() - cancelled_at
                 stopped_after = again.data["firstRound"] - 1
-                assert seen <= stopped_after <= seen + 2, (seen, stopped_after)  # +2: a report may be in flight
+                assert seen <= stopped_after <= seen + 2, (
+                    seen,
+                    stopped_after,
+                )  # +2: a report may be in flight
                 assert again.data["lastRound"] == stopped_after + 1
                 round_time = again.data["seconds"]
                 assert waited < 3 * round_time + 30, (waited, round_time)

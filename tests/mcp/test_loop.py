@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import anyio
-
 from nova_mcp_testing import call, connect, ok, secret_keeper, wall_walker
 
 from nova_tools import starter
@@ -20,7 +19,14 @@ async def test_an_agent_plays_the_whole_loop_with_the_starter_android(tmp_path):
 
         scripts = {}
         for player in ("alice", "bob"):
-            uploaded = await ok(client, "upload_script", game="duel", player=player, files=starter.files(), entry="main.ts")
+            uploaded = await ok(
+                client,
+                "upload_script",
+                game="duel",
+                player=player,
+                files=starter.files(),
+                entry="main.ts",
+            )
             assert uploaded.data["joined"] is True and uploaded.data["player"] == player
             scripts[player] = uploaded.data["scriptId"]
             assert scripts[player] in uploaded.text
@@ -28,12 +34,16 @@ async def test_an_agent_plays_the_whole_loop_with_the_starter_android(tmp_path):
 
         androids = {}
         for player in ("alice", "bob"):
-            launched = await ok(client, "launch_android", game="duel", player=player, script_id=scripts[player])
+            launched = await ok(
+                client, "launch_android", game="duel", player=player, script_id=scripts[player]
+            )
             assert launched.data["activeAndroids"] == 1 and launched.data["capacity"] == 2
             androids[player] = launched.data["androidId"]
 
         ran = await ok(client, "run_rounds", game="duel", rounds=50)
-        assert ran.data["firstRound"] == 1 and ran.data["lastRound"] == 50 and ran.data["rounds"] == 50
+        assert (
+            ran.data["firstRound"] == 1 and ran.data["lastRound"] == 50 and ran.data["rounds"] == 50
+        )
         assert ran.data["turns"] >= 100
         assert [s["player"] for s in ran.data["scores"]] == ["alice", "bob"]
         assert "Played rounds 1-50" in ran.text
@@ -45,7 +55,9 @@ async def test_an_agent_plays_the_whole_loop_with_the_starter_android(tmp_path):
             assert "buildings.charger" in [line["source"] for line in player["breakdown"]]
             assert f"{player['id']}: " in status.text
 
-        events = await ok(client, "get_events", game="duel", player="alice", round=50, compact=False)
+        events = await ok(
+            client, "get_events", game="duel", player="alice", round=50, compact=False
+        )
         kinds = [e["type"] for e in events.data["events"]]
         assert kinds[0] == "round.started" and kinds[-1] == "round.ended" and "turn" in kinds
         assert all(e["round"] == 50 for e in events.data["events"])
@@ -60,11 +72,17 @@ async def test_an_agent_plays_the_whole_loop_with_the_starter_android(tmp_path):
         assert any(b["initial"] and b["type"] == "charger" for b in mine["buildings"])
         assert mine["scripts"] == [{"id": "script-1", "name": "main"}]
 
-        android = await ok(client, "get_android", game="duel", player="alice", android_id=androids["alice"])
+        android = await ok(
+            client, "get_android", game="duel", player="alice", android_id=androids["alice"]
+        )
         assert android.data["ownerId"] == "alice"
-        assert android.data["recordingLength"] == len(android.data["recording"]) > 0  # short enough to show whole
+        assert (
+            android.data["recordingLength"] == len(android.data["recording"]) > 0
+        )  # short enough to show whole
         assert android.data["recordingOffset"] == 0
-        assert len(android.data["recentTurns"]) == 5 and android.data["recentTurns"][-1]["round"] == 50
+        assert (
+            len(android.data["recentTurns"]) == 5 and android.data["recentTurns"][-1]["round"] == 50
+        )
 
         listed = await ok(client, "list_games")
         [entry] = listed.data["games"]
@@ -79,9 +97,13 @@ async def test_run_rounds_reports_progress_and_ends_on_the_last_round(tmp_path):
 
     async with connect(tmp_path) as client:
         await ok(client, "create_game", name="g")
-        script = (await ok(client, "upload_script", game="g", player="alice", source=wall_walker())).data["scriptId"]
+        script = (
+            await ok(client, "upload_script", game="g", player="alice", source=wall_walker())
+        ).data["scriptId"]
         await ok(client, "launch_android", game="g", player="alice", script_id=script)
-        result = await client.call_tool("run_rounds", {"game": "g", "rounds": 40}, progress_callback=progress)
+        result = await client.call_tool(
+            "run_rounds", {"game": "g", "rounds": 40}, progress_callback=progress
+        )
     assert not result.is_error
     assert seen, "no progress notifications"
     assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
@@ -92,18 +114,47 @@ async def test_run_rounds_reports_progress_and_ends_on_the_last_round(tmp_path):
 async def test_failed_turns_are_easy_to_find(tmp_path):
     async with connect(tmp_path) as client:
         await ok(client, "create_game", name="g", seed=1)
-        script = (await ok(client, "upload_script", game="g", player="alice", source=wall_walker())).data["scriptId"]
-        android = (await ok(client, "launch_android", game="g", player="alice", script_id=script)).data["androidId"]
+        script = (
+            await ok(client, "upload_script", game="g", player="alice", source=wall_walker())
+        ).data["scriptId"]
+        android = (
+            await ok(client, "launch_android", game="g", player="alice", script_id=script)
+        ).data["androidId"]
         ran = await ok(client, "run_rounds", game="g", rounds=15)
         assert ran.data["failedTurns"] > 0 and "failed_only" in ran.text
-        failed = await ok(client, "get_events", game="g", player="alice", failed_only=True, mine_only=True, compact=False)
+        failed = await ok(
+            client,
+            "get_events",
+            game="g",
+            player="alice",
+            failed_only=True,
+            mine_only=True,
+            compact=False,
+        )
         assert failed.data["total"] == ran.data["failedTurns"]
         for event in failed.data["events"]:
-            assert event["android"] == android and event["outcome"] == "refused" and event["code"] == "off-map"
+            assert (
+                event["android"] == android
+                and event["outcome"] == "refused"
+                and event["code"] == "off-map"
+            )
         assert "[off-map]" in failed.text
-        none = await ok(client, "get_events", game="g", player="alice", failed_only=True, round=1, android_id="android-9")
-        assert none.data["lines"] == [] and "No failed turns in round 1 of android-9 (the log holds" in none.text
-        first = await ok(client, "get_events", game="g", player="alice", failed_only=True, offset=0, limit=1)
+        none = await ok(
+            client,
+            "get_events",
+            game="g",
+            player="alice",
+            failed_only=True,
+            round=1,
+            android_id="android-9",
+        )
+        assert (
+            none.data["lines"] == []
+            and "No failed turns in round 1 of android-9 (the log holds" in none.text
+        )
+        first = await ok(
+            client, "get_events", game="g", player="alice", failed_only=True, offset=0, limit=1
+        )
         assert first.data["offset"] == 0 and len(first.data["lines"]) == 1
         android_view = await ok(client, "get_android", game="g", player="alice", android_id=android)
         assert android_view.data["recentTurns"][-1]["code"] == "off-map"
@@ -112,11 +163,17 @@ async def test_failed_turns_are_easy_to_find(tmp_path):
 async def test_a_dry_run_judges_one_turn_without_changing_the_game(tmp_path):
     async with connect(tmp_path) as client:
         await ok(client, "create_game", name="g")
-        script = (await ok(client, "upload_script", game="g", player="alice", source=wall_walker())).data["scriptId"]
+        script = (
+            await ok(client, "upload_script", game="g", player="alice", source=wall_walker())
+        ).data["scriptId"]
         await ok(client, "launch_android", game="g", player="alice", script_id=script)
         before = (tmp_path / "g.json").read_bytes()
 
-        fresh = await ok(client, "dry_run_turn", source="export default (() => ({ type: 'android.wait' })) as AndroidTurn;")
+        fresh = await ok(
+            client,
+            "dry_run_turn",
+            source="export default (() => ({ type: 'android.wait' })) as AndroidTurn;",
+        )
         assert fresh.data["accepted"] is True and fresh.data["world"] == "fresh"
         assert fresh.data["action"] == {"type": "android.wait"}
 
@@ -129,7 +186,10 @@ async def test_a_dry_run_judges_one_turn_without_changing_the_game(tmp_path):
         multi = await ok(
             client,
             "dry_run_turn",
-            files={"main.ts": "import { act } from './lib/act';\nexport default act;", "lib/act.ts": "export const act: AndroidTurn = () => ({ type: 'android.wait' });"},
+            files={
+                "main.ts": "import { act } from './lib/act';\nexport default act;",
+                "lib/act.ts": "export const act: AndroidTurn = () => ({ type: 'android.wait' });",
+            },
             game="g",
             player="alice",
         )
@@ -149,7 +209,15 @@ async def test_two_clients_running_rounds_on_one_game_take_turns(tmp_path):
     async with connect(tmp_path) as first:
         await ok(first, "create_game", name="shared", seed=2)
         for player in ("alice", "bob"):
-            script = (await ok(first, "upload_script", game="shared", player=player, source=secret_keeper("", ""))).data["scriptId"]
+            script = (
+                await ok(
+                    first,
+                    "upload_script",
+                    game="shared",
+                    player=player,
+                    source=secret_keeper("", ""),
+                )
+            ).data["scriptId"]
             await ok(first, "launch_android", game="shared", player=player, script_id=script)
 
     results = {}
@@ -168,8 +236,12 @@ async def test_two_clients_running_rounds_on_one_game_take_turns(tmp_path):
     async with connect(tmp_path) as client:
         status = await ok(client, "get_status", game="shared")
         assert status.data["round"] == 30
-        everything = await ok(client, "get_events", game="shared", player="alice", offset=0, limit=100)
-        assert everything.data["total"] == 2 * 2 + 2 + 30 * 4  # joins, uploads, launches; 4 events a round
+        everything = await ok(
+            client, "get_events", game="shared", player="alice", offset=0, limit=100
+        )
+        assert (
+            everything.data["total"] == 2 * 2 + 2 + 30 * 4
+        )  # joins, uploads, launches; 4 events a round
 
 
 async def test_two_clients_uploading_at_once_get_distinct_script_ids(tmp_path):
@@ -179,7 +251,13 @@ async def test_two_clients_uploading_at_once_get_distinct_script_ids(tmp_path):
 
     async def upload(player: str) -> None:
         async with connect(tmp_path) as client:
-            ids.append((await ok(client, "upload_script", game="shared", player=player, source=wall_walker())).data["scriptId"])
+            ids.append(
+                (
+                    await ok(
+                        client, "upload_script", game="shared", player=player, source=wall_walker()
+                    )
+                ).data["scriptId"]
+            )
 
     async with anyio.create_task_group() as group:
         for player in ("alice", "alice", "bob", "bob"):

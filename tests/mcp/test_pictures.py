@@ -39,8 +39,16 @@ async def test_the_board_image_is_a_png_of_the_expected_size(starter_game):
         image, data = await board(client, game="duel", player="alice")
     world = api.player_world(starter_game.root / "duel.json", "alice")
     size = tile_size(world.width, world.height)
-    assert image.size == (world.width * size, world.height * size) == (data["widthPixels"], data["heightPixels"])
-    assert (data["round"], data["tilePixels"], data["visibleTiles"]) == (100, size, len(world.tiles))
+    assert (
+        image.size
+        == (world.width * size, world.height * size)
+        == (data["widthPixels"], data["heightPixels"])
+    )
+    assert (data["round"], data["tilePixels"], data["visibleTiles"]) == (
+        100,
+        size,
+        len(world.tiles),
+    )
 
 
 async def test_fogged_tiles_are_drawn_as_fog_and_differ_from_visible_ones(starter_game):
@@ -49,7 +57,9 @@ async def test_fogged_tiles_are_drawn_as_fog_and_differ_from_visible_ones(starte
     world = api.player_world(starter_game.root / "duel.json", "alice")
     size = data["tilePixels"]
     visible = {(t.position.x, t.position.y) for t in world.tiles}
-    fogged = [(x, y) for y in range(world.height) for x in range(world.width) if (x, y) not in visible]
+    fogged = [
+        (x, y) for y in range(world.height) for x in range(world.width) if (x, y) not in visible
+    ]
     assert visible and fogged  # alice sees part of the board
     fog_means = [tile_mean(image, x, y, size) for x, y in fogged]
     seen_means = [tile_mean(image, x, y, size) for x, y in visible]
@@ -59,7 +69,9 @@ async def test_fogged_tiles_are_drawn_as_fog_and_differ_from_visible_ones(starte
         assert sum(mean) > sum(FOG) + 120, mean
     x, y = fogged[0]
     vx, vy = next(iter(visible))
-    assert image.getpixel((x * size + size // 2, y * size + 1)) != image.getpixel((vx * size + size // 2, vy * size + 1))
+    assert image.getpixel((x * size + size // 2, y * size + 1)) != image.getpixel(
+        (vx * size + size // 2, vy * size + 1)
+    )
 
 
 async def test_each_player_sees_their_own_fog(starter_game):
@@ -89,16 +101,28 @@ async def test_the_score_history_lists_each_players_scores_compactly(starter_gam
     final = {p.id: p.score for p in status.players}
     data = every_round.data
     assert data["rounds"] == list(range(101)) and data["every"] == 1
-    assert {p["id"]: p["scores"][-1] for p in data["players"]} == final  # ends where get_status ends
+    assert {
+        p["id"]: p["scores"][-1] for p in data["players"]
+    } == final  # ends where get_status ends
     assert all(len(p["scores"]) == 101 for p in data["players"])
     # 101 rounds: sampled every 2nd round, the last one included, and a few KB at most.
-    assert sampled.data["every"] == 2 and sampled.data["rounds"][-1] == 100 and len(sampled.data["rounds"]) == 51
+    assert (
+        sampled.data["every"] == 2
+        and sampled.data["rounds"][-1] == 100
+        and len(sampled.data["rounds"]) == 51
+    )
     assert sampled.size < 3000
     assert [p["id"] for p in sampled.data["players"]] == ["alice", "bob"]
     # where the lead changed, over the whole game, as nova status --history shows it
     history = api.score_history(starter_game.root / "duel.json")
-    assert every_round.data["leadChanges"] == sampled.data["leadChanges"] == [c.to_json() for c in history.lead_changes]
-    assert "Where the lead changed:" in sampled.text and sampled.text.splitlines()[1].startswith("Scores after each round")
+    assert (
+        every_round.data["leadChanges"]
+        == sampled.data["leadChanges"]
+        == [c.to_json() for c in history.lead_changes]
+    )
+    assert "Where the lead changed:" in sampled.text and sampled.text.splitlines()[1].startswith(
+        "Scores after each round"
+    )
     assert bad.error and "every" in bad.text
 
 

@@ -9,14 +9,26 @@ from __future__ import annotations
 import json
 import re
 
-from nova_mcp_testing import ALICE_LOG, ALICE_MEMORY, BOB_LOG, BOB_MEMORY, BOB_SOURCE, BOB_THROWN, call, connect, ok
+from nova_mcp_testing import (
+    ALICE_LOG,
+    ALICE_MEMORY,
+    BOB_LOG,
+    BOB_MEMORY,
+    BOB_SOURCE,
+    BOB_THROWN,
+    call,
+    connect,
+    ok,
+)
 
 BOBS_SECRETS = (BOB_MEMORY, BOB_LOG, BOB_SOURCE, BOB_THROWN)
 WAIT = "export default (() => ({ type: 'android.wait' })) as AndroidTurn;"
 # A script of alice's that looks for bob's secrets in everything it is given, and counts the
 # androids of other players it can see.
 SNOOP = (
-    "const hidden = " + json.dumps([s[::-1] for s in BOBS_SECRETS]) + ".map((s) => s.split('').reverse().join(''));\n"
+    "const hidden = "
+    + json.dumps([s[::-1] for s in BOBS_SECRETS])
+    + ".map((s) => s.split('').reverse().join(''));\n"
     "export default (() => ({ type: 'android.wait', recording: "
     "(hidden.some((s) => JSON.stringify([world, rules, androidId, turn]).includes(s)) ? 'LEAK' : 'clean')"
     " + ' ' + world.androids.filter((a) => a.ownerId !== 'alice').length })) as AndroidTurn;"
@@ -38,26 +50,71 @@ def alice_reads(game, total_events: int) -> dict[str, list[dict]]:
         "get_status": [{"game": "secrets"}],
         "get_world": [{"game": "secrets", "player": "alice", "tile_limit": 200, "messages": 50}]
         # the whole map of a round, as her replay keeps it: bob's androids, not his words or code
-        + [{"game": "secrets", "player": "alice", "tile_limit": 200, "messages": 50, "whole_map": True, "round": r} for r in (0, 6, 12)],
+        + [
+            {
+                "game": "secrets",
+                "player": "alice",
+                "tile_limit": 200,
+                "messages": 50,
+                "whole_map": True,
+                "round": r,
+            }
+            for r in (0, 6, 12)
+        ],
         # the library holds bob's uploads too (upload_script keeps them there): not hers to list
         "list_scripts": [{"player": "alice"}],
-        "get_android": [{"game": "secrets", "player": "alice", "android_id": a} for a in (alice_keeper, bob_keeper, bob_thrower)],
-        "dry_run_turn": [{"game": "secrets", "player": "alice", "source": WAIT}, {"game": "secrets", "player": "alice", "source": SNOOP}]
-        + [{"game": "secrets", "player": "alice", "android_id": a, "source": WAIT} for a in (bob_keeper, bob_thrower)],
+        "get_android": [
+            {"game": "secrets", "player": "alice", "android_id": a}
+            for a in (alice_keeper, bob_keeper, bob_thrower)
+        ],
+        "dry_run_turn": [
+            {"game": "secrets", "player": "alice", "source": WAIT},
+            {"game": "secrets", "player": "alice", "source": SNOOP},
+        ]
+        + [
+            {"game": "secrets", "player": "alice", "android_id": a, "source": WAIT}
+            for a in (bob_keeper, bob_thrower)
+        ],
         # The picture's text and structured content; what it draws is only what alice could see
         # (tests/mcp/test_pictures.py: every tile she could not see is fog).
-        "get_board_image": [{"game": "secrets", "player": "alice"}] + [{"game": "secrets", "player": "alice", "round": r} for r in (0, 6, 12)]
+        "get_board_image": [{"game": "secrets", "player": "alice"}]
+        + [{"game": "secrets", "player": "alice", "round": r} for r in (0, 6, 12)]
         + [{"game": "secrets", "player": "alice", "round": 12, "whole_map": True}],
         "get_score_history": [{"game": "secrets"}, {"game": "secrets", "every": 1}],
         # her own script against the starter, and bob's scripts named as hers (refused): scores and
         # reason codes only, never code, memory, recordings or a thrown error's text
         "compare_scripts": [
-            {"a": {"game": "secrets", "player": "alice", "script_id": s}, "b": {"starter": True}, "seeds": "1", "rounds": 3}
+            {
+                "a": {"game": "secrets", "player": "alice", "script_id": s},
+                "b": {"starter": True},
+                "seeds": "1",
+                "rounds": 3,
+            }
             for s in game.scripts["alice"] + game.scripts["bob"]
         ],
-        "get_events": [{"game": "secrets", "player": "alice", "offset": o, "limit": 100, "compact": False, "notes": True} for o in range(0, total_events, 100)]
-        + [{"game": "secrets", "player": "alice", "android_id": a, "offset": 0, "limit": 100, **form} for a in (bob_keeper, bob_thrower)
-           for form in ({}, {"compact": False, "notes": True})]
+        "get_events": [
+            {
+                "game": "secrets",
+                "player": "alice",
+                "offset": o,
+                "limit": 100,
+                "compact": False,
+                "notes": True,
+            }
+            for o in range(0, total_events, 100)
+        ]
+        + [
+            {
+                "game": "secrets",
+                "player": "alice",
+                "android_id": a,
+                "offset": 0,
+                "limit": 100,
+                **form,
+            }
+            for a in (bob_keeper, bob_thrower)
+            for form in ({}, {"compact": False, "notes": True})
+        ]
         + [{"game": "secrets", "player": "alice", "failed_only": True, "offset": 0, "limit": 100}]
         + [{"game": "secrets", "player": "alice", "round": r, "limit": 100} for r in (1, 6, 12)],
     }
@@ -79,11 +136,25 @@ async def test_the_players_do_see_each_other_so_the_privacy_checks_can_fail(secr
     async with connect(secrets_game.root) as client:
         seen_by_alice = await ok(client, "get_world", game="secrets", player="alice")
         seen_by_bob = await ok(client, "get_world", game="secrets", player="bob")
-        moves = await ok(client, "get_events", game="secrets", player="alice", mine_only=False, offset=0, limit=100, compact=False)
+        moves = await ok(
+            client,
+            "get_events",
+            game="secrets",
+            player="alice",
+            mine_only=False,
+            offset=0,
+            limit=100,
+            compact=False,
+        )
     assert {a["id"] for a in seen_by_alice.data["others"]["androids"]} >= {bob_keeper}
     assert alice_keeper in {a["id"] for a in seen_by_bob.data["others"]["androids"]}
-    moved = {e["android"] for e in moves.data["events"] if e["type"] == "turn" and e["outcome"] == "accepted"
-             and e["action"]["type"] == "android.move"}
+    moved = {
+        e["android"]
+        for e in moves.data["events"]
+        if e["type"] == "turn"
+        and e["outcome"] == "accepted"
+        and e["action"]["type"] == "android.move"
+    }
     assert {alice_keeper, bob_keeper} <= moved
 
 
@@ -96,7 +167,9 @@ async def test_alices_world_holds_her_own_things_and_only_what_she_sees_of_bobs(
         assert [a["id"] for a in yours["androids"]] == secrets_game.androids[player]
         assert [s["id"] for s in yours["scripts"]] == secrets_game.scripts[player]
         assert yours["buildings"] and {b["ownerId"] for b in yours["buildings"]} == {player}
-        assert seen["others"]["androids"] and {a["ownerId"] for a in seen["others"]["androids"]} <= {"alice", "bob"} - {player}
+        assert seen["others"]["androids"] and {
+            a["ownerId"] for a in seen["others"]["androids"]
+        } <= {"alice", "bob"} - {player}
         assert {b["ownerId"] for b in seen["others"]["buildings"]} <= {"alice", "bob"} - {player}
     assert (world["yours"]["activeAndroids"], world["yours"]["capacity"]) == (1, 2)
 
@@ -104,7 +177,11 @@ async def test_alices_world_holds_her_own_things_and_only_what_she_sees_of_bobs(
 async def test_no_tool_resource_or_prompt_shows_alice_anything_of_bobs(secrets_game):
     seen: list[tuple[str, str]] = []
     async with connect(secrets_game.root) as client:
-        read_only = {t.name for t in (await client.list_tools()).tools if t.annotations and t.annotations.read_only_hint}
+        read_only = {
+            t.name
+            for t in (await client.list_tools()).tools
+            if t.annotations and t.annotations.read_only_hint
+        }
         total = (await call(client, "get_events", game="secrets", player="alice")).data["total"]
         reads = alice_reads(secrets_game, total)
         assert read_only == set(reads), (
@@ -124,7 +201,10 @@ async def test_no_tool_resource_or_prompt_shows_alice_anything_of_bobs(secrets_g
             resource = await client.read_resource(uri)
             seen.append((uri, json.dumps(resource.model_dump(mode="json"))))
         for prompt in (await client.list_prompts()).prompts:
-            arguments = {a.name: {"game": "secrets", "player": "alice"}[a.name] for a in prompt.arguments or []}
+            arguments = {
+                a.name: {"game": "secrets", "player": "alice"}[a.name]
+                for a in prompt.arguments or []
+            }
             got = await client.get_prompt(prompt.name, arguments)
             seen.append((f"prompt {prompt.name}", json.dumps(got.model_dump(mode="json"))))
 
@@ -137,7 +217,14 @@ async def test_no_tool_resource_or_prompt_shows_alice_anything_of_bobs(secrets_g
     bob_keeper, bob_thrower = secrets_game.androids["bob"]
     async with connect(secrets_game.root) as client:
         bobs = await ok(client, "get_android", game="secrets", player="bob", android_id=bob_keeper)
-        failures = await ok(client, "get_events", game="secrets", player="bob", android_id=bob_thrower, failed_only=True)
+        failures = await ok(
+            client,
+            "get_events",
+            game="secrets",
+            player="bob",
+            android_id=bob_thrower,
+            failed_only=True,
+        )
     assert bobs.data["memory"] == BOB_MEMORY and bobs.data["recording"] == BOB_LOG + " 12"
     assert BOB_SOURCE in (secrets_game.root / "secrets.json").read_text()  # his bundle does hold it
     assert BOB_THROWN in failures.everything()
@@ -148,7 +235,9 @@ def fill(template: str) -> str:
     values = {"name": "secrets", "game": "secrets", "player": "alice"}
 
     def value(match: re.Match) -> str:
-        assert match.group(1) in values, f"fill in resource template parameter {match.group(1)!r} in test_privacy.fill"
+        assert match.group(1) in values, (
+            f"fill in resource template parameter {match.group(1)!r} in test_privacy.fill"
+        )
         return values[match.group(1)]
 
     return re.sub(r"\{(\w+)\}", value, template)
@@ -157,8 +246,17 @@ def fill(template: str) -> str:
 async def test_another_players_android_is_refused_not_redacted(secrets_game):
     bob_keeper, _ = secrets_game.androids["bob"]
     async with connect(secrets_game.root) as client:
-        reply = await call(client, "get_android", game="secrets", player="alice", android_id=bob_keeper)
-        dry = await call(client, "dry_run_turn", game="secrets", player="alice", android_id=bob_keeper, source=WAIT)
+        reply = await call(
+            client, "get_android", game="secrets", player="alice", android_id=bob_keeper
+        )
+        dry = await call(
+            client,
+            "dry_run_turn",
+            game="secrets",
+            player="alice",
+            android_id=bob_keeper,
+            source=WAIT,
+        )
     assert reply.error and "belongs to another player" in reply.text
     assert dry.error and "belongs to another player" in dry.text
 
@@ -167,19 +265,47 @@ async def test_other_players_turns_show_their_actions_but_not_their_words(secret
     bob_keeper, bob_thrower = secrets_game.androids["bob"]
     async with connect(secrets_game.root) as client:
         # from the start: the first turn logs the notes (later turns log only what changed)
-        kept = await ok(client, "get_events", game="secrets", player="alice", android_id=bob_keeper, offset=0, limit=100, compact=False, notes=True)
-        thrown = await ok(client, "get_events", game="secrets", player="alice", android_id=bob_thrower, limit=3, compact=False)
+        kept = await ok(
+            client,
+            "get_events",
+            game="secrets",
+            player="alice",
+            android_id=bob_keeper,
+            offset=0,
+            limit=100,
+            compact=False,
+            notes=True,
+        )
+        thrown = await ok(
+            client,
+            "get_events",
+            game="secrets",
+            player="alice",
+            android_id=bob_thrower,
+            limit=3,
+            compact=False,
+        )
     turns = [e for e in kept.data["events"] if e["type"] == "turn"]
     assert len(turns) == 12
     first = turns[0]
     assert first["action"]["memory"] == first["action"]["recording"] == "[Redacted]"
     for event in turns:
         assert event["action"]["type"] == "android.move" and event["outcome"] == "accepted"
-        assert event["action"].get("memory", "[Redacted]") == event["action"].get("recording", "[Redacted]") == "[Redacted]"
-    thrown_turns = [e for e in thrown.data["events"] if e["type"] == "turn"]  # (and any round end that hurt it)
+        assert (
+            event["action"].get("memory", "[Redacted]")
+            == event["action"].get("recording", "[Redacted]")
+            == "[Redacted]"
+        )
+    thrown_turns = [
+        e for e in thrown.data["events"] if e["type"] == "turn"
+    ]  # (and any round end that hurt it)
     assert thrown_turns
     for event in thrown_turns:
-        assert (event["outcome"], event["code"], event["reason"]) == ("error", "script-error", "[Redacted]")
+        assert (event["outcome"], event["code"], event["reason"]) == (
+            "error",
+            "script-error",
+            "[Redacted]",
+        )
 
 
 async def test_a_dry_run_needs_the_player_whose_android_it_acts_as(secrets_game):

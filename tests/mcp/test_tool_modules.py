@@ -17,7 +17,12 @@ from nova_tools.mcp.tools import TOOLS, create_game, get_status, list_games, val
 
 def test_a_tool_is_a_plain_function_given_the_games_folder(tmp_path: Path) -> None:
     folder = api.GameFolder.at(tmp_path)
-    assert list_games(folder).structured_content == {"games": [], "more": 0, "offset": 0, "total": 0}
+    assert list_games(folder).structured_content == {
+        "games": [],
+        "more": 0,
+        "offset": 0,
+        "total": 0,
+    }
     created = create_game(folder, name="duel", seed=3)
     assert created.structured_content["seed"] == 3 and (tmp_path / "duel.json").is_file()
     status = get_status(folder, game="duel")

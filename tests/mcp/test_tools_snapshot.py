@@ -32,7 +32,10 @@ DESIGN_TOOLS = {
 async def listed_tools(tmp_path) -> list[dict]:
     async with connect(tmp_path) as client:
         result = await client.list_tools()
-    return sorted((tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in result.tools), key=lambda t: t["name"])
+    return sorted(
+        (tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in result.tools),
+        key=lambda t: t["name"],
+    )
 
 
 async def test_the_tool_list_matches_the_committed_snapshot(tmp_path):
@@ -56,7 +59,17 @@ async def test_every_tool_of_the_design_takes_the_design_argument_names(tmp_path
         assert name == name.lower() and " " not in name
         assert tool["outputSchema"]["type"] == "object", name  # structured output for every tool
         assert tool["description"] and tool["title"], name
-        required = {"name", "game", "player", "rules", "rounds", "script_id", "android_id", "a", "b"}  # a, b: compare_scripts' two sides
+        required = {
+            "name",
+            "game",
+            "player",
+            "rules",
+            "rounds",
+            "script_id",
+            "android_id",
+            "a",
+            "b",
+        }  # a, b: compare_scripts' two sides
         assert set(tool["inputSchema"].get("required", [])) <= required, name
 
 
@@ -69,7 +82,11 @@ async def test_descriptions_read_as_plain_paragraphs_without_source_indentation(
 async def test_dry_run_turns_output_schema_types_the_action(tmp_path):
     tools = {tool["name"]: tool for tool in await listed_tools(tmp_path)}
     schema = tools["dry_run_turn"]["outputSchema"]
-    [typed] = [option for option in schema["properties"]["action"]["anyOf"] if "discriminator" in option]
-    assert {"android.move", "android.wait", "android.start-construction"} <= set(typed["discriminator"]["mapping"])
+    [typed] = [
+        option for option in schema["properties"]["action"]["anyOf"] if "discriminator" in option
+    ]
+    assert {"android.move", "android.wait", "android.start-construction"} <= set(
+        typed["discriminator"]["mapping"]
+    )
     move = schema["$defs"]["MoveAction"]
     assert set(move["properties"]["direction"]["enum"]) == {"north", "south", "east", "west"}

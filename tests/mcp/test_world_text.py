@@ -21,14 +21,44 @@ from nova_tools.mcp.models import (
 from nova_tools.mcp.shaping import world_text
 
 
-def _android(id: str, owner: str, x: int, y: int, *, active: bool = True, cargo: dict | None = None) -> dict:
-    return dict(id=id, owner_id=owner, script_id="script-1", position=Position(x=x, y=y), battery=87.5, health=100.0, active=active, cargo=cargo or {})
+def _android(
+    id: str, owner: str, x: int, y: int, *, active: bool = True, cargo: dict | None = None
+) -> dict:
+    return dict(
+        id=id,
+        owner_id=owner,
+        script_id="script-1",
+        position=Position(x=x, y=y),
+        battery=87.5,
+        health=100.0,
+        active=active,
+        cargo=cargo or {},
+    )
 
 
-def _building(id: str, type: str, owner: str, x: int, y: int, *, complete: bool = True, owed: dict | None = None, storage: dict | None = None, ticks: int = 0) -> BuildingOut:
+def _building(
+    id: str,
+    type: str,
+    owner: str,
+    x: int,
+    y: int,
+    *,
+    complete: bool = True,
+    owed: dict | None = None,
+    storage: dict | None = None,
+    ticks: int = 0,
+) -> BuildingOut:
     return BuildingOut(
-        id=id, type=type, owner_id=owner, position=Position(x=x, y=y), health=50.0, complete=complete, initial=False,
-        remaining_ticks=ticks, owed=owed or {}, storage=storage or {},
+        id=id,
+        type=type,
+        owner_id=owner,
+        position=Position(x=x, y=y),
+        health=50.0,
+        complete=complete,
+        initial=False,
+        remaining_ticks=ticks,
+        owed=owed or {},
+        storage=storage or {},
     )
 
 
@@ -52,25 +82,63 @@ def a_world(**changes) -> WorldView:
             capacity=2,
             active_androids=1,
             androids=[
-                OwnAndroid(**_android("android-1", "alice", 3, 4, cargo={"metal": 3}), memory_length=10, recording_length=0),
-                OwnAndroid(**_android("android-3", "alice", 1, 1, active=False), memory_length=0, recording_length=0),
+                OwnAndroid(
+                    **_android("android-1", "alice", 3, 4, cargo={"metal": 3}),
+                    memory_length=10,
+                    recording_length=0,
+                ),
+                OwnAndroid(
+                    **_android("android-3", "alice", 1, 1, active=False),
+                    memory_length=0,
+                    recording_length=0,
+                ),
             ],
             buildings=[
                 _building("building-1", "charger", "alice", 2, 2),
                 _building("building-4", "depot", "alice", 2, 3, storage={"metal": 7}),
-                _building("building-6", "extractor", "alice", 4, 4, complete=False, owed={"metal": 4, "electronics": 1}, ticks=3),
+                _building(
+                    "building-6",
+                    "extractor",
+                    "alice",
+                    4,
+                    4,
+                    complete=False,
+                    owed={"metal": 4, "electronics": 1},
+                    ticks=3,
+                ),
             ],
-            scripts=[ScriptOut(id="script-1", name="starter"), ScriptOut(id="script-4", name="miner")],
+            scripts=[
+                ScriptOut(id="script-1", name="starter"),
+                ScriptOut(id="script-4", name="miner"),
+            ],
         ),
         others=Seen(
-            androids=[AndroidBrief(**_android("android-2", "bob", 6, 4)), AndroidBrief(**_android("android-5", "bob", 7, 4, active=False))],
-            buildings=[_building("building-3", "charger", "bob", 7, 5), _building("building-7", "depot", "bob", 8, 5, complete=False)],
+            androids=[
+                AndroidBrief(**_android("android-2", "bob", 6, 4)),
+                AndroidBrief(**_android("android-5", "bob", 7, 4, active=False)),
+            ],
+            buildings=[
+                _building("building-3", "charger", "bob", 7, 5),
+                _building("building-7", "depot", "bob", 8, 5, complete=False),
+            ],
         ),
         whole_map=False,
         message_count=3,
         messages=[
-            MessageOut(round=11, android_id="android-2", owner_id="bob", position=Position(x=6, y=4), content="hello"),
-            MessageOut(round=12, android_id="android-1", owner_id="alice", position=Position(x=3, y=4), content="x" * 130),
+            MessageOut(
+                round=11,
+                android_id="android-2",
+                owner_id="bob",
+                position=Position(x=6, y=4),
+                content="hello",
+            ),
+            MessageOut(
+                round=12,
+                android_id="android-1",
+                owner_id="alice",
+                position=Position(x=3, y=4),
+                content="x" * 130,
+            ),
         ],
     )
     return WorldView(**{**fields, **changes})
@@ -99,9 +167,15 @@ def test_every_line_says_what_the_structured_content_holds() -> None:
 
 def test_an_empty_world_says_so_and_lists_no_page_or_broadcasts() -> None:
     empty = a_world(
-        visible_tiles=9, tile_count=0, tile_offset=0, tiles=[], scattered_total={},
+        visible_tiles=9,
+        tile_count=0,
+        tile_offset=0,
+        tiles=[],
+        scattered_total={},
         yours=Holdings(capacity=1, active_androids=0, androids=[], buildings=[], scripts=[]),
-        others=Seen(androids=[], buildings=[]), message_count=0, messages=[],
+        others=Seen(androids=[], buildings=[]),
+        message_count=0,
+        messages=[],
     )
     assert world_text(empty).split("\n") == [
         "duel round 12 as alice: 9 of 80 tiles visible; 0 of 1 android slots used.",
@@ -111,7 +185,10 @@ def test_an_empty_world_says_so_and_lists_no_page_or_broadcasts() -> None:
 
 def test_a_replays_whole_map_says_so_instead_of_what_is_visible() -> None:
     first = world_text(a_world(whole_map=True, visible_tiles=80)).split("\n")[0]
-    assert first == "duel round 12, the whole map (a replay's view) for alice: 10x8 tiles; 1 of 2 android slots used."
+    assert (
+        first
+        == "duel round 12, the whole map (a replay's view) for alice: 10x8 tiles; 1 of 2 android slots used."
+    )
 
 
 def test_a_whole_page_of_tiles_has_no_paging_hint() -> None:

@@ -14,7 +14,9 @@ from nova_testing import CALLED_AT, THROWER_FILES, THROWN_AT, nova, write_files
 
 from nova_tools.mcp import build_server
 
-THROWN = re.compile(r"threw Error: no way north in round (\d+) at lib/nav\.ts:4:\d+ in pick, called from act at main\.ts:4:\d+")
+THROWN = re.compile(
+    r"threw Error: no way north in round (\d+) at lib/nav\.ts:4:\d+ in pick, called from act at main\.ts:4:\d+"
+)
 
 
 def test_nova_events_and_dry_run_name_the_imported_file_and_line(tmp_path):
@@ -32,21 +34,33 @@ def test_nova_events_and_dry_run_name_the_imported_file_and_line(tmp_path):
     dry = nova("dry-run", project / "main.ts")
     dry_json = nova("dry-run", project / "main.ts", "--json")
 
-    assert failed.code == 0 and [m.group(1) for m in THROWN.finditer(failed.out)] == ["1", "2"], failed.out
+    assert failed.code == 0 and [m.group(1) for m in THROWN.finditer(failed.out)] == ["1", "2"], (
+        failed.out
+    )
     assert "at line" not in failed.out
     assert dry.code == 2 and THROWN.search(dry.out), dry.out  # 2: the engine would refuse the turn
     data = json.loads(dry_json.out)
     assert THROWN.fullmatch(data["reason"]) and data["code"] == "script-error"
-    assert [(f["file"], f["line"], f["function"]) for f in data["stack"]] == [(*THROWN_AT, "pick"), (*CALLED_AT, "act")]
+    assert [(f["file"], f["line"], f["function"]) for f in data["stack"]] == [
+        (*THROWN_AT, "pick"),
+        (*CALLED_AT, "act"),
+    ]
 
 
 async def test_mcp_get_events_and_dry_run_turn_name_the_imported_file_and_line(tmp_path):
     async with Client(build_server(tmp_path)) as client:
         await client.call_tool("create_game", {"name": "g", "seed": 3})
-        uploaded = await client.call_tool("upload_script", {"game": "g", "player": "p", "files": THROWER_FILES})
-        await client.call_tool("launch_android", {"game": "g", "player": "p", "script_id": uploaded.structured_content["scriptId"]})
+        uploaded = await client.call_tool(
+            "upload_script", {"game": "g", "player": "p", "files": THROWER_FILES}
+        )
+        await client.call_tool(
+            "launch_android",
+            {"game": "g", "player": "p", "script_id": uploaded.structured_content["scriptId"]},
+        )
         await client.call_tool("run_rounds", {"game": "g", "rounds": 2})
-        events = await client.call_tool("get_events", {"game": "g", "player": "p", "failed_only": True, "compact": False})
+        events = await client.call_tool(
+            "get_events", {"game": "g", "player": "p", "failed_only": True, "compact": False}
+        )
         dry = await client.call_tool("dry_run_turn", {"files": THROWER_FILES})
 
     assert not events.is_error and not dry.is_error

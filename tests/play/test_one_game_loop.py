@@ -15,10 +15,18 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from nova_testing import nova, sha
+
 from nova_tools import api, engine, store
-from nova_tools.play import GameSession, GameSpec, Seat, SpecError, play_game, sandbox_lease, sandboxes_made
+from nova_tools.play import (
+    GameSession,
+    GameSpec,
+    Seat,
+    SpecError,
+    play_game,
+    sandbox_lease,
+    sandboxes_made,
+)
 from nova_tools.rules import Rules
 
 SEED, ROUNDS = 5, 40
@@ -43,12 +51,18 @@ def test_play_game_of_the_demo_spec_ends_in_the_demo_files_state(demo_file: Path
     assert result.state_hash == engine.state_hash(from_file.state)
     assert result.rounds == from_file.state.round == ROUNDS
     assert result.events == from_file.events
-    assert result.destroyed == tuple(a for e in from_file.events if e["type"] == "round.ended" for a in e["destroyed"])
-    assert {s.player: s.points for s in result.scores} == {p.id: p.score for p in api.status(demo_file).players}
+    assert result.destroyed == tuple(
+        a for e in from_file.events if e["type"] == "round.ended" for a in e["destroyed"]
+    )
+    assert {s.player: s.points for s in result.scores} == {
+        p.id: p.score for p in api.status(demo_file).players
+    }
     assert any(s.points > 0 for s in result.scores), "the starter scores something in 40 rounds"
 
 
-def test_the_demo_file_is_the_file_of_the_same_game_played_command_by_command(demo_file: Path, tmp_path: Path) -> None:
+def test_the_demo_file_is_the_file_of_the_same_game_played_command_by_command(
+    demo_file: Path, tmp_path: Path
+) -> None:
     game = tmp_path / "demo.json"
     api.create_game(game, seed=SEED)
     for player in ("alice", "bob"):
@@ -63,7 +77,11 @@ def test_a_session_reports_each_round_and_can_stop_between_rounds(starter) -> No
     spec = api.demo_spec(SEED, ROUNDS, starter)
     session = GameSession.start(spec)
     setup = list(session.events)
-    assert [e["type"] for e in setup] == ["player.joined", "script.uploaded", "android.launched"] * 2
+    assert [e["type"] for e in setup] == [
+        "player.joined",
+        "script.uploaded",
+        "android.launched",
+    ] * 2
     hashes = []
     for _ in range(4):
         report = session.play_round()
@@ -72,7 +90,11 @@ def test_a_session_reports_each_round_and_can_stop_between_rounds(starter) -> No
         hashes.append(session.state_hash())
     assert len(set(hashes)) == 4
     progress: list[tuple[int, int]] = []
-    reports = session.play(ROUNDS, stop=lambda: session.round >= 10, progress=lambda done, asked: progress.append((done, asked)))
+    reports = session.play(
+        ROUNDS,
+        stop=lambda: session.round >= 10,
+        progress=lambda done, asked: progress.append((done, asked)),
+    )
     assert [r.round for r in reports] == [5, 6, 7, 8, 9, 10] and session.round == 10
     assert progress == [(i, ROUNDS) for i in range(1, 7)]
     hashes.append(session.state_hash())
@@ -92,27 +114,44 @@ def test_the_same_spec_gives_the_same_game_in_another_process(starter) -> None:
         "from nova_tools import api; from nova_tools.play import play_game; "
         f"print(play_game(api.demo_spec({SEED}, 15)).state_hash)"
     )
-    there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    there = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
     assert there.stdout.strip() == here.state_hash
 
 
 def test_a_seat_whose_script_throws_fails_its_turns_with_the_reason_code(tmp_path: Path) -> None:
-    broken = api.compile_upload(files={"main.ts": "const t: AndroidTurn = () => { throw new Error('boom'); };\nexport default t;\n"})
+    broken = api.compile_upload(
+        files={
+            "main.ts": "const t: AndroidTurn = () => { throw new Error('boom'); };\nexport default t;\n"
+        }
+    )
     spec = GameSpec(Rules(), 1, (Seat("ann", broken),), rounds=3)
     result = play_game(spec)
     turns = [e for e in result.events if e["type"] == "turn"]
     assert [(e["outcome"], e["code"]) for e in turns] == [("error", "script-error")] * 3
     assert result.failed_turns == result.turns == 3
     android = result.state.androids["android-1"]
-    assert android.health == Rules().android.max_health - 3 * Rules().android.failed_turn_health_penalty - 3 * Rules().android.decay_per_round
+    assert (
+        android.health
+        == Rules().android.max_health
+        - 3 * Rules().android.failed_turn_health_penalty
+        - 3 * Rules().android.decay_per_round
+    )
 
 
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        (lambda s: GameSpec(Rules(), -1, (), 1), "seed must be a whole number from 0 to 2\\^63 - 1, not -1"),
+        (
+            lambda s: GameSpec(Rules(), -1, (), 1),
+            "seed must be a whole number from 0 to 2\\^63 - 1, not -1",
+        ),
         (lambda s: GameSpec(Rules(), 1, (), -2), "at least 0"),
-        (lambda s: GameSpec(Rules(), 1, (Seat("ann", s), Seat("ann", s)), 1), "each seat needs its own player"),
+        (
+            lambda s: GameSpec(Rules(), 1, (Seat("ann", s), Seat("ann", s)), 1),
+            "each seat needs its own player",
+        ),
     ],
     ids=["seed", "rounds", "same-player"],
 )
@@ -125,7 +164,9 @@ def test_a_spec_that_cannot_be_played_says_why(spec, message: str, starter) -> N
 def test_a_demo_with_a_bad_seed_is_one_sentence(tmp_path: Path) -> None:
     run = nova("demo", "--dir", tmp_path, "--seed", -4, "--rounds", 1)
     assert run.code == 1
-    assert run.err.strip() == "nova demo: the seed must be a whole number from 0 to 2^63 - 1, not -4"
+    assert (
+        run.err.strip() == "nova demo: the seed must be a whole number from 0 to 2^63 - 1, not -4"
+    )
     assert not (tmp_path / "demo.json").exists()
 
 
@@ -146,7 +187,9 @@ def test_games_played_at_once_in_threads_each_get_a_sandbox_and_come_out_as_alon
         start.wait()
         hashes[(seed, copy)] = play_game(api.demo_spec(seed, 8, starter)).state_hash
 
-    threads = [threading.Thread(target=play, args=(seed, copy)) for seed, copy in ((2, 0), (3, 0), (2, 1))]
+    threads = [
+        threading.Thread(target=play, args=(seed, copy)) for seed, copy in ((2, 0), (3, 0), (2, 1))
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:

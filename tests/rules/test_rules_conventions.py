@@ -1,5 +1,3 @@
-
-
 def test_a_schema_reference_for_editors_is_not_a_rule():
     import json
 

@@ -50,7 +50,10 @@ TABLE = [
         ],
     ),
     ("buildings.processor.cost", {"metal": 10, "electronics": 2}),
-    ("buildings.acidProcessingPlant.conversion", [{"inputs": {"acidCanister": 1, "water": 1}, "outputs": {"polymer": 1}}]),
+    (
+        "buildings.acidProcessingPlant.conversion",
+        [{"inputs": {"acidCanister": 1, "water": 1}, "outputs": {"polymer": 1}}],
+    ),
     ("buildings.acidProcessingPlant.cleansAcid", True),
     ("buildings.acidProcessingPlant.cost", {"metal": 12, "electronics": 2}),
     ("buildings.scanner.sight", {"shape": "diamond", "range": 4}),
@@ -70,13 +73,29 @@ TABLE = [
     ("salvage.repairCost", {"metal": 1}),
     ("script.fuel", 200),
     ("script.memory", 16 * MIB),
-    ("script.timeoutMs", 10000),  # our choice: 4x the longest a default turn can run (rules/budgets.py)
+    (
+        "script.timeoutMs",
+        10000,
+    ),  # our choice: 4x the longest a default turn can run (rules/budgets.py)
     ("match.finalRound", None),
-    ("scoring.buildings", {
-        "charger": 4, "depot": 3, "extractor": 6, "processor": 10, "acidProcessingPlant": 12,
-        "scanner": 0, "radar": 0, "relayTower": 0, "colonyModule": 100,
-    }),
-    ("scoring.materials", {"metal": 1, "electronics": 3, "polymer": 4, "ore": 0.5, "water": 0.5, "acidCanister": 1}),
+    (
+        "scoring.buildings",
+        {
+            "charger": 4,
+            "depot": 3,
+            "extractor": 6,
+            "processor": 10,
+            "acidProcessingPlant": 12,
+            "scanner": 0,
+            "radar": 0,
+            "relayTower": 0,
+            "colonyModule": 100,
+        },
+    ),
+    (
+        "scoring.materials",
+        {"metal": 1, "electronics": 3, "polymer": 4, "ore": 0.5, "water": 0.5, "acidCanister": 1},
+    ),
 ]
 
 
@@ -85,10 +104,16 @@ def at(path: str):
     for part in path.split("."):
         value = value[part]
     if isinstance(value, dict) and set(value) <= set(MATERIALS) and value:
-        return {k: v for k, v in value.items() if v}  # a cost lists every material; compare the non-zero ones
+        return {
+            k: v for k, v in value.items() if v
+        }  # a cost lists every material; compare the non-zero ones
     if isinstance(value, list):
         return [
-            {k: ({m: u for m, u in v.items() if u} if isinstance(v, dict) else v) for k, v in entry.items()} for entry in value
+            {
+                k: ({m: u for m, u in v.items() if u} if isinstance(v, dict) else v)
+                for k, v in entry.items()
+            }
+            for entry in value
         ]
     return value
 
@@ -99,13 +124,27 @@ def test_default(path: str, value) -> None:
 
 
 def test_every_building_has_100_health() -> None:
-    assert {t: DEFAULTS["buildings"][t]["health"] for t in BUILDING_TYPES} == {t: 100 for t in BUILDING_TYPES}
+    assert {t: DEFAULTS["buildings"][t]["health"] for t in BUILDING_TYPES} == {
+        t: 100 for t in BUILDING_TYPES
+    }
 
 
 def test_building_and_material_ids() -> None:
-    assert list(DEFAULTS["buildings"]) == list(BUILDING_TYPES) == [
-        "charger", "depot", "extractor", "processor", "acidProcessingPlant", "scanner", "radar", "relayTower", "colonyModule",
-    ]
+    assert (
+        list(DEFAULTS["buildings"])
+        == list(BUILDING_TYPES)
+        == [
+            "charger",
+            "depot",
+            "extractor",
+            "processor",
+            "acidProcessingPlant",
+            "scanner",
+            "radar",
+            "relayTower",
+            "colonyModule",
+        ]
+    )
     assert list(DEFAULTS["scoring"]["buildings"]) == list(BUILDING_TYPES)
     assert list(MATERIALS) == ["metal", "electronics", "polymer", "ore", "water", "acidCanister"]
 
@@ -113,11 +152,22 @@ def test_building_and_material_ids() -> None:
 def test_storage_flags() -> None:
     """Deposits: depot, processor, acid plant. Withdrawals: depot, extractor, processor, acid plant."""
     b = DEFAULTS["buildings"]
-    assert [t for t in BUILDING_TYPES if b[t]["storage"]["deposit"]] == ["depot", "processor", "acidProcessingPlant"]
-    assert [t for t in BUILDING_TYPES if b[t]["storage"]["withdraw"]] == ["depot", "extractor", "processor", "acidProcessingPlant"]
+    assert [t for t in BUILDING_TYPES if b[t]["storage"]["deposit"]] == [
+        "depot",
+        "processor",
+        "acidProcessingPlant",
+    ]
+    assert [t for t in BUILDING_TYPES if b[t]["storage"]["withdraw"]] == [
+        "depot",
+        "extractor",
+        "processor",
+        "acidProcessingPlant",
+    ]
 
 
-def test_only_chargers_charge_and_carry_capacity_only_the_plant_cleans_only_the_depot_is_protected() -> None:
+def test_only_chargers_charge_and_carry_capacity_only_the_plant_cleans_only_the_depot_is_protected() -> (
+    None
+):
     b = DEFAULTS["buildings"]
     assert [t for t in BUILDING_TYPES if b[t]["androidCapacity"]] == ["charger"]
     assert [t for t in BUILDING_TYPES if b[t]["charge"]] == ["charger"]
@@ -136,7 +186,10 @@ def test_rulebook_relations_between_numbers() -> None:
     assert 1.5 <= b["radar"]["ticks"] / b["scanner"]["ticks"] < 2
     # neither refinery costs polymer; the colony module needs 20 electronics and 20 polymer
     assert b["processor"]["cost"]["polymer"] == b["acidProcessingPlant"]["cost"]["polymer"] == 0
-    assert (b["colonyModule"]["cost"]["electronics"], b["colonyModule"]["cost"]["polymer"]) == (20, 20)
+    assert (b["colonyModule"]["cost"]["electronics"], b["colonyModule"]["cost"]["polymer"]) == (
+        20,
+        20,
+    )
     # the default pods can never scatter 20 electronics: count * max < 20
     pods = DEFAULTS["world"]["generation"]["pods"]
     assert set(pods["contents"]) == {"metal", "electronics"}

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
+from rules_samples import RULEBOOK_EXAMPLE
 
 from nova_tools.rules import Rules, RulesError, load, loads, resolve
-
-from rules_samples import RULEBOOK_EXAMPLE
 
 
 def test_empty_object_is_the_shipped_game() -> None:
@@ -25,13 +24,17 @@ def test_the_rulebook_example_resolves() -> None:
 
 
 def test_deep_merge_keeps_every_other_default() -> None:
-    """"{ "android": { "cargoCapacity": 6 } } leaves every other android rule alone"."""
+    """ "{ "android": { "cargoCapacity": 6 } } leaves every other android rule alone"."""
     rules = loads(RULEBOOK_EXAMPLE)
     default = Rules()
     got, want = rules.to_json(), default.to_json()
     assert got["android"] == {**want["android"], "cargoCapacity": 6}
     assert got["world"] == {**want["world"], "width": 24, "height": 24}
-    assert got["buildings"]["depot"] == {**want["buildings"]["depot"], "cost": {**want["buildings"]["depot"]["cost"], "metal": 4}, "ticks": 1}
+    assert got["buildings"]["depot"] == {
+        **want["buildings"]["depot"],
+        "cost": {**want["buildings"]["depot"]["cost"], "metal": 4},
+        "ticks": 1,
+    }
     assert got["buildings"]["depot"]["storage"] == {"deposit": True, "withdraw": True}
     assert got["buildings"]["depot"]["salvageableByOthers"] is False
     for name in want["buildings"]:
@@ -46,14 +49,25 @@ def test_a_leaf_is_replaced_whole() -> None:
     metal and one electronics."""
     rules = resolve({"buildings": {"depot": {"cost": {"electronics": 1}}}})
     assert rules.buildings.depot.cost.items() == [("electronics", 1)]
-    rules = resolve({"buildings": {"processor": {"conversion": [{"inputs": {"ore": 3}, "outputs": {"metal": 2}}]}}})
+    rules = resolve(
+        {
+            "buildings": {
+                "processor": {"conversion": [{"inputs": {"ore": 3}, "outputs": {"metal": 2}}]}
+            }
+        }
+    )
     assert len(rules.buildings.processor.conversion) == 1
     assert rules.buildings.processor.conversion[0].outputs.items() == [("metal", 2)]
 
 
 def test_null_sight_is_allowed() -> None:
     assert resolve({"android": {"sight": None}}).android.sight is None
-    assert resolve({"buildings": {"depot": {"sight": {"shape": "disc", "range": 2}}}}).buildings.depot.sight.range == 2
+    assert (
+        resolve(
+            {"buildings": {"depot": {"sight": {"shape": "disc", "range": 2}}}}
+        ).buildings.depot.sight.range
+        == 2
+    )
 
 
 def _error(text: str) -> str:
@@ -68,23 +82,53 @@ ERROR_ROWS = [
     ('{ "android": { "sight": { "range": 6 } } }', "android.sight", "'shape' is missing"),
     ('{ "android": { "cargoCapcity": 6 } }', "android.cargoCapcity", "unknown key"),
     ('{ "wrld": {} }', "wrld", "unknown key"),
-    ('{ "buildings": { "depot": { "cost": { "gold": 1 } } } }', "buildings.depot.cost.gold", "unknown key"),
+    (
+        '{ "buildings": { "depot": { "cost": { "gold": 1 } } } }',
+        "buildings.depot.cost.gold",
+        "unknown key",
+    ),
     ('{ "buildings": { "fortress": {} } }', "buildings.fortress", "unknown key"),
     ('{ "android": { "cargoCapacity": "6" } }', "android.cargoCapacity", "integer"),
     ('{ "android": { "cargoCapacity": 6.5 } }', "android.cargoCapacity", "integer"),
     ('{ "world": { "width": 1 } }', "world.width", "greater than or equal to 2"),
     ('{ "salvage": { "ownReturnRate": 1.5 } }', "salvage.ownReturnRate", "less than or equal to 1"),
-    ('{ "android": { "sight": { "shape": "square", "range": 2 } } }', "android.sight.shape", "'diamond' or 'disc'"),
-    ('{ "world": { "generation": { "ore": { "chance": 0.5, "min": 4, "max": 1 } } } }', "world.generation.ore", "min (4)"),
-    ('{ "world": { "generation": { "pods": { "contents": { "metal": { "min": 1 } } } } } }', "world.generation.pods.contents.metal", "'max' is missing"),
-    ('{ "buildings": { "processor": { "conversion": [ { "inputs": { "ore": 2 } } ] } } }', "buildings.processor.conversion[0]", "a conversion is given whole"),
-    ('{ "buildings": { "extractor": { "extraction": [ { "source": "ore", "amount": 2 } ] } } }', "buildings.extractor.extraction[0]", "an extraction is given whole"),
-    ('{ "buildings": { "depot": { "storage": { "deposit": true } } } }', "buildings.depot.storage", "a storage is given whole"),
+    (
+        '{ "android": { "sight": { "shape": "square", "range": 2 } } }',
+        "android.sight.shape",
+        "'diamond' or 'disc'",
+    ),
+    (
+        '{ "world": { "generation": { "ore": { "chance": 0.5, "min": 4, "max": 1 } } } }',
+        "world.generation.ore",
+        "min (4)",
+    ),
+    (
+        '{ "world": { "generation": { "pods": { "contents": { "metal": { "min": 1 } } } } } }',
+        "world.generation.pods.contents.metal",
+        "'max' is missing",
+    ),
+    (
+        '{ "buildings": { "processor": { "conversion": [ { "inputs": { "ore": 2 } } ] } } }',
+        "buildings.processor.conversion[0]",
+        "a conversion is given whole",
+    ),
+    (
+        '{ "buildings": { "extractor": { "extraction": [ { "source": "ore", "amount": 2 } ] } } }',
+        "buildings.extractor.extraction[0]",
+        "an extraction is given whole",
+    ),
+    (
+        '{ "buildings": { "depot": { "storage": { "deposit": true } } } }',
+        "buildings.depot.storage",
+        "a storage is given whole",
+    ),
     ('{ "android": 6 }', "android", "valid dictionary"),
 ]
 
 
-@pytest.mark.parametrize(("text", "path", "says"), ERROR_ROWS, ids=[f"{i}-{row[1]}" for i, row in enumerate(ERROR_ROWS)])
+@pytest.mark.parametrize(
+    ("text", "path", "says"), ERROR_ROWS, ids=[f"{i}-{row[1]}" for i, row in enumerate(ERROR_ROWS)]
+)
 def test_errors_name_the_path_in_one_line(text: str, path: str, says: str) -> None:
     message = _error(text)
     assert message.startswith(f"rules: {path}: "), message

@@ -8,7 +8,6 @@ import json
 import re
 
 import pytest
-
 from nova_testing import nova
 
 from nova_tools.api import rules_reference
@@ -37,7 +36,9 @@ def tables(text: str) -> list[list[list[str]]]:
     found, current = [], []
     for line in text.splitlines() + [""]:
         if line.startswith("|"):
-            cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+            cells = [
+                c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]
+            ]
             if not all(set(c) <= set("-") for c in cells):
                 current.append(cells)
         elif current:
@@ -53,7 +54,9 @@ def documented_default(doc_tables, path: tuple) -> str | None:
     for table in doc_tables:
         header = table[0]
         for row in table[1:]:
-            if f"`{dotted}`" in row:  # a row naming the rule: its default is the cell after the name
+            if (
+                f"`{dotted}`" in row
+            ):  # a row naming the rule: its default is the cell after the name
                 at = row.index(f"`{dotted}`")
                 return row[at + 1] if at == 0 else row[1]
         if path[0] == "buildings" and len(path) == 3 and header[0] == "`rules.buildings.`":
@@ -75,7 +78,9 @@ def test_every_rule_in_the_models_is_in_the_reference_with_its_default():
                 assert f"{key} {rules_reference.shown((), value)}" in row, (entry.dotted, key)
             checked += 1
             continue
-        if entry.path[:4] == ("world", "generation", "pods", "contents") or any(isinstance(p, int) for p in entry.path):
+        if entry.path[:4] == ("world", "generation", "pods", "contents") or any(
+            isinstance(p, int) for p in entry.path
+        ):
             continue  # an entry of the row above, an item of a list (in the list's cell)
         stated = documented_default(doc_tables, entry.path)
         assert stated is not None, f"{entry.dotted} is not in docs/rules.md"
@@ -89,12 +94,17 @@ def test_the_scoring_table_gives_every_building_and_material_its_points():
     text = DOC.read_text(encoding="utf-8")
     assert "| colonyModule | 100 | `rules.scoring.buildings.colonyModule` |" in text
     assert "| ore | 0.5 | `rules.scoring.materials.ore` |" in text
-    assert "| `processor` | 10 metal, 2 electronics | 4 | 100 | 0 | 0 | deposit and withdraw | none | 2 ore -> 1 metal; 1 metal + 1 water -> 1 electronics |" in text
+    assert (
+        "| `processor` | 10 metal, 2 electronics | 4 | 100 | 0 | 0 | deposit and withdraw | none | 2 ore -> 1 metal; 1 metal + 1 water -> 1 electronics |"
+        in text
+    )
 
 
 def test_rules_show_table_lists_the_rules_a_game_plays_with(tmp_path):
     rules = tmp_path / "rules.jsonc"
-    rules.write_text('{ "android": { "cargoCapacity": 6 }, // a smaller hold\n "buildings": { "depot": { "cost": { "metal": 4 } } } }')
+    rules.write_text(
+        '{ "android": { "cargoCapacity": 6 }, // a smaller hold\n "buildings": { "depot": { "cost": { "metal": 4 } } } }'
+    )
     game = tmp_path / "game.json"
     assert nova("create-game", "--file", game, "--rules", rules).code == 0
 
@@ -106,7 +116,11 @@ def test_rules_show_table_lists_the_rules_a_game_plays_with(tmp_path):
     assert from_file.out == from_rules.out
     lines = from_file.out.splitlines()
     assert "Androids (rules.android)" in lines
-    assert re.search(r"^  android\.cargoCapacity +6 \* +Most material units an android can carry", from_file.out, re.M)
+    assert re.search(
+        r"^  android\.cargoCapacity +6 \* +Most material units an android can carry",
+        from_file.out,
+        re.M,
+    )
     assert re.search(r"^  buildings\.depot\.cost +4 metal \* ", from_file.out, re.M)
     assert re.search(r"^  android\.memoryLimit +4096 +Most characters", from_file.out, re.M)
     assert lines[-1] == "2 rules differ from the defaults (marked *)."
@@ -114,7 +128,9 @@ def test_rules_show_table_lists_the_rules_a_game_plays_with(tmp_path):
     assert "*" not in "".join(line[:60] for line in shipped.out.splitlines())
 
 
-@pytest.mark.parametrize("args", [["--table", "--rules", "missing.json"], ["--table", "--file", "missing.json"]])
+@pytest.mark.parametrize(
+    "args", [["--table", "--rules", "missing.json"], ["--table", "--file", "missing.json"]]
+)
 def test_rules_show_table_of_a_missing_file_is_one_sentence(tmp_path, args):
     result = nova("rules", "show", *args, cwd=tmp_path)
     assert result.code == 1 and "missing.json" in result.err and "Traceback" not in result.err

@@ -6,11 +6,10 @@ import json
 
 import jsonschema
 import pytest
+from rules_samples import RULEBOOK_EXAMPLE
 
 from nova_tools.rules import jsonc
 from nova_tools.rules.schema import SCHEMA_PATH, render_schema
-
-from rules_samples import RULEBOOK_EXAMPLE
 
 
 def test_committed_schema_is_up_to_date() -> None:
@@ -51,13 +50,26 @@ def test_schema_accepts(validator, document) -> None:
         ({"android": {"cargoCapcity": 6}}, ["android"]),
         ({"wrld": {}}, []),
         ({"buildings": {"depot": {"cost": {"gold": 1}}}}, ["buildings", "depot", "cost"]),
-        ({"buildings": {"processor": {"conversion": [{"inputs": {"ore": 2}}]}}}, ["buildings", "processor", "conversion", 0]),
+        (
+            {"buildings": {"processor": {"conversion": [{"inputs": {"ore": 2}}]}}},
+            ["buildings", "processor", "conversion", 0],
+        ),
         ({"world": {"width": 1}}, ["world", "width"]),
         ({"android": {"cargoCapacity": "6"}}, ["android", "cargoCapacity"]),
     ],
-    ids=["partial-sight", "unknown-android-key", "unknown-group", "unknown-material", "partial-conversion", "too-narrow", "string-number"],
+    ids=[
+        "partial-sight",
+        "unknown-android-key",
+        "unknown-group",
+        "unknown-material",
+        "partial-conversion",
+        "too-narrow",
+        "string-number",
+    ],
 )
 def test_schema_rejects(validator, document, where) -> None:
     errors = list(validator.iter_errors(document))
     assert errors, document
-    assert any(list(e.absolute_path) == where for e in errors), [(list(e.absolute_path), e.message) for e in errors]
+    assert any(list(e.absolute_path) == where for e in errors), [
+        (list(e.absolute_path), e.message) for e in errors
+    ]

@@ -24,11 +24,15 @@ def test_the_reference_lists_every_rule_of_the_defaults_once_in_order() -> None:
     listed = [e.path for e in entries]
     assert len(listed) == len(set(listed))
     defaults = _paths(default_json())
-    assert [p for p in listed if p in set(defaults)] == defaults  # all of them, in the defaults' order
+    assert [
+        p for p in listed if p in set(defaults)
+    ] == defaults  # all of them, in the defaults' order
     # beyond the defaults: only the fields of a leaf whose default is null (a charger's sight),
     # which a rules file may still give
     extra = [p for p in listed if p not in set(defaults)]
-    assert extra and all(any(node_at(p[:i]).default is None for i in range(1, len(p))) for p in extra)
+    assert extra and all(
+        any(node_at(p[:i]).default is None for i in range(1, len(p))) for p in extra
+    )
     assert all(e.group == e.path[0] for e in entries)
     assert all(e.default == node_at(e.path).default for e in entries)
 
@@ -48,11 +52,18 @@ def test_a_path_that_holds_no_rule_has_no_node() -> None:
     assert node_at(("buildings", "castle")) is None
     assert node_at(("world", "width", "more")) is None
     assert node_at(()).description and type_label(node_at(()).annotation) == "group"
-    assert node_at(("buildings", "depot", "conversion", 5)) is not None and node_at(("buildings", "depot", "conversion", 5)).default is MISSING
+    assert (
+        node_at(("buildings", "depot", "conversion", 5)) is not None
+        and node_at(("buildings", "depot", "conversion", 5)).default is MISSING
+    )
 
 
 def test_a_part_of_the_rules_can_be_listed_alone() -> None:
     android = list(reference(("android",)))
     assert android[0].path == ("android",) and {e.group for e in android} == {"android"}
-    assert [e.path for e in android][1:] == [p for p in _paths(default_json()) if p[0] == "android" and len(p) > 1]
-    assert Rules().android.cargo_capacity == next(e.default for e in android if e.path == ("android", "cargoCapacity"))
+    assert [e.path for e in android][1:] == [
+        p for p in _paths(default_json()) if p[0] == "android" and len(p) > 1
+    ]
+    assert Rules().android.cargo_capacity == next(
+        e.default for e in android if e.path == ("android", "cargoCapacity")
+    )

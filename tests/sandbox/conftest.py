@@ -31,7 +31,9 @@ def sandbox() -> Sandbox:
 def run(sandbox: Sandbox) -> Run:
     """``run(source, budgets=..., seed=..., **globals)``: one turn of ``source`` with the test world."""
 
-    def run(source: str, budgets: Budgets = Budgets(), seed: int = 7, **overrides: object) -> TurnResult:
+    def run(
+        source: str, budgets: Budgets = Budgets(), seed: int = 7, **overrides: object
+    ) -> TurnResult:
         return sandbox.run_turn(source, globals_json(**overrides), budgets, seed)
 
     return run

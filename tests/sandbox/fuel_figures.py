@@ -28,7 +28,8 @@ WAIT = body("return { type: 'android.wait' };")
 LOOP = body("for (let i = 0; i < 1e6; i++) {}\nreturn 'done';")
 # The normal bot plus ~30 KB of functions it never calls: compiling them is most of its turn.
 DEAD_CODE = NORMAL_BOT + "\n".join(
-    f"function unused{i}(a, b) {{ return [a + b, `${{a}}-${{b}}`, {{ k: a * {i} }}]; }}" for i in range(400)
+    f"function unused{i}(a, b) {{ return [a + b, `${{a}}-${{b}}`, {{ k: a * {i} }}]; }}"
+    for i in range(400)
 )
 # name -> (source, tick budget)
 CASES = {
@@ -39,13 +40,20 @@ CASES = {
 }
 
 # --- pinned: written by `fuel_figures.py --write` -------------------------------------------------
-PINNED_FOR = {'wasmtime': '50.0.1', 'quickjs-wasi': '3.7.0', 'quickjs': '0.18.0', 'wasmFuelPerTick': '25000000', 'wasmFuelPerSourceByte': '1500', 'sandbox': '5'}
+PINNED_FOR = {
+    "wasmtime": "50.0.1",
+    "quickjs-wasi": "3.7.0",
+    "quickjs": "0.18.0",
+    "wasmFuelPerTick": "25000000",
+    "wasmFuelPerSourceByte": "1500",
+    "sandbox": "5",
+}
 # name -> (wasm fuel of compiling the bundle, wasm fuel of the whole turn, compile included)
 FUEL = {
-    'wait': (75558, 164087),
-    'normal bot': (433293, 5028085),
-    'normal bot + 30 KB of dead code': (38346671, 47290494),
-    '1e6 empty iterations': (111643, 473191685),
+    "wait": (75558, 164087),
+    "normal bot": (433293, 5028085),
+    "normal bot + 30 KB of dead code": (38346671, 47290494),
+    "1e6 empty iterations": (111643, 473191685),
 }
 # --- end of pinned --------------------------------------------------------------------------------
 
@@ -54,11 +62,11 @@ REPIN = "re-pin them with `.venv/bin/python tests/sandbox/fuel_figures.py --writ
 
 def measure() -> dict[str, tuple[int, int]]:
     """Each case's compile fuel and whole-turn fuel, measured now with a cold cache."""
+    from sandbox_cases import globals_json
+
     from nova_tools.sandbox import Budgets, Sandbox
     from nova_tools.sandbox.build import wasm_fuel_ceiling
     from nova_tools.sandbox.bytecode import CACHE, cache_key
-
-    from sandbox_cases import globals_json
 
     sandbox = Sandbox()
     figures = {}
@@ -80,10 +88,18 @@ def _write() -> None:
     figures = measure()
     path = Path(__file__)
     text = path.read_text(encoding="utf-8")
-    block = (f"PINNED_FOR = {SANDBOX_BUILD!r}\n"
-             "# name -> (wasm fuel of compiling the bundle, wasm fuel of the whole turn, compile included)\n"
-             "FUEL = {\n" + "".join(f"    {name!r}: {value!r},\n" for name, value in figures.items()) + "}\n")
-    text = re.sub(r"(?s)(# --- pinned: .*?\n).*?(# --- end of pinned)", lambda m: m.group(1) + block + m.group(2), text)
+    block = (
+        f"PINNED_FOR = {SANDBOX_BUILD!r}\n"
+        "# name -> (wasm fuel of compiling the bundle, wasm fuel of the whole turn, compile included)\n"
+        "FUEL = {\n"
+        + "".join(f"    {name!r}: {value!r},\n" for name, value in figures.items())
+        + "}\n"
+    )
+    text = re.sub(
+        r"(?s)(# --- pinned: .*?\n).*?(# --- end of pinned)",
+        lambda m: m.group(1) + block + m.group(2),
+        text,
+    )
     path.write_text(text, encoding="utf-8")
     for name, (compile_fuel, turn_fuel) in figures.items():
         old = FUEL.get(name)

@@ -8,13 +8,20 @@ WORLD = {
     "width": 12,
     "height": 12,
     "tiles": [
-        {"position": {"x": x, "y": y}, "composition": {"ore": (x * y) % 4}, "scattered": {"metal": (x + y) % 3}}
+        {
+            "position": {"x": x, "y": y},
+            "composition": {"ore": (x * y) % 4},
+            "scattered": {"metal": (x + y) % 3},
+        }
         for x in range(12)
         for y in range(12)
     ],
     "androids": [{"id": "and-1", "position": {"x": 3, "y": 4}, "battery": 80, "cargo": {}}],
 }
-RULES = {"script": {"fuel": 200, "memory": 16 * 1024 * 1024, "timeoutMs": 10000}, "world": {"width": 12, "height": 12}}
+RULES = {
+    "script": {"fuel": 200, "memory": 16 * 1024 * 1024, "timeoutMs": 10000},
+    "world": {"width": 12, "height": 12},
+}
 
 # What an ordinary android does: read its globals, scan the map, pick a move. Spends 0 ticks.
 NORMAL_BOT = """

@@ -9,20 +9,21 @@ import subprocess
 import sys
 
 import pytest
+from fuel_figures import CASES, FUEL, LOOP, PINNED_FOR, REPIN
+from sandbox_cases import NORMAL_BOT, RULES, body
 
 from nova_tools.sandbox import Budgets, TurnKind
 from nova_tools.sandbox.build import SANDBOX_BUILD
 from nova_tools.sandbox.bytecode import CACHE
 
-from fuel_figures import CASES, FUEL, LOOP, PINNED_FOR, REPIN
-from sandbox_cases import NORMAL_BOT, RULES, body
-
 # LOOP, a million empty iterations: two poll points each, one tick per 10,000 poll points.
 LOOP_TICKS = 200
 LOOP_FUEL = FUEL["1e6 empty iterations"][1]
 # The recursion depth at which the 128 KiB JS stack overflows, for this function.
-RECURSION = body("let depth = 0;\nconst f = () => { depth++; f(); };\n"
-                 "try { f(); } catch (e) { return [depth, e.name, e.message]; }")
+RECURSION = body(
+    "let depth = 0;\nconst f = () => { depth++; f(); };\n"
+    "try { f(); } catch (e) { return [depth, e.name, e.message]; }"
+)
 RECURSION_DEPTH = 543
 
 
@@ -34,7 +35,9 @@ def test_a_simple_turn_spends_zero_ticks(run):
 def test_a_fixed_loop_spends_the_pinned_ticks_on_every_run(run):
     results = [run(LOOP, budgets=Budgets(fuel=1000)) for _ in range(5)]
 
-    assert {(r.value, r.ticks, r.wasm_fuel) for r in results} == {("done", LOOP_TICKS, LOOP_FUEL)}, REPIN
+    assert {(r.value, r.ticks, r.wasm_fuel) for r in results} == {
+        ("done", LOOP_TICKS, LOOP_FUEL)
+    }, REPIN
 
 
 def test_a_fixed_loop_spends_the_pinned_ticks_in_other_processes():
@@ -47,8 +50,15 @@ def test_a_fixed_loop_spends_the_pinned_ticks_in_other_processes():
     from sandbox_cases import globals_json
 
     runs = [
-        json.loads(subprocess.run([sys.executable, "-c", child, LOOP, globals_json()], capture_output=True,
-                                  text=True, check=True, timeout=120).stdout)
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", child, LOOP, globals_json()],
+                capture_output=True,
+                text=True,
+                check=True,
+                timeout=120,
+            ).stdout
+        )
         for _ in range(2)
     ]
 
@@ -91,7 +101,11 @@ def test_the_tick_budget_is_exact_a_script_may_spend_all_of_it_but_not_one_more(
 def test_an_endless_loop_is_cut_off_on_the_tick_after_the_budget(run, fuel):
     result = run(body("while (true) {}"), budgets=Budgets(fuel=fuel))
 
-    assert (result.kind, result.ticks, result.error) == (TurnKind.FUEL, fuel + 1, f"ran out of fuel ({fuel} ticks)")
+    assert (result.kind, result.ticks, result.error) == (
+        TurnKind.FUEL,
+        fuel + 1,
+        f"ran out of fuel ({fuel} ticks)",
+    )
 
 
 def test_built_in_work_is_bounded_by_wasm_fuel_deterministically(run):
@@ -99,7 +113,10 @@ def test_built_in_work_is_bounded_by_wasm_fuel_deterministically(run):
     first, second = run(joins, budgets=Budgets(fuel=5)), run(joins, budgets=Budgets(fuel=5))
 
     assert first.kind is TurnKind.FUEL and first.ticks == 0
-    assert first.error == "ran out of fuel (5 ticks): built-in calls (join, sort, JSON, Date...) did too much work"
+    assert (
+        first.error
+        == "ran out of fuel (5 ticks): built-in calls (join, sort, JSON, Date...) did too much work"
+    )
     assert first == second
 
 
@@ -112,8 +129,10 @@ def test_the_memory_budget_is_the_js_heap(run):
 
 
 def test_running_out_of_memory_cannot_be_caught(run):
-    result = run(body("try { new ArrayBuffer(8 * 1024 * 1024); } catch (e) { return 'caught'; }"),
-                 budgets=Budgets(memory=4 * 1024 * 1024))
+    result = run(
+        body("try { new ArrayBuffer(8 * 1024 * 1024); } catch (e) { return 'caught'; }"),
+        budgets=Budgets(memory=4 * 1024 * 1024),
+    )
 
     assert result.kind is TurnKind.MEMORY
 
@@ -137,35 +156,55 @@ SMALL_HEAP = Budgets(memory=2 * 1024 * 1024, fuel=10**6, timeout_ms=60_000)
 def test_an_allocation_that_fails_without_its_out_of_memory_error_still_ran_out_of_memory(run):
     result = run(body(f"console.log('filling'); {AN_OBJECT}{FILL_IT}"), budgets=SMALL_HEAP)
 
-    assert (result.kind, result.error, result.logs) == (TurnKind.MEMORY, "ran out of memory (2 MiB)", ("filling",))
+    assert (result.kind, result.error, result.logs) == (
+        TurnKind.MEMORY,
+        "ran out of memory (2 MiB)",
+        ("filling",),
+    )
 
 
 def test_a_script_that_catches_a_failed_allocation_is_told_what_it_threw_next(run):
-    own_error = run(body(f"{AN_OBJECT}try {{ {FILL_IT} }} catch (e) {{ throw new Error('full at ' + n); }}"), budgets=SMALL_HEAP)
+    own_error = run(
+        body(f"{AN_OBJECT}try {{ {FILL_IT} }} catch (e) {{ throw new Error('full at ' + n); }}"),
+        budgets=SMALL_HEAP,
+    )
     # `null` is what quickjs-wasi throws for some failed allocations: once the heap came close to
     # its budget, a thrown null is worded as running out of memory.
-    null = run(body(f"{AN_OBJECT}try {{ {FILL_IT} }} catch (e) {{ throw null; }}"), budgets=SMALL_HEAP)
+    null = run(
+        body(f"{AN_OBJECT}try {{ {FILL_IT} }} catch (e) {{ throw null; }}"), budgets=SMALL_HEAP
+    )
 
-    assert own_error.kind is TurnKind.ERROR and re.fullmatch(r"threw Error: full at \d+ at line 3", own_error.error), own_error.error
+    assert own_error.kind is TurnKind.ERROR and re.fullmatch(
+        r"threw Error: full at \d+ at line 3", own_error.error
+    ), own_error.error
     assert (null.kind, null.error) == (TurnKind.MEMORY, "ran out of memory (2 MiB)")
 
 
 # A 150 KB script (a normal turn and 2,000 functions it never calls) under a 2 MiB heap, in games
 # whose rules hold more and more text: the rules are in the heap before the script is read.
 BIG_SCRIPT = body("return { type: 'android.wait' };") + "\n".join(
-    f"function unused{i}(a, b) {{ return [a + b, `${{a}}-${{b}}`, {{ k: a * {i} }}]; }}" for i in range(2000))
+    f"function unused{i}(a, b) {{ return [a + b, `${{a}}-${{b}}`, {{ k: a * {i} }}]; }}"
+    for i in range(2000)
+)
 TWO_MIB = Budgets(memory=2 * 1024 * 1024, timeout_ms=60_000)
 
 
-@pytest.mark.parametrize(("rules_text", "started"), [(600_000, True), (1_000_000, False)],
-                         ids=["no room to read the script", "no room for the world"])
-def test_rules_that_leave_no_room_for_the_script_run_out_of_memory_every_turn(run, rules_text, started):
+@pytest.mark.parametrize(
+    ("rules_text", "started"),
+    [(600_000, True), (1_000_000, False)],
+    ids=["no room to read the script", "no room for the world"],
+)
+def test_rules_that_leave_no_room_for_the_script_run_out_of_memory_every_turn(
+    run, rules_text, started
+):
     rules = {**RULES, "notes": "x" * rules_text}
     fits = run(BIG_SCRIPT, budgets=TWO_MIB, rules={**RULES, "notes": "x" * 200_000})
     turns = [run(BIG_SCRIPT, budgets=TWO_MIB, rules=rules) for _ in range(2)]
 
     assert fits.value == {"type": "android.wait"}, fits.error
-    assert [(t.kind, t.error, t.ticks) for t in turns] == [(TurnKind.MEMORY, "ran out of memory (2 MiB)", 0)] * 2
+    assert [(t.kind, t.error, t.ticks) for t in turns] == [
+        (TurnKind.MEMORY, "ran out of memory (2 MiB)", 0)
+    ] * 2
     # A script that never started (its world could not be installed) is charged nothing; one
     # whose bytecode could not be read is charged its compile and the attempt.
     assert (turns[0].wasm_fuel > 0) is started and turns[0].wasm_fuel == turns[1].wasm_fuel
@@ -192,4 +231,8 @@ def test_a_script_that_spends_exactly_its_ticks_and_then_throws_fails_for_the_th
 
     result = run(spent_then_thrown, budgets=Budgets(fuel=LOOP_TICKS, timeout_ms=60_000))
 
-    assert (result.kind, result.error, result.ticks) == (TurnKind.ERROR, "threw Error: spent it all at line 3", LOOP_TICKS)
+    assert (result.kind, result.error, result.ticks) == (
+        TurnKind.ERROR,
+        "threw Error: spent it all at line 3",
+        LOOP_TICKS,
+    )

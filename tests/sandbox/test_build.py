@@ -58,9 +58,15 @@ def test_an_unwritable_cache_folder_costs_only_a_compile(tmp_path, monkeypatch):
     assert build._load().module is not None
 
 
-def test_a_missing_quickjs_wasm_makes_the_sandbox_unavailable_with_a_clear_message(tmp_path, monkeypatch):
+def test_a_missing_quickjs_wasm_makes_the_sandbox_unavailable_with_a_clear_message(
+    tmp_path, monkeypatch
+):
     monkeypatch.setenv("NOVA_QUICKJS_WASM_TEST", str(tmp_path / "nowhere.wasm"))
-    missing = Tool("QuickJS-NG for WASI (quickjs.wasm)", "NOVA_QUICKJS_WASM_TEST", "no-such-package/quickjs.wasm")
+    missing = Tool(
+        "QuickJS-NG for WASI (quickjs.wasm)",
+        "NOVA_QUICKJS_WASM_TEST",
+        "no-such-package/quickjs.wasm",
+    )
     monkeypatch.setattr(build, "QUICKJS_WASM", missing)
     monkeypatch.setattr(build, "_compiled", None)
 

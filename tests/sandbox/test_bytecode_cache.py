@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import pytest
 import wasmtime
+from fuel_figures import DEAD_CODE, FUEL, REPIN
+from sandbox_cases import NORMAL_BOT, RULES, body, globals_json
 
 from nova_tools.sandbox import Budgets, Sandbox, TurnKind, build
 from nova_tools.sandbox.bytecode import CACHE, BytecodeCache, Compiled, cache_key
-
-from fuel_figures import DEAD_CODE, FUEL, REPIN
-from sandbox_cases import NORMAL_BOT, RULES, body, globals_json
 
 DICE = body("const dice = []; for (let i = 0; i < 100; i++) dice.push(Math.random()); return dice;")
 TICK_LOOP = body("while (true) {}")
@@ -58,7 +57,9 @@ def cold():
     CACHE.clear()
 
 
-@pytest.mark.parametrize(("source", "budgets"), [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+@pytest.mark.parametrize(
+    ("source", "budgets"), [case[1:] for case in CASES], ids=[case[0] for case in CASES]
+)
 def test_a_turn_is_the_same_with_a_cold_and_a_warm_cache(run, cold, source, budgets):
     first = run(source, budgets=budgets, seed=11)
     warm = run(source, budgets=budgets, seed=11)
@@ -80,14 +81,22 @@ def test_errors_keep_their_words_and_lines_when_loaded_from_bytecode(run, cold):
     for _ in range(2):  # cold, then warm
         syntax = run(SYNTAX_ERROR)
         assert syntax.kind is TurnKind.SYNTAX
-        assert syntax.error.startswith("has a syntax error: ") and syntax.error.endswith(" at line 2")
+        assert syntax.error.startswith("has a syntax error: ") and syntax.error.endswith(
+            " at line 2"
+        )
         # A script that never ran is charged its compile, not one unit more.
-        assert syntax.wasm_fuel == cold.get(cache_key(SYNTAX_ERROR.encode(), Budgets().memory), 0).fuel > 0
+        assert (
+            syntax.wasm_fuel
+            == cold.get(cache_key(SYNTAX_ERROR.encode(), Budgets().memory), 0).fuel
+            > 0
+        )
         thrown = run(THROWS_AT_LINE_4)
         assert thrown.error == "threw ReferenceError: missing is not defined at line 4"
         assert (thrown.line, thrown.column) == (4, 10)
         assert run(TOP_LEVEL_THROW).error == "threw RangeError: bad start at line 1"
-        assert run(IMPORT).error == "could not be loaded: ReferenceError: could not load module 'std'"
+        assert (
+            run(IMPORT).error == "could not be loaded: ReferenceError: could not load module 'std'"
+        )
 
 
 def test_a_source_too_deep_to_parse_fails_as_a_stack_overflow_and_is_not_remembered(run, cold):
@@ -101,9 +110,14 @@ def test_a_source_too_deep_to_parse_fails_as_a_stack_overflow_and_is_not_remembe
 
 def test_top_level_code_runs_every_turn_after_the_globals_are_installed(run, cold):
     compiles = cold.compiles
-    turns = [run(TOP_LEVEL_GLOBALS, rules=RULES_WITH_ANDROID, turn=n, androidId=f"and-{n}") for n in (3, 4, 5)]
+    turns = [
+        run(TOP_LEVEL_GLOBALS, rules=RULES_WITH_ANDROID, turn=n, androidId=f"and-{n}")
+        for n in (3, 4, 5)
+    ]
 
-    assert [t.value for t in turns] == [{"cap": 6, "seenTurn": n, "calls": 1, "me": f"and-{n}"} for n in (3, 4, 5)]
+    assert [t.value for t in turns] == [
+        {"cap": 6, "seenTurn": n, "calls": 1, "me": f"and-{n}"} for n in (3, 4, 5)
+    ]
     assert all(t.logs == ("top level ran 6",) for t in turns)
     assert cold.compiles == compiles + 1
 
@@ -121,7 +135,9 @@ def test_a_bundle_is_compiled_once_per_heap_budget(run, cold):
     run(NORMAL_BOT, budgets=Budgets(fuel=7))  # another tick budget: the same compile serves
     assert cold.compiles == compiles + 1
 
-    run(NORMAL_BOT, budgets=Budgets(memory=8 * 1024 * 1024))  # the compile ran under the heap budget
+    run(
+        NORMAL_BOT, budgets=Budgets(memory=8 * 1024 * 1024)
+    )  # the compile ran under the heap budget
     assert cold.compiles == compiles + 2
 
 
@@ -138,9 +154,14 @@ def test_a_second_sandbox_uses_the_bytecode_the_first_compiled(run, cold):
 def test_compiling_spends_no_ticks(sandbox, cold):
     # Parsing polls no interrupt (a regex literal, classes, deep nesting and a long source included),
     # so ticks and their counter's phase in the turn are what they were when each turn parsed.
-    source = ("const re = /(a+)+b|[\\u0000-\\uffff]{2,}?/giu;\nclass A { #x = 1; get x() { return this.#x; } }\n"
-              + "\n".join(f"function f{i}(a) {{ return [{'['*20}a{']'*20}, `t${{a}}`, {{ k: a }}]; }}" for i in range(500))
-              + "\nexport default () => f1(1).length;")
+    source = (
+        "const re = /(a+)+b|[\\u0000-\\uffff]{2,}?/giu;\nclass A { #x = 1; get x() { return this.#x; } }\n"
+        + "\n".join(
+            f"function f{i}(a) {{ return [{'[' * 20}a{']' * 20}, `t${{a}}`, {{ k: a }}]; }}"
+            for i in range(500)
+        )
+        + "\nexport default () => f1(1).length;"
+    )
     code = source.encode()
     sandbox._state.ticks = 0
 
@@ -176,11 +197,19 @@ def test_the_compile_is_charged_to_the_turn_and_the_cut_off_is_exact(run, cold, 
         from_larger = run(NORMAL_BOT, budgets=zero)
         return [cold_turn, warm_turn, from_larger]
 
-    for ceiling in (compile_fuel - 1, compile_fuel, compile_fuel + 1, (compile_fuel + enough.wasm_fuel) // 2):
+    for ceiling in (
+        compile_fuel - 1,
+        compile_fuel,
+        compile_fuel + 1,
+        (compile_fuel + enough.wasm_fuel) // 2,
+    ):
         turns = outcomes(ceiling)
         assert turns[0] == turns[1] == turns[2], ceiling
         assert turns[0].kind is TurnKind.FUEL
-        assert turns[0].error == "ran out of fuel (0 ticks): built-in calls (join, sort, JSON, Date...) did too much work"
+        assert (
+            turns[0].error
+            == "ran out of fuel (0 ticks): built-in calls (join, sort, JSON, Date...) did too much work"
+        )
         assert (turns[0].ticks, turns[0].wasm_fuel) == (0, ceiling)
     # What the turn spent is enough (wasmtime checks fuel at calls and loop heads, so a little
     # less may be too: the same either way, which is what matters).
@@ -194,11 +223,16 @@ def test_every_turn_pays_for_compiling_its_bundle_even_when_the_bytecode_is_cach
     """The cache saves time, not fuel: a bundle carrying 30 KB of code it never calls costs its
     compile on every turn, so its turns cost at least that much more than the bare bot's."""
     spent = {}
-    for name, source in (("normal bot", NORMAL_BOT), ("normal bot + 30 KB of dead code", DEAD_CODE)):
+    for name, source in (
+        ("normal bot", NORMAL_BOT),
+        ("normal bot + 30 KB of dead code", DEAD_CODE),
+    ):
         turns = [run(source) for _ in range(3)]  # cold, then warm twice
         compile_fuel = cold.get(cache_key(source.encode(), Budgets().memory), 0).fuel
         assert all(t.ok for t in turns)
-        assert [t.wasm_fuel for t in turns] == [FUEL[name][1]] * 3, f"{name}: {[t.wasm_fuel for t in turns]}; {REPIN}"
+        assert [t.wasm_fuel for t in turns] == [FUEL[name][1]] * 3, (
+            f"{name}: {[t.wasm_fuel for t in turns]}; {REPIN}"
+        )
         assert compile_fuel == FUEL[name][0], f"{name}: compiling cost {compile_fuel:,}; {REPIN}"
         spent[name] = (compile_fuel, turns[-1].wasm_fuel)
     (small_compile, small_turn), (big_compile, big_turn) = spent.values()
@@ -226,7 +260,9 @@ def test_the_cache_keeps_the_most_recent_bundles_within_its_limits():
     assert cache.get(two, 10) is None and cache.get(one, 10) and cache.get(three, 10)
     cache.put(two, Compiled(fuel=2, bytecode=b"x" * 95))
     assert len(cache) == 1 and cache.get(two, 10) is not None
-    assert cache.get(two, 1) is not None  # a finished compile serves any ceiling (the turn checks it)
+    assert (
+        cache.get(two, 1) is not None
+    )  # a finished compile serves any ceiling (the turn checks it)
 
 
 def test_outcomes_cut_short_by_the_clock_are_not_kept():

@@ -30,9 +30,14 @@ def test_the_sandbox_ceiling_is_the_one_the_rules_are_validated_against():
 def test_the_default_rules_keep_the_invariant_with_margin():
     script = Rules().script
     assert budgets.clock_problem(script.fuel, script.memory, script.timeout_ms) is None
-    assert budgets.worst_case_ms(script.fuel, script.memory) * budgets.TIMEOUT_SHARE <= 0.8 * script.timeout_ms
+    assert (
+        budgets.worst_case_ms(script.fuel, script.memory) * budgets.TIMEOUT_SHARE
+        <= 0.8 * script.timeout_ms
+    )
     # the largest budgets the rules allow can still be given a timeout that keeps it
-    assert budgets.min_timeout_ms(budgets.MAX_FUEL, budgets.MAX_HEAP_BYTES) <= budgets.MAX_TIMEOUT_MS
+    assert (
+        budgets.min_timeout_ms(budgets.MAX_FUEL, budgets.MAX_HEAP_BYTES) <= budgets.MAX_TIMEOUT_MS
+    )
 
 
 def test_rules_stored_in_a_game_are_taken_as_they_are():
@@ -43,16 +48,27 @@ def test_rules_stored_in_a_game_are_taken_as_they_are():
 
 
 def test_a_bundle_beyond_the_limit_is_a_failed_turn_in_one_sentence(run):
-    big = "const s = '" + "a" * budgets.MAX_BUNDLE_BYTES + "';\nexport default () => ({ type: 'android.wait' });\n"
+    big = (
+        "const s = '"
+        + "a" * budgets.MAX_BUNDLE_BYTES
+        + "';\nexport default () => ({ type: 'android.wait' });\n"
+    )
     result = run(big)
     assert result.kind is TurnKind.ERROR and (result.ticks, result.wasm_fuel) == (0, 0)
-    assert result.error == "could not be loaded: its bundle is 1.0 MiB; a script may be at most 1 MiB once bundled"
+    assert (
+        result.error
+        == "could not be loaded: its bundle is 1.0 MiB; a script may be at most 1 MiB once bundled"
+    )
 
 
 def test_a_bundle_at_the_limit_compiles_within_its_fuel(run):
     turn = "';\nexport default () => ({ type: 'android.wait', memory: s.slice(0, 3) });\n"
-    bundle = "const s = '" + "a" * (budgets.MAX_BUNDLE_BYTES - len("const s = '") - len(turn)) + turn
-    assert len(bundle.encode()) == budgets.MAX_BUNDLE_BYTES  # exactly at the limit, not a byte under
+    bundle = (
+        "const s = '" + "a" * (budgets.MAX_BUNDLE_BYTES - len("const s = '") - len(turn)) + turn
+    )
+    assert (
+        len(bundle.encode()) == budgets.MAX_BUNDLE_BYTES
+    )  # exactly at the limit, not a byte under
     result = run(bundle, budgets=Budgets(fuel=0))
     assert result.ok and result.value["memory"] == "aaa"
 
@@ -69,7 +85,11 @@ def test_the_calibration_bench_runs_its_workloads_to_a_deterministic_limit(capsy
     monkeypatch.setitem(sys.modules, spec.name, module)  # its dataclasses look themselves up there
     spec.loader.exec_module(module)
     names = [case.name for case in module.cases(None)]
-    assert any("source + burner" in n for n in names) and any("repeat" in n for n in names) and any("BigInt" in n for n in names)
+    assert (
+        any("source + burner" in n for n in names)
+        and any("repeat" in n for n in names)
+        and any("BigInt" in n for n in names)
+    )
     measured = module.run(runs=1, only="regex backtracking")
     assert [m.kind for m in measured] == ["fuel"] * len(measured)
     assert "of timeoutMs" in capsys.readouterr().out
@@ -77,7 +97,9 @@ def test_the_calibration_bench_runs_its_workloads_to_a_deterministic_limit(capsy
 
 def test_the_sandbox_defaults_are_the_default_rules():
     script = Rules().script
-    assert Budgets() == Budgets(fuel=script.fuel, memory=script.memory, timeout_ms=script.timeout_ms)
+    assert Budgets() == Budgets(
+        fuel=script.fuel, memory=script.memory, timeout_ms=script.timeout_ms
+    )
 
 
 # A burner that runs into the wasm-fuel ceiling: at fuel 20 that is ~0.55G fuel, ~0.1 s of CPU.
@@ -95,7 +117,10 @@ def test_a_busy_machine_does_not_decide_a_turn(run):
     assert idle.kind is TurnKind.FUEL, idle.error
     cpu = sorted(os.sched_getaffinity(0))[-1]
     before = os.sched_getaffinity(0)
-    hogs = [subprocess.Popen([sys.executable, "-c", HOG % cpu], stdout=subprocess.PIPE) for _ in range(6)]
+    hogs = [
+        subprocess.Popen([sys.executable, "-c", HOG % cpu], stdout=subprocess.PIPE)
+        for _ in range(6)
+    ]
     try:
         for hog in hogs:
             assert hog.stdout is not None and hog.stdout.readline() == b"ready\n"
@@ -110,4 +135,9 @@ def test_a_busy_machine_does_not_decide_a_turn(run):
             hog.wait()
             hog.stdout and hog.stdout.close()
     assert wall_ms > budgets.timeout_ms, wall_ms  # the machine was busy enough to matter
-    assert (busy.kind, busy.error, busy.ticks, busy.wasm_fuel) == (idle.kind, idle.error, idle.ticks, idle.wasm_fuel)
+    assert (busy.kind, busy.error, busy.ticks, busy.wasm_fuel) == (
+        idle.kind,
+        idle.error,
+        idle.ticks,
+        idle.wasm_fuel,
+    )

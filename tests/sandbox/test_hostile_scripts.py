@@ -6,75 +6,211 @@ from __future__ import annotations
 import time
 
 import pytest
+from fuel_figures import LOOP
+from sandbox_cases import NORMAL_BOT, body
 
 from nova_tools.sandbox import Budgets, TurnKind
 from nova_tools.sandbox.bytecode import CACHE
-
-from fuel_figures import LOOP
-from sandbox_cases import NORMAL_BOT, body
 
 LOOP_TICKS = 200  # fuel_figures.LOOP spends exactly 200 ticks
 
 # (name, module source, kind, words the error must contain)
 HOSTILE = [
     ("infinite loop", body("while (true) {}"), TurnKind.FUEL, "ran out of fuel (200 ticks)"),
-    ("infinite loop caught", body("try { while (true) {} } catch (e) { return { type: 'android.wait' }; }"),
-     TurnKind.FUEL, "ran out of fuel (200 ticks)"),
-    ("loop in finally", body("try { while (true) {} } finally { while (true) {} }"), TurnKind.FUEL, "ran out of fuel"),
-    ("built-in work for zero ticks", body("const a = Array(1e6).fill(1); for (;;) a.join(',');"),
-     TurnKind.FUEL, "built-in calls (join, sort, JSON, Date...) did too much work"),
+    (
+        "infinite loop caught",
+        body("try { while (true) {} } catch (e) { return { type: 'android.wait' }; }"),
+        TurnKind.FUEL,
+        "ran out of fuel (200 ticks)",
+    ),
+    (
+        "loop in finally",
+        body("try { while (true) {} } finally { while (true) {} }"),
+        TurnKind.FUEL,
+        "ran out of fuel",
+    ),
+    (
+        "built-in work for zero ticks",
+        body("const a = Array(1e6).fill(1); for (;;) a.join(',');"),
+        TurnKind.FUEL,
+        "built-in calls (join, sort, JSON, Date...) did too much work",
+    ),
     ("clock loop (host calls)", body("for (;;) Date.now();"), TurnKind.FUEL, "did too much work"),
-    ("memory bomb", body("const keep = []; for (;;) keep.push(new Array(10000).fill(keep.length));"),
-     TurnKind.MEMORY, "ran out of memory (16 MiB)"),
-    ("one huge allocation", body("return new ArrayBuffer(1e9).byteLength;"), TurnKind.MEMORY, "ran out of memory (16 MiB)"),
+    (
+        "memory bomb",
+        body("const keep = []; for (;;) keep.push(new Array(10000).fill(keep.length));"),
+        TurnKind.MEMORY,
+        "ran out of memory (16 MiB)",
+    ),
+    (
+        "one huge allocation",
+        body("return new ArrayBuffer(1e9).byteLength;"),
+        TurnKind.MEMORY,
+        "ran out of memory (16 MiB)",
+    ),
     ("huge string", body("return 'x'.repeat(1e9).length;"), TurnKind.MEMORY, "ran out of memory"),
-    ("unbounded recursion", "const f = (n) => f(n + 1) + 1;\nexport default () => f(0);",
-     TurnKind.STACK, "exceeded the call stack (128 KiB)"),
-    ("recursion that catches its overflow", "const f = () => { try { return f(); } catch (e) { return f(); } };\n"
-     "export default () => f();", TurnKind.FUEL, "ran out of fuel"),
-    ("JSON.stringify of a very deep object",
-     body("let o = {}; const root = o; for (let i = 0; i < 1e5; i++) o = o.next = {}; return JSON.stringify(root);"),
-     TurnKind.STACK, "exceeded the call stack"),
-    ("JSON.parse of a very deep array", body("return JSON.parse('['.repeat(1e5) + ']'.repeat(1e5));"),
-     TurnKind.STACK, "exceeded the call stack"),
-    ("catastrophic regex", body("return /(a+)+b/.test('a'.repeat(40));"), TurnKind.FUEL, "ran out of fuel (200 ticks)"),
-    ("throw", "export default () => {\n  const x = 1;\n  throw new Error('boom');\n};",
-     TurnKind.ERROR, "threw Error: boom at line 3"),
-    ("type error", "export default () => {\n  const x = undefined;\n  return x.y;\n};",
-     TurnKind.ERROR, "threw TypeError: cannot read property 'y' of undefined at line 3"),
+    (
+        "unbounded recursion",
+        "const f = (n) => f(n + 1) + 1;\nexport default () => f(0);",
+        TurnKind.STACK,
+        "exceeded the call stack (128 KiB)",
+    ),
+    (
+        "recursion that catches its overflow",
+        "const f = () => { try { return f(); } catch (e) { return f(); } };\n"
+        "export default () => f();",
+        TurnKind.FUEL,
+        "ran out of fuel",
+    ),
+    (
+        "JSON.stringify of a very deep object",
+        body(
+            "let o = {}; const root = o; for (let i = 0; i < 1e5; i++) o = o.next = {}; return JSON.stringify(root);"
+        ),
+        TurnKind.STACK,
+        "exceeded the call stack",
+    ),
+    (
+        "JSON.parse of a very deep array",
+        body("return JSON.parse('['.repeat(1e5) + ']'.repeat(1e5));"),
+        TurnKind.STACK,
+        "exceeded the call stack",
+    ),
+    (
+        "catastrophic regex",
+        body("return /(a+)+b/.test('a'.repeat(40));"),
+        TurnKind.FUEL,
+        "ran out of fuel (200 ticks)",
+    ),
+    (
+        "throw",
+        "export default () => {\n  const x = 1;\n  throw new Error('boom');\n};",
+        TurnKind.ERROR,
+        "threw Error: boom at line 3",
+    ),
+    (
+        "type error",
+        "export default () => {\n  const x = undefined;\n  return x.y;\n};",
+        TurnKind.ERROR,
+        "threw TypeError: cannot read property 'y' of undefined at line 3",
+    ),
     ("throw a string", body("throw 'nope';"), TurnKind.ERROR, 'threw "nope"'),
-    ("throw at top level", "throw new RangeError('bad start');\nexport default () => 1;",
-     TurnKind.ERROR, "threw RangeError: bad start at line 1"),
-    ("syntax error", "export default () => {\n  return {type: 'android.wait'\n};", TurnKind.SYNTAX, "has a syntax error"),
-    ("returns undefined", body("return undefined;"), TurnKind.NO_ACTION, "returned undefined instead of an action"),
-    ("returns nothing", body("const a = 1;"), TurnKind.NO_ACTION, "returned undefined instead of an action"),
-    ("returns a function", body("return () => 1;"), TurnKind.NO_ACTION, "returned a function instead of an action"),
-    ("async turn", "export default async () => ({ type: 'android.wait' });", TurnKind.NO_ACTION, "returned a Promise"),
-    ("circular value", body("const o = {}; o.self = o; return o;"), TurnKind.NO_ACTION, "cannot be sent as JSON"),
+    (
+        "throw at top level",
+        "throw new RangeError('bad start');\nexport default () => 1;",
+        TurnKind.ERROR,
+        "threw RangeError: bad start at line 1",
+    ),
+    (
+        "syntax error",
+        "export default () => {\n  return {type: 'android.wait'\n};",
+        TurnKind.SYNTAX,
+        "has a syntax error",
+    ),
+    (
+        "returns undefined",
+        body("return undefined;"),
+        TurnKind.NO_ACTION,
+        "returned undefined instead of an action",
+    ),
+    (
+        "returns nothing",
+        body("const a = 1;"),
+        TurnKind.NO_ACTION,
+        "returned undefined instead of an action",
+    ),
+    (
+        "returns a function",
+        body("return () => 1;"),
+        TurnKind.NO_ACTION,
+        "returned a function instead of an action",
+    ),
+    (
+        "async turn",
+        "export default async () => ({ type: 'android.wait' });",
+        TurnKind.NO_ACTION,
+        "returned a Promise",
+    ),
+    (
+        "circular value",
+        body("const o = {}; o.self = o; return o;"),
+        TurnKind.NO_ACTION,
+        "cannot be sent as JSON",
+    ),
     ("BigInt value", body("return { n: 10n };"), TurnKind.NO_ACTION, "cannot be sent as JSON"),
-    ("no default export", "export const turn = () => 1;", TurnKind.NO_ACTION, "has no default export"),
-    ("default export not a function", "export default 42;", TurnKind.NO_ACTION, "exports a number as default"),
-    ("default export an object", "export default { type: 'android.wait' };", TurnKind.NO_ACTION, "exports an object as default"),
-    ("too big to return", body("return 'x'.repeat(3 * 1024 * 1024);"), TurnKind.NO_ACTION, "at most 2,097,152"),
-    ("require", body("return require('fs').readFileSync('/etc/passwd', 'utf8');"),
-     TurnKind.ERROR, "threw ReferenceError: require is not defined"),
-    ("top-level dynamic import of os", "const os = await import('os');\nexport default () => os.getcwd();",
-     TurnKind.ERROR, "could not load module 'os'"),
-    ("static import of std", "import * as std from 'std';\nexport default () => std.loadFile('/etc/passwd');",
-     TurnKind.ERROR, "could not be loaded"),
-    ("std global", body("return std.loadFile('/etc/passwd');"), TurnKind.ERROR, "std is not defined"),
+    (
+        "no default export",
+        "export const turn = () => 1;",
+        TurnKind.NO_ACTION,
+        "has no default export",
+    ),
+    (
+        "default export not a function",
+        "export default 42;",
+        TurnKind.NO_ACTION,
+        "exports a number as default",
+    ),
+    (
+        "default export an object",
+        "export default { type: 'android.wait' };",
+        TurnKind.NO_ACTION,
+        "exports an object as default",
+    ),
+    (
+        "too big to return",
+        body("return 'x'.repeat(3 * 1024 * 1024);"),
+        TurnKind.NO_ACTION,
+        "at most 2,097,152",
+    ),
+    (
+        "require",
+        body("return require('fs').readFileSync('/etc/passwd', 'utf8');"),
+        TurnKind.ERROR,
+        "threw ReferenceError: require is not defined",
+    ),
+    (
+        "top-level dynamic import of os",
+        "const os = await import('os');\nexport default () => os.getcwd();",
+        TurnKind.ERROR,
+        "could not load module 'os'",
+    ),
+    (
+        "static import of std",
+        "import * as std from 'std';\nexport default () => std.loadFile('/etc/passwd');",
+        TurnKind.ERROR,
+        "could not be loaded",
+    ),
+    (
+        "std global",
+        body("return std.loadFile('/etc/passwd');"),
+        TurnKind.ERROR,
+        "std is not defined",
+    ),
     ("os global", body("return os.open('/etc/passwd');"), TurnKind.ERROR, "os is not defined"),
     ("fetch", body("return fetch('file:///etc/passwd');"), TurnKind.ERROR, "fetch is not defined"),
     ("process", body("return process.env;"), TurnKind.ERROR, "process is not defined"),
-    ("top-level await that never settles", "await new Promise(() => {});\nexport default () => 1;",
-     TurnKind.ERROR, "never finished its top-level code"),
-    ("microtask flood", "queueMicrotask(function again() { queueMicrotask(again); });\nexport default () => 1;",
-     TurnKind.ERROR, "promise jobs"),
+    (
+        "top-level await that never settles",
+        "await new Promise(() => {});\nexport default () => 1;",
+        TurnKind.ERROR,
+        "never finished its top-level code",
+    ),
+    (
+        "microtask flood",
+        "queueMicrotask(function again() { queueMicrotask(again); });\nexport default () => 1;",
+        TurnKind.ERROR,
+        "promise jobs",
+    ),
     # Describing the thrown error reads its name, which never returns: the turn is still one
     # failed turn that says it threw, not a sandbox crash, and the next turn is untouched.
-    ("thrown error whose name never returns",
-     body("const e = new Error('lost'); Object.defineProperty(e, 'name', { get() { for (;;) {} } }); throw e;"),
-     TurnKind.ERROR, "threw a value that could not be described"),
+    (
+        "thrown error whose name never returns",
+        body(
+            "const e = new Error('lost'); Object.defineProperty(e, 'name', { get() { for (;;) {} } }); throw e;"
+        ),
+        TurnKind.ERROR,
+        "threw a value that could not be described",
+    ),
 ]
 
 
@@ -96,8 +232,12 @@ def test_the_normal_bot_moves_for_zero_ticks(normal):
 DETERMINISTIC = Budgets(timeout_ms=60_000)
 
 
-@pytest.mark.parametrize(("source", "kind", "words"), [case[1:] for case in HOSTILE], ids=[case[0] for case in HOSTILE])
-def test_a_hostile_script_fails_its_turn_and_the_next_turn_is_untouched(run, normal, source, kind, words):
+@pytest.mark.parametrize(
+    ("source", "kind", "words"), [case[1:] for case in HOSTILE], ids=[case[0] for case in HOSTILE]
+)
+def test_a_hostile_script_fails_its_turn_and_the_next_turn_is_untouched(
+    run, normal, source, kind, words
+):
     result = run(source, budgets=DETERMINISTIC)
 
     assert result.value is None
@@ -106,7 +246,12 @@ def test_a_hostile_script_fails_its_turn_and_the_next_turn_is_untouched(run, nor
     # The sentence is one line a player can read, not a traceback.
     assert "\n" not in result.error and "Traceback" not in result.error
     after = run(NORMAL_BOT)
-    assert (after.value, after.error, after.ticks, after.wasm_fuel) == (normal.value, None, 0, normal.wasm_fuel)
+    assert (after.value, after.error, after.ticks, after.wasm_fuel) == (
+        normal.value,
+        None,
+        0,
+        normal.wasm_fuel,
+    )
 
 
 PROBE_HOST = r"""
@@ -151,12 +296,16 @@ def test_globals_and_built_ins_changed_by_one_turn_are_back_in_the_next(run):
         "Object.prototype.polluted = true; Array.prototype.toJSON = () => 'hacked';"
         "return { type: 'android.wait' };"
     )
-    check = body("return [typeof leak, Math.random() === 0.5, Date.now(), JSON.stringify([1]), ({}).polluted];")
+    check = body(
+        "return [typeof leak, Math.random() === 0.5, Date.now(), JSON.stringify([1]), ({}).polluted];"
+    )
 
     tampered = run(tamper)
     checked = run(check)
 
-    assert tampered.value == {"type": "android.wait"}  # the sandbox's own JSON did not use the patched one
+    assert tampered.value == {
+        "type": "android.wait"
+    }  # the sandbox's own JSON did not use the patched one
     assert checked.value == ["undefined", False, 4102444800000, "[1]", None]
 
 
@@ -178,10 +327,19 @@ def test_a_wall_clock_timeout_fails_the_turn_when_the_fuel_would_allow_more(run)
 
 def test_a_turn_reports_the_ticks_the_script_spent_not_what_describing_its_error_cost(run):
     # 50 ticks of looping, then a throw whose `name` getter loops until the ticks run out.
-    result = run(body("for (let i = 0; i < 250000; i++) {}\nconst e = new Error('lost');\n"
-                      "Object.defineProperty(e, 'name', { get() { for (;;) {} } }); throw e;"), budgets=DETERMINISTIC)
+    result = run(
+        body(
+            "for (let i = 0; i < 250000; i++) {}\nconst e = new Error('lost');\n"
+            "Object.defineProperty(e, 'name', { get() { for (;;) {} } }); throw e;"
+        ),
+        budgets=DETERMINISTIC,
+    )
 
-    assert (result.kind, result.error, result.ticks) == (TurnKind.ERROR, "threw a value that could not be described", 50)
+    assert (result.kind, result.error, result.ticks) == (
+        TurnKind.ERROR,
+        "threw a value that could not be described",
+        50,
+    )
 
 
 def test_a_cold_turns_timeout_loses_only_its_own_compile_not_what_the_thread_ran_before(run):
@@ -193,24 +351,44 @@ def test_a_cold_turns_timeout_loses_only_its_own_compile_not_what_the_thread_ran
     CACHE.clear()
     result = run(LOOP, budgets=Budgets(fuel=LOOP_TICKS, timeout_ms=600))
 
-    assert (result.kind, result.value, result.ticks) == (TurnKind.OK, "done", LOOP_TICKS), result.error
+    assert (result.kind, result.value, result.ticks) == (TurnKind.OK, "done", LOOP_TICKS), (
+        result.error
+    )
 
 
 # The whole sentence a player reads, for the failures whose words carry a detail from the script.
 EXACT = [
-    (body("const o = {}; o.self = o; return o;"), "returned a value that cannot be sent as JSON (TypeError: circular reference)"),
-    (body("return { n: 10n };"), "returned a value that cannot be sent as JSON (TypeError: BigInt are forbidden in JSON.stringify)"),
-    (body("return { type: 'android.wait', r: 'y'.repeat(2500000) };"),
-     "returned 2,500,030 characters of JSON; a turn may return at most 2,097,152"),
-    ("export default () => {\n  return 1 +;\n};\n", "has a syntax error: unexpected token in expression: ';' at line 2"),
-    ("export default () => {\n  const = 5;\n};\n", "has a syntax error: variable name expected at line 2"),
+    (
+        body("const o = {}; o.self = o; return o;"),
+        "returned a value that cannot be sent as JSON (TypeError: circular reference)",
+    ),
+    (
+        body("return { n: 10n };"),
+        "returned a value that cannot be sent as JSON (TypeError: BigInt are forbidden in JSON.stringify)",
+    ),
+    (
+        body("return { type: 'android.wait', r: 'y'.repeat(2500000) };"),
+        "returned 2,500,030 characters of JSON; a turn may return at most 2,097,152",
+    ),
+    (
+        "export default () => {\n  return 1 +;\n};\n",
+        "has a syntax error: unexpected token in expression: ';' at line 2",
+    ),
+    (
+        "export default () => {\n  const = 5;\n};\n",
+        "has a syntax error: variable name expected at line 2",
+    ),
     (body("return () => 1;"), "returned a function instead of an action"),
-    (body("let v = 1; for (let i = 0; i < 40; i++) v = [v]; return v;"),
-     "returned a value nested more than 32 levels deep; an action is an object at most two levels deep"),
+    (
+        body("let v = 1; for (let i = 0; i < 40; i++) v = [v]; return v;"),
+        "returned a value nested more than 32 levels deep; an action is an object at most two levels deep",
+    ),
     (body("throw null;"), "threw null"),  # not out of memory: the heap is nowhere near full
     # JSON.stringify threw an error with neither name nor message: the refusal still says why.
-    (body("return { toJSON() { const e = new Error(''); e.name = ''; throw e; } };"),
-     "returned a value that cannot be sent as JSON (?)"),
+    (
+        body("return { toJSON() { const e = new Error(''); e.name = ''; throw e; } };"),
+        "returned a value that cannot be sent as JSON (?)",
+    ),
 ]
 
 

@@ -13,7 +13,13 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bench.starter_compare", *args], cwd=REPO, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "bench.starter_compare", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_the_comparison_plays_each_seed_in_both_seat_orders_against_each_opponent():
@@ -24,7 +30,9 @@ def test_the_comparison_plays_each_seed_in_both_seat_orders_against_each_opponen
     for opponent, summary in reports.items():
         assert summary["games"] == 2
         assert [s["name"] for s in summary["scripts"]] == ["starter", opponent]
-        assert sorted(tuple(r["seats"]) for r in summary["results"]) == sorted([("starter", opponent), (opponent, "starter")])
+        assert sorted(tuple(r["seats"]) for r in summary["results"]) == sorted(
+            [("starter", opponent), (opponent, "starter")]
+        )
         for script in summary["scripts"]:
             assert script["wins"] + summary["draws"] <= 2 and "meanScore" in script
 
@@ -40,6 +48,8 @@ def test_two_scripts_by_name_or_path_are_compared_as_the_starters_readme_shows()
     ran = run(raider, "starter", "--seeds", "3", "--rounds", "10", "-j", "1", "--json")
     assert ran.returncode == 0, ran.stderr
     (summary,) = json.loads(ran.stdout).values()
-    assert [s["name"] for s in summary["scripts"]] == ["raider", "starter"] and summary["games"] == 2
+    assert [s["name"] for s in summary["scripts"]] == ["raider", "starter"] and summary[
+        "games"
+    ] == 2
     wrong = run("starter", "raider", "starter-v1")
     assert wrong.returncode == 2 and "give two scripts" in wrong.stderr

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from nova_tools import engine, starter
-from nova_tools.play import ScriptRunner
 from nova_tools.engine import Scenario
 from nova_tools.engine.actions import owed
 from nova_tools.engine.state import GameState
+from nova_tools.play import ScriptRunner
 from nova_tools.rules import Rules, resolve
 from nova_tools.toolchain import compile_android, compile_sources
 
@@ -42,7 +42,9 @@ class Game:
     state: GameState
     turns: list[dict] = field(default_factory=list)
     seen: dict[str, set[int]] = field(default_factory=dict)  # tiles each player has seen so far
-    sites: dict[str, tuple[int, int | None]] = field(default_factory=dict)  # building -> (started, paid in full)
+    sites: dict[str, tuple[int, int | None]] = field(
+        default_factory=dict
+    )  # building -> (started, paid in full)
 
     def owner(self, turn: dict) -> str:
         return self.state.androids[turn["android"]].owner
@@ -67,7 +69,11 @@ def play(state: GameState, rules: Rules, rounds: int, game: Game | None = None) 
             game.turns.append(event)
             result = event.get("result", {})
             building = state.buildings.get(result.get("building", ""))
-            if event["outcome"] == "accepted" and building is not None and event["action"]["type"].endswith("construction"):
+            if (
+                event["outcome"] == "accepted"
+                and building is not None
+                and event["action"]["type"].endswith("construction")
+            ):
                 started, paid = game.sites.get(building.id, (state.round, None))
                 if paid is None and not owed(state, building):
                     paid = state.round
@@ -77,7 +83,12 @@ def play(state: GameState, rules: Rules, rounds: int, game: Game | None = None) 
     return game
 
 
-def new_game(seed: int, rounds: int, players: tuple[tuple[str, str], ...] = (("ann", "starter"), ("bob", "starter")), rules: dict | None = None) -> Game:
+def new_game(
+    seed: int,
+    rounds: int,
+    players: tuple[tuple[str, str], ...] = (("ann", "starter"), ("bob", "starter")),
+    rules: dict | None = None,
+) -> Game:
     resolved = resolve(rules or {})
     state = engine.generate(resolved, seed)
     for player, script in players:
@@ -95,14 +106,22 @@ def games() -> dict[str, Game]:
         "seed 3 against the raider": new_game(3, 100, (("raider", "raider"), ("ann", "starter"))),
         "seed 5 against the raider": new_game(5, 100, (("ann", "starter"), ("raider", "raider"))),
         # 24x24, four players, many pods: long trips through ground first seen on the way.
-        "24x24": new_game(9, 150, tuple((p, "starter") for p in ("a", "b", "c", "d")),
-                          {"world": {"width": 24, "height": 24, "generation": {"pods": {"count": 30}}}}),
+        "24x24": new_game(
+            9,
+            150,
+            tuple((p, "starter") for p in ("a", "b", "c", "d")),
+            {"world": {"width": 24, "height": 24, "generation": {"pods": {"count": 30}}}},
+        ),
         # Retuned: a small cargo and memory, a cheaper depot, a slower extractor, an arrival date.
-        "retuned": new_game(4, 100, rules={
-            "android": {"cargoCapacity": 6, "memoryLimit": 900},
-            "buildings": {"depot": {"cost": {"metal": 4}}, "extractor": {"ticks": 5}},
-            "match": {"finalRound": 100},
-        }),
+        "retuned": new_game(
+            4,
+            100,
+            rules={
+                "android": {"cargoCapacity": 6, "memoryLimit": 900},
+                "buildings": {"depot": {"cost": {"metal": 4}}, "extractor": {"ticks": 5}},
+                "match": {"finalRound": 100},
+            },
+        ),
     }
 
 
@@ -123,7 +142,10 @@ def test_no_turn_is_refused_and_notes_fit_their_limits(games):
         for android in game.state.androids.values():
             if android.owner in STARTERS:
                 assert utf16_length(android.memory) <= limits.memory_limit, (name, android.id)
-                assert 0 < utf16_length(android.recording) <= limits.recording_limit, (name, android.id)
+                assert 0 < utf16_length(android.recording) <= limits.recording_limit, (
+                    name,
+                    android.id,
+                )
 
 
 def test_a_turn_spends_no_fuel_ticks_on_the_default_board_and_few_on_a_big_one(games):
@@ -138,7 +160,11 @@ def test_it_launches_a_second_android_at_once(games):
     for name in ("seed 3", "seed 7", "24x24"):
         game = games[name]
         for player in set(game.state.players) & set(STARTERS):
-            launches = [t for t in game.by(player) if t["action"]["type"] == "android.launch" and t["round"] == 1]
+            launches = [
+                t
+                for t in game.by(player)
+                if t["action"]["type"] == "android.launch" and t["round"] == 1
+            ]
             assert len(launches) == 1, (name, player)
 
 
@@ -163,9 +189,13 @@ def test_it_builds_an_extractor_on_seed_7_and_scores_from_it(games):
     # androids pool it with the metal they carry.
     game = games["seed 7"]
     for player in ("ann", "bob"):
-        built = [t["round"] for t in game.by(player) if t.get("result", {}).get("completed")
-                 and game.state.buildings.get(t["result"]["building"]) is not None
-                 and game.state.buildings[t["result"]["building"]].type == "extractor"]
+        built = [
+            t["round"]
+            for t in game.by(player)
+            if t.get("result", {}).get("completed")
+            and game.state.buildings.get(t["result"]["building"]) is not None
+            and game.state.buildings[t["result"]["building"]].type == "extractor"
+        ]
         assert built and built[0] <= 60, (player, built)
     assert min(game.points().values()) > 60, game.points()
 
@@ -179,8 +209,16 @@ def test_every_site_it_starts_is_paid_in_full_at_once_or_within_a_few_rounds(gam
             if building is None or building.owner not in STARTERS:
                 continue  # salvaged since, or not a starter's
             # a cost bigger than a cargo (the retuned game) takes a few trips
-            bigger = sum(game.rules.building(building.type).cost.model_dump().values()) > game.rules.android.cargo_capacity
-            assert paid is not None and paid - started <= (15 if bigger else 5), (name, building.type, started, paid)
+            bigger = (
+                sum(game.rules.building(building.type).cost.model_dump().values())
+                > game.rules.android.cargo_capacity
+            )
+            assert paid is not None and paid - started <= (15 if bigger else 5), (
+                name,
+                building.type,
+                started,
+                paid,
+            )
 
 
 def test_it_does_not_start_a_building_it_cannot_pay_for(games):
@@ -195,7 +233,9 @@ def test_it_does_not_start_a_building_it_cannot_pay_for(games):
     state = s.build()
     game = play(state, state.rules, 40)
     kinds = game.kinds("ann")
-    assert kinds["android.start-construction"] == 0 and kinds["android.continue-construction"] == 0, kinds
+    assert (
+        kinds["android.start-construction"] == 0 and kinds["android.continue-construction"] == 0
+    ), kinds
     carried = Counter()
     for android in state.androids.values():
         carried.update(android.cargo)
@@ -268,7 +308,11 @@ def test_it_never_salvages_first_and_answers_a_raid(games):
     for name in ("seed 3", "seed 7", "24x24"):
         assert not [t for t in games[name].turns if t["action"]["type"] == "android.salvage"], name
     game = games["seed 3 against the raider"]
-    salvages = [t for t in game.turns if t["outcome"] == "accepted" and t["action"]["type"] == "android.salvage"]
+    salvages = [
+        t
+        for t in game.turns
+        if t["outcome"] == "accepted" and t["action"]["type"] == "android.salvage"
+    ]
     raider_first = next(t["round"] for t in salvages if game.owner(t) == "raider")
     answered = [t["round"] for t in salvages if game.owner(t) == "ann"]
     assert answered and answered[0] > raider_first, (raider_first, answered)
@@ -281,10 +325,15 @@ def test_its_androids_stay_charged_on_a_big_board(games):
 
 
 def test_the_log_says_where_it_puts_the_extractor_and_on_what(games):
-    lines = [line for a in games["seed 3"].state.androids.values() for line in a.recording.splitlines()]
+    lines = [
+        line for a in games["seed 3"].state.androids.values() for line in a.recording.splitlines()
+    ]
     starts = [line for line in lines if ": start an extractor at (" in line]
     assert starts, lines[:20]
     assert any(
-        re.match(r"r\d+ \(\d+,\d+\) bat \d+ hp \d+: start an extractor at \(\d+,\d+\) on \d+ (ore|water)", line)
+        re.match(
+            r"r\d+ \(\d+,\d+\) bat \d+ hp \d+: start an extractor at \(\d+,\d+\) on \d+ (ore|water)",
+            line,
+        )
         for line in starts
     ), starts

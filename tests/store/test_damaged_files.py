@@ -36,7 +36,12 @@ def load_error(path: Path, raw: bytes) -> str:
         (b'{"format": nope}', "it looks truncated: Expecting value at line 1, column 12"),
         (b'{"events": [1, 2 3]}\n', "it is corrupt: Expecting ',' delimiter at line 1, column 18"),
     ],
-    ids=["error-at-the-last-character", "error-just-before-it", "no-closing-event-list", "corrupt-with-a-newline"],
+    ids=[
+        "error-at-the-last-character",
+        "error-just-before-it",
+        "no-closing-event-list",
+        "corrupt-with-a-newline",
+    ],
 )
 def test_a_cut_off_file_is_told_from_a_corrupt_one(tmp_path: Path, raw: bytes, says: str) -> None:
     path = tmp_path / "g.json"
@@ -52,20 +57,29 @@ def test_the_last_character_cut_off_a_real_game_file_looks_truncated(tmp_path: P
 
 def test_json_nested_past_any_game_file_is_one_sentence(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
-    assert load_error(path, b"[" * 100 + b"]" * 100) == f"{path} is not a readable Nova game file (it is nested more than 64 levels deep)"
+    assert (
+        load_error(path, b"[" * 100 + b"]" * 100)
+        == f"{path} is not a readable Nova game file (it is nested more than 64 levels deep)"
+    )
 
 
 def test_a_lone_surrogate_escape_is_named_where_it_stands(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     message = load_error(path, b'{"format": "nova-game", "name": "ab\\ud800cd"}')
-    assert message == f"{path} is damaged: name holds a lone UTF-16 surrogate escape, which no text can hold"
+    assert (
+        message
+        == f"{path} is damaged: name holds a lone UTF-16 surrogate escape, which no text can hold"
+    )
 
 
 def test_a_long_place_of_a_lone_surrogate_is_cut_to_80_characters(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     key = "k" * 100
     message = load_error(path, b'{"' + key.encode() + b'": "\\udc00"}')
-    assert message == f"{path} is damaged: {'k' * 80} holds a lone UTF-16 surrogate escape, which no text can hold"
+    assert (
+        message
+        == f"{path} is damaged: {'k' * 80} holds a lone UTF-16 surrogate escape, which no text can hold"
+    )
 
 
 def test_a_match_that_is_not_an_object_is_damage(tmp_path: Path) -> None:
@@ -73,7 +87,10 @@ def test_a_match_that_is_not_an_object_is_damage(tmp_path: Path) -> None:
     store.save(game)
     data = json.loads(game.path.read_bytes())
     message = load_error(game.path, json.dumps({**data, "match": 3}).encode())
-    assert message == f"{game.path} is damaged: a required part is missing or malformed (TypeError: 'match' is not an object)"
+    assert (
+        message
+        == f"{game.path} is damaged: a required part is missing or malformed (TypeError: 'match' is not an object)"
+    )
 
 
 def test_a_path_that_cannot_be_read_says_why(tmp_path: Path) -> None:
@@ -92,8 +109,22 @@ def a_record(path: Path, version: int | None = None) -> store.MatchRecord:
         path,
         Rules(),
         match={"players": ["ann", "bob"], "rounds": 3},
-        status={"round": 3, "players": [{"id": "ann", "score": 4, "breakdown": []}, {"id": "bob", "score": 4, "breakdown": []}]},
-        androids=[{"id": "android-1", "ownerId": "ann", "scriptId": "script-1", "active": True, "recording": "seen bob"}],
+        status={
+            "round": 3,
+            "players": [
+                {"id": "ann", "score": 4, "breakdown": []},
+                {"id": "bob", "score": 4, "breakdown": []},
+            ],
+        },
+        androids=[
+            {
+                "id": "android-1",
+                "ownerId": "ann",
+                "scriptId": "script-1",
+                "active": True,
+                "recording": "seen bob",
+            }
+        ],
         scripts={"script-1": {"name": "waiter", "sha256": "0" * 64}},
         sandbox={"wasmtime": "test"},
     )
@@ -126,12 +157,18 @@ def test_read_says_what_load_says_of_a_missing_file_and_a_damaged_one(tmp_path: 
     missing = tmp_path / "none.json"
     with pytest.raises(store.GameFileError) as caught:
         store.read(missing)
-    assert str(caught.value) == f"there is no game file at {missing} (create one with `nova create-game --file {missing}`)"
+    assert (
+        str(caught.value)
+        == f"there is no game file at {missing} (create one with `nova create-game --file {missing}`)"
+    )
     damaged = tmp_path / "d.json"
     damaged.write_bytes(b'{"a": 1 ]}')
     with pytest.raises(store.GameFileError) as caught:
         store.read(damaged)
-    assert str(caught.value) == f"{damaged} is not a readable Nova game file (it is corrupt: Expecting ',' delimiter at line 1, column 9)"
+    assert (
+        str(caught.value)
+        == f"{damaged} is not a readable Nova game file (it is corrupt: Expecting ',' delimiter at line 1, column 9)"
+    )
 
 
 def test_a_record_from_a_newer_nova_says_so(tmp_path: Path) -> None:
@@ -139,7 +176,10 @@ def test_a_record_from_a_newer_nova_says_so(tmp_path: Path) -> None:
     a_record(path, version=99)
     with pytest.raises(store.GameFileError) as caught:
         store.read(path)
-    assert str(caught.value) == f"{path} was written by a newer Nova (match record format 99); upgrade nova-tools to open it"
+    assert (
+        str(caught.value)
+        == f"{path} was written by a newer Nova (match record format 99); upgrade nova-tools to open it"
+    )
 
 
 def test_loading_a_record_as_a_game_says_what_it_is(tmp_path: Path) -> None:
@@ -161,17 +201,26 @@ def test_rules_stored_in_a_game_open_as_they_were_played(tmp_path: Path) -> None
     game = a_game(tmp_path / "g.json")
     store.save(game)
     data = json.loads(game.path.read_bytes())
-    game.path.write_text(json.dumps({**data, "rules": {"script": {"fuel": 200, "timeoutMs": 2000}}}), encoding="utf-8")
+    game.path.write_text(
+        json.dumps({**data, "rules": {"script": {"fuel": 200, "timeoutMs": 2000}}}),
+        encoding="utf-8",
+    )
     assert store.load(game.path).rules.script.timeout_ms == 2000
-    game.path.write_text(json.dumps({k: v for k, v in data.items() if k != "rules"}), encoding="utf-8")
+    game.path.write_text(
+        json.dumps({k: v for k, v in data.items() if k != "rules"}), encoding="utf-8"
+    )
     assert store.load(game.path).rules == Rules()
 
 
-def test_a_game_file_from_before_the_sandbox_build_was_kept_opens_without_one(tmp_path: Path) -> None:
+def test_a_game_file_from_before_the_sandbox_build_was_kept_opens_without_one(
+    tmp_path: Path,
+) -> None:
     game = a_game(tmp_path / "g.json")
     store.save(game)
     data = json.loads(game.path.read_bytes())
-    game.path.write_text(json.dumps({k: v for k, v in data.items() if k != "sandbox"}), encoding="utf-8")
+    game.path.write_text(
+        json.dumps({k: v for k, v in data.items() if k != "sandbox"}), encoding="utf-8"
+    )
     assert store.load(game.path).sandbox == {}
 
 
@@ -179,7 +228,9 @@ def test_broken_stored_rules_name_the_game_file(tmp_path: Path) -> None:
     game = a_game(tmp_path / "g.json")
     store.save(game)
     data = json.loads(game.path.read_bytes())
-    message = load_error(game.path, json.dumps({**data, "rules": {"android": {"sight": "far"}}}).encode())
+    message = load_error(
+        game.path, json.dumps({**data, "rules": {"android": {"sight": "far"}}}).encode()
+    )
     assert message.startswith(f"{game.path} (stored rules): ")
 
 
@@ -212,7 +263,9 @@ def test_saving_through_a_link_replaces_the_file_it_links_to(tmp_path: Path) -> 
     assert sorted(p.name for p in real.parent.iterdir()) == ["g.json"]  # no temporary file left
 
 
-def test_a_lock_file_that_is_a_link_is_refused_and_nothing_is_made_through_it(tmp_path: Path) -> None:
+def test_a_lock_file_that_is_a_link_is_refused_and_nothing_is_made_through_it(
+    tmp_path: Path,
+) -> None:
     game = a_game(tmp_path / "g.json")
     store.save(game)
     target = tmp_path / "elsewhere"
@@ -221,7 +274,10 @@ def test_a_lock_file_that_is_a_link_is_refused_and_nothing_is_made_through_it(tm
     with pytest.raises(store.GameFileError) as caught:
         with store.locked(game.path):
             pass
-    assert str(caught.value) == f"cannot lock {game.path}: its lock file g.json.lock is a symbolic link; remove {lock} (nova keeps a plain lock file there)"
+    assert (
+        str(caught.value)
+        == f"cannot lock {game.path}: its lock file g.json.lock is a symbolic link; remove {lock} (nova keeps a plain lock file there)"
+    )
     assert not target.exists()
 
 
@@ -253,23 +309,54 @@ def _player(**changes) -> dict:
         (lambda d: d.update(status=[]), "TypeError: 'status' is not a status object"),
         (lambda d: d["status"].update(round="3"), "TypeError: 'status' is not a status object"),
         (lambda d: d["status"].update(players={}), "TypeError: 'status' is not a status object"),
-        (lambda d: d["status"].update(players=[_player(id=5)]), "TypeError: a player's score is malformed"),
-        (lambda d: d["status"].update(players=[_player(score="4")]), "TypeError: a player's score is malformed"),
-        (lambda d: d["status"].update(players=[_player(breakdown={})]), "TypeError: a player's score is malformed"),
+        (
+            lambda d: d["status"].update(players=[_player(id=5)]),
+            "TypeError: a player's score is malformed",
+        ),
+        (
+            lambda d: d["status"].update(players=[_player(score="4")]),
+            "TypeError: a player's score is malformed",
+        ),
+        (
+            lambda d: d["status"].update(players=[_player(breakdown={})]),
+            "TypeError: a player's score is malformed",
+        ),
         (lambda d: d.update(androids={}), "TypeError: 'androids' is not a list of androids"),
         (lambda d: d.update(androids=[3]), "TypeError: 'androids' is not a list of androids"),
-        (lambda d: d["androids"][0].update(id=1), "TypeError: 'androids' is not a list of androids"),
-        (lambda d: d["androids"][0].update(recording=None), "TypeError: 'androids' is not a list of androids"),
+        (
+            lambda d: d["androids"][0].update(id=1),
+            "TypeError: 'androids' is not a list of androids",
+        ),
+        (
+            lambda d: d["androids"][0].update(recording=None),
+            "TypeError: 'androids' is not a list of androids",
+        ),
         (lambda d: d.update(scripts=[]), "TypeError: 'scripts' or 'match' is not an object"),
         (lambda d: d.update(match="x"), "TypeError: 'scripts' or 'match' is not an object"),
         (lambda d: d.pop("status"), "KeyError: 'status'"),
     ],
-    ids=["status-list", "round-text", "players-object", "player-id", "player-score", "player-breakdown",
-         "androids-object", "android-not-object", "android-id", "android-recording", "scripts-list", "match-text", "no-status"],
+    ids=[
+        "status-list",
+        "round-text",
+        "players-object",
+        "player-id",
+        "player-score",
+        "player-breakdown",
+        "androids-object",
+        "android-not-object",
+        "android-id",
+        "android-recording",
+        "scripts-list",
+        "match-text",
+        "no-status",
+    ],
 )
 def test_a_damaged_match_record_says_which_part(tmp_path: Path, change, why: str) -> None:
     path = tmp_path / "m.json"
-    assert _damaged_record(path, change) == f"{path} is damaged: a required part is missing or malformed ({why})"
+    assert (
+        _damaged_record(path, change)
+        == f"{path} is damaged: a required part is missing or malformed ({why})"
+    )
 
 
 def test_a_records_stored_rules_are_checked_and_a_missing_sandbox_is_none(tmp_path: Path) -> None:

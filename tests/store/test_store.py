@@ -25,10 +25,19 @@ def a_game(path: Path, rounds: int = 3) -> store.Game:
         events = [engine.join(game.state, player)]
         uploaded = engine.add_script(game.state, player, "waiter")
         events += [uploaded, engine.launch(game.state, player, uploaded["script"])]
-        game.scripts[uploaded["script"]] = store.StoredScript(player, "waiter", "0" * 64, "export default () => ({type: 'android.wait'})")
+        game.scripts[uploaded["script"]] = store.StoredScript(
+            player, "waiter", "0" * 64, "export default () => ({type: 'android.wait'})"
+        )
         game.record(events)
     for _ in range(rounds):
-        game.record(engine.play_round(game.state, lambda state, android: engine.Decision(value={"type": "android.wait", "memory": f"r{state.round}"})))
+        game.record(
+            engine.play_round(
+                game.state,
+                lambda state, android: engine.Decision(
+                    value={"type": "android.wait", "memory": f"r{state.round}"}
+                ),
+            )
+        )
     return game
 
 
@@ -55,22 +64,57 @@ def test_the_same_game_is_the_same_file_byte_for_byte(tmp_path: Path) -> None:
     ("damage", "sentence"),
     [
         (lambda raw: raw[: len(raw) // 2], "is not a readable Nova game file (it looks truncated"),
-        (lambda raw: raw.replace(b'"seed":5', b'"seed":5,,'), "is not a readable Nova game file (it is corrupt"),
+        (
+            lambda raw: raw.replace(b'"seed":5', b'"seed":5,,'),
+            "is not a readable Nova game file (it is corrupt",
+        ),
         (lambda raw: b"\xff\xfe" + raw, "is not a Nova game file (it is not UTF-8 text)"),
-        (lambda raw: b'{"format": "something-else"}', 'is not a Nova game file (no "format": "nova-game" marker)'),
-        (lambda raw: raw.replace(b'"version":1', b'"version":99'), "was written by a newer Nova (game format 99)"),
-        (lambda raw: raw.replace(b'"seed":5,', b""), "is damaged: a required part is missing or malformed"),
-        (lambda raw: raw.replace(b'{"round":2,"type":"round.started"}', b'{"round":7,"type":"round.started"}'), "has an event log that does not replay: event"),
+        (
+            lambda raw: b'{"format": "something-else"}',
+            'is not a Nova game file (no "format": "nova-game" marker)',
+        ),
+        (
+            lambda raw: raw.replace(b'"version":1', b'"version":99'),
+            "was written by a newer Nova (game format 99)",
+        ),
+        (
+            lambda raw: raw.replace(b'"seed":5,', b""),
+            "is damaged: a required part is missing or malformed",
+        ),
+        (
+            lambda raw: raw.replace(
+                b'{"round":2,"type":"round.started"}', b'{"round":7,"type":"round.started"}'
+            ),
+            "has an event log that does not replay: event",
+        ),
         # deeper than a game file goes, yet shallow enough for json to decode: the depth check decides
         # (in the initial world, two levels down: 65 deep)
-        (lambda raw: raw.replace(b'"seed":5,', b'"note":' + b"[" * 63 + b"]" * 63 + b',"seed":5,', 1),
-         "is not a readable Nova game file (it is nested more than 64 levels deep)"),
-        (lambda raw: raw.replace(b'"seed":5,', b'"note":"\\ud83d x","seed":5,'), "holds a lone UTF-16 surrogate escape"),
+        (
+            lambda raw: raw.replace(
+                b'"seed":5,', b'"note":' + b"[" * 63 + b"]" * 63 + b',"seed":5,', 1
+            ),
+            "is not a readable Nova game file (it is nested more than 64 levels deep)",
+        ),
+        (
+            lambda raw: raw.replace(b'"seed":5,', b'"note":"\\ud83d x","seed":5,'),
+            "holds a lone UTF-16 surrogate escape",
+        ),
     ],
-    ids=["truncated", "corrupt", "not-utf8", "not-a-game", "newer", "missing-part", "log-does-not-replay", "65-deep",
-         "lone-surrogate"],
+    ids=[
+        "truncated",
+        "corrupt",
+        "not-utf8",
+        "not-a-game",
+        "newer",
+        "missing-part",
+        "log-does-not-replay",
+        "65-deep",
+        "lone-surrogate",
+    ],
 )
-def test_a_broken_file_is_one_sentence_and_is_left_alone(tmp_path: Path, damage, sentence: str) -> None:
+def test_a_broken_file_is_one_sentence_and_is_left_alone(
+    tmp_path: Path, damage, sentence: str
+) -> None:
     game = a_game(tmp_path / "g.json")
     store.save(game)
     broken = damage(game.path.read_bytes())
@@ -84,23 +128,34 @@ def test_a_broken_file_is_one_sentence_and_is_left_alone(tmp_path: Path, damage,
 
 
 def test_a_missing_file_or_a_folder_says_what_to_do(tmp_path: Path) -> None:
-    with pytest.raises(store.GameFileError, match="there is no game file at .*nova create-game --file"):
+    with pytest.raises(
+        store.GameFileError, match="there is no game file at .*nova create-game --file"
+    ):
         store.load(tmp_path / "none.json")
     with pytest.raises(store.GameFileError, match="is a folder, not a game file"):
         store.load(tmp_path)
 
 
-def test_a_write_that_fails_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_write_that_fails_leaves_the_old_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = a_game(tmp_path / "g.json")
     store.save(game)
     before = game.path.read_bytes()
-    game.record(engine.play_round(game.state, lambda state, android: engine.Decision(value={"type": "android.wait"})))
+    game.record(
+        engine.play_round(
+            game.state, lambda state, android: engine.Decision(value={"type": "android.wait"})
+        )
+    )
 
     def full_disk(fd: int) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", full_disk)
-    with pytest.raises(store.GameFileError, match="cannot write .*No space left on device.*the game file was left as it was"):
+    with pytest.raises(
+        store.GameFileError,
+        match="cannot write .*No space left on device.*the game file was left as it was",
+    ):
         store.save(game)
     assert game.path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["g.json"]  # no temporary file left behind
@@ -123,7 +178,12 @@ def test_two_writers_are_serialised_by_the_lock(tmp_path: Path) -> None:
         with store.editing(game.path) as editing:
             order.append(f"{name} in")
             time.sleep(0.2)  # the other writer must wait here, not read the file half-changed
-            editing.record(engine.play_round(editing.state, lambda state, android: engine.Decision(value={"type": "android.wait"})))
+            editing.record(
+                engine.play_round(
+                    editing.state,
+                    lambda state, android: engine.Decision(value={"type": "android.wait"}),
+                )
+            )
             order.append(f"{name} out")
 
     threads = [threading.Thread(target=writer, args=(name,)) for name in ("one", "two")]
@@ -141,7 +201,12 @@ def test_an_edit_that_fails_writes_nothing(tmp_path: Path) -> None:
     before = game.path.read_bytes()
     with pytest.raises(engine.Refusal):
         with store.editing(game.path) as editing:
-            editing.record(engine.play_round(editing.state, lambda state, android: engine.Decision(value={"type": "android.wait"})))
+            editing.record(
+                engine.play_round(
+                    editing.state,
+                    lambda state, android: engine.Decision(value={"type": "android.wait"}),
+                )
+            )
             engine.join(editing.state, "ann")  # already joined: refused half way through the edit
     assert game.path.read_bytes() == before
 
@@ -150,8 +215,21 @@ def test_the_file_is_the_documented_format(tmp_path: Path) -> None:
     game = a_game(tmp_path / "g.json")
     store.save(game)
     data = json.loads(game.path.read_text(encoding="utf-8"))
-    assert list(data) == ["format", "initial", "rules", "sandbox", "scripts", "seed", "version", "events"]
-    assert data["format"] == "nova-game" and data["version"] == store.VERSION and data["sandbox"] == SANDBOX
+    assert list(data) == [
+        "format",
+        "initial",
+        "rules",
+        "sandbox",
+        "scripts",
+        "seed",
+        "version",
+        "events",
+    ]
+    assert (
+        data["format"] == "nova-game"
+        and data["version"] == store.VERSION
+        and data["sandbox"] == SANDBOX
+    )
     assert data["rules"] == Rules().to_json()
 
 
@@ -160,7 +238,9 @@ def test_a_value_64_levels_deep_still_loads(tmp_path: Path) -> None:
     store.save(game)
     # the note goes into the initial world, two levels down: 62 more bring the deepest point to 64
     deep = b"[" * 62 + b"]" * 62
-    game.path.write_bytes(game.path.read_bytes().replace(b'"seed":5,', b'"note":' + deep + b',"seed":5,', 1))
+    game.path.write_bytes(
+        game.path.read_bytes().replace(b'"seed":5,', b'"note":' + deep + b',"seed":5,', 1)
+    )
     assert store.load(game.path).state.round == game.state.round
 
 

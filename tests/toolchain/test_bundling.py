@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from nova_tools.toolchain.bundle import BundleError, bundle_file, bundle_sources, materialize_sources
+from nova_tools.toolchain.bundle import (
+    BundleError,
+    bundle_file,
+    bundle_sources,
+    materialize_sources,
+)
 from nova_tools.toolchain.diagnostics import CompileError
 
 
@@ -34,14 +39,18 @@ def test_in_memory_sources_bundle_with_names_as_given(good_files):
 
 def test_bare_package_import_is_refused_with_its_location(tmp_path: Path):
     entry = tmp_path / "main.ts"
-    entry.write_text("// a comment\nimport fs from 'fs';\nexport default () => ({ type: 'android.wait' });\n")
+    entry.write_text(
+        "// a comment\nimport fs from 'fs';\nexport default () => ({ type: 'android.wait' });\n"
+    )
     with pytest.raises(BundleError) as caught:
         bundle_file(entry)
     [d] = caught.value.diagnostics
     assert (Path(d.file).name, d.line, d.col, d.code) == ("main.ts", 2, 16, "bare-import")
     assert "bare import of package 'fs' is not allowed" in d.message
     assert isinstance(caught.value, CompileError)
-    assert f"{entry}:2:16 bare import" in str(caught.value) or "main.ts:2:16 bare import" in str(caught.value)
+    assert f"{entry}:2:16 bare import" in str(caught.value) or "main.ts:2:16 bare import" in str(
+        caught.value
+    )
 
 
 def test_installed_package_is_not_bundled_either(tmp_path: Path):
@@ -51,14 +60,19 @@ def test_installed_package_is_not_bundled_either(tmp_path: Path):
     (pkg / "package.json").write_text('{"name": "helper", "main": "index.js"}')
     (pkg / "index.js").write_text("export const secret = 42;\n")
     entry = tmp_path / "main.ts"
-    entry.write_text("import { secret } from 'helper';\nexport default () => ({ type: 'android.broadcast', content: String(secret) });\n")
+    entry.write_text(
+        "import { secret } from 'helper';\nexport default () => ({ type: 'android.broadcast', content: String(secret) });\n"
+    )
     with pytest.raises(BundleError) as caught:
         bundle_file(entry)
     assert [(d.line, d.col, d.code) for d in caught.value.diagnostics] == [(1, 24, "bare-import")]
 
 
 def test_syntax_error_is_refused_with_its_location():
-    files = {"main.ts": "import { x } from './lib';\nexport default () => x;\n", "lib.ts": "const s = 'héllo€';\nexport const x = (1 +* 2);\n"}
+    files = {
+        "main.ts": "import { x } from './lib';\nexport default () => x;\n",
+        "lib.ts": "const s = 'héllo€';\nexport const x = (1 +* 2);\n",
+    }
     with pytest.raises(BundleError) as caught:
         bundle_sources(files, "main.ts")
     [d] = caught.value.diagnostics
@@ -85,7 +99,9 @@ def test_type_only_import_of_a_sibling_is_fine():
 
 def test_missing_default_export_is_refused():
     with pytest.raises(BundleError) as caught:
-        bundle_sources({"main.ts": "export const turn = () => ({ type: 'android.wait' });\n"}, "main.ts")
+        bundle_sources(
+            {"main.ts": "export const turn = () => ({ type: 'android.wait' });\n"}, "main.ts"
+        )
     [d] = caught.value.diagnostics
     assert (d.file, d.line, d.col, d.code) == ("main.ts", 1, 1, "no-default-export")
 
@@ -116,13 +132,30 @@ def test_in_memory_sources_cannot_import_outside_their_folder(source, code):
 
 
 def test_nested_file_may_import_its_parent():
-    files = {"main.ts": "import { f } from './lib/a';\nexport default f;\n",
-             "lib/a.ts": "import { g } from '../b';\nexport const f = (): Action => g();\n",
-             "b.ts": "export const g = (): Action => ({ type: 'android.wait' });\n"}
-    assert "function" in bundle_sources(files, "main.ts").code or "=>" in bundle_sources(files, "main.ts").code
+    files = {
+        "main.ts": "import { f } from './lib/a';\nexport default f;\n",
+        "lib/a.ts": "import { g } from '../b';\nexport const f = (): Action => g();\n",
+        "b.ts": "export const g = (): Action => ({ type: 'android.wait' });\n",
+    }
+    assert (
+        "function" in bundle_sources(files, "main.ts").code
+        or "=>" in bundle_sources(files, "main.ts").code
+    )
 
 
-@pytest.mark.parametrize("name", ["../main.ts", "/tmp/main.ts", "a/../../b.ts", "C:/x.ts", "a\\b.ts", "", "we ird.ts", "-x.ts(1,2).ts"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../main.ts",
+        "/tmp/main.ts",
+        "a/../../b.ts",
+        "C:/x.ts",
+        "a\\b.ts",
+        "",
+        "we ird.ts",
+        "-x.ts(1,2).ts",
+    ],
+)
 def test_unsafe_file_names_are_refused(name):
     with pytest.raises(CompileError) as caught:
         bundle_sources({name: "export default 1;\n", "main.ts": "export default 1;\n"}, "main.ts")
@@ -146,7 +179,9 @@ def test_a_project_of_too_many_files_is_refused_in_one_sentence():
     # for names given twice, then a file each written and bundled)
     files = {f"f{i}.ts": "export const x = 1;\n" for i in range(100_000)}
     files["main.ts"] = "export default () => ({ type: 'android.wait' });\n"
-    with pytest.raises(CompileError, match="100001 source files were given; a script may have at most 500"):
+    with pytest.raises(
+        CompileError, match="100001 source files were given; a script may have at most 500"
+    ):
         bundle_sources(files, "main.ts")
     with pytest.raises(CompileError, match=r"file 'A\.ts' is given twice"):
         bundle_sources({"a.ts": "", "A.ts": "", "main.ts": files["main.ts"]}, "main.ts")

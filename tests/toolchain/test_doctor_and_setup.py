@@ -30,9 +30,13 @@ def test_doctor_finds_the_pinned_tools_in_the_checkout(monkeypatch, tmp_path):
     checks = {c.name: c for c in doc.doctor()}
     assert checks["tsc"].ok and checks["tsc"].version == paths.PINNED["typescript"]
     assert checks["esbuild"].ok and checks["esbuild"].version == paths.PINNED["esbuild"]
-    assert checks["quickjs-wasi"].ok and checks["quickjs-wasi"].version == paths.PINNED["quickjs-wasi"]
+    assert (
+        checks["quickjs-wasi"].ok and checks["quickjs-wasi"].version == paths.PINNED["quickjs-wasi"]
+    )
     assert checks["typings"].ok
-    assert checks["npm"].required is False and checks["npm"].ok and checks["npm"].version == "10.9.0"
+    assert (
+        checks["npm"].required is False and checks["npm"].ok and checks["npm"].version == "10.9.0"
+    )
     assert doc.healthy(list(checks.values()))
     assert doc.format_report(list(checks.values())).endswith("Everything Nova needs is in place.")
 
@@ -42,7 +46,11 @@ def test_missing_tool_says_what_to_do(monkeypatch, tmp_path):
     monkeypatch.delenv("NOVA_ESBUILD", raising=False)
     check = doc.check_esbuild()
     assert not check.ok and check.path is None
-    assert "was not found" in check.detail and "nova setup" in check.detail and "NOVA_ESBUILD" in check.detail
+    assert (
+        "was not found" in check.detail
+        and "nova setup" in check.detail
+        and "NOVA_ESBUILD" in check.detail
+    )
     report = doc.format_report([check])
     assert report.startswith("[missing] esbuild:") and "cannot compile" in report
 
@@ -67,7 +75,9 @@ def test_quickjs_version_comes_from_its_package_json(monkeypatch, tmp_path):
     monkeypatch.setenv("NOVA_QUICKJS_WASM", str(tmp_path / "quickjs.wasm"))
     check = doc.check_quickjs()
     assert not check.ok and "no readable package.json" in check.detail
-    (tmp_path / "package.json").write_text(json.dumps({"name": "quickjs-wasi", "version": paths.PINNED["quickjs-wasi"]}))
+    (tmp_path / "package.json").write_text(
+        json.dumps({"name": "quickjs-wasi", "version": paths.PINNED["quickjs-wasi"]})
+    )
     assert doc.check_quickjs().ok
 
 
@@ -81,13 +91,21 @@ echo "added 5 packages"
 
 
 def test_setup_installs_the_exact_pins_with_npm(tmp_path):
-    npm = _script(tmp_path / "npm", FAKE_NPM.format(tsc=paths.TSC.relative, esbuild=paths.ESBUILD.relative, wasm=paths.QUICKJS_WASM.relative))
+    npm = _script(
+        tmp_path / "npm",
+        FAKE_NPM.format(
+            tsc=paths.TSC.relative, esbuild=paths.ESBUILD.relative, wasm=paths.QUICKJS_WASM.relative
+        ),
+    )
     target = tmp_path / "toolchain"
     result = setup(target, npm=str(npm))
     assert json.loads((target / "package.json").read_text())["dependencies"] == paths.PINNED
     assert (target / "args.txt").read_text().split() == ["install", "--no-audit", "--no-fund"]
     assert Path((target / "cwd.txt").read_text().strip()).resolve() == target.resolve()
-    assert set(result.tools) == {t.name for t in paths.ALL_TOOLS} and result.output == "added 5 packages"
+    assert (
+        set(result.tools) == {t.name for t in paths.ALL_TOOLS}
+        and result.output == "added 5 packages"
+    )
     assert package_json()["private"] is True
 
 

@@ -15,7 +15,9 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 @pytest.fixture(scope="module")
 def diagnostics():
     # one tsc run for both files (every file is its own module, so their names do not clash)
-    return typecheck_files(["rulebook_actions.ts", "wrong_actions.ts"], cwd=FIXTURES, skip_lib_check=False)
+    return typecheck_files(
+        ["rulebook_actions.ts", "wrong_actions.ts"], cwd=FIXTURES, skip_lib_check=False
+    )
 
 
 def test_rulebook_examples_type_check(diagnostics):
@@ -25,12 +27,21 @@ def test_rulebook_examples_type_check(diagnostics):
 WRONG = {
     # line: (code, part of the message)
     2: ("TS2322", "Type '\"up\"' is not assignable to type 'Direction'."),
-    3: ("TS2551", "Property 'cargoCapacty' does not exist on type 'AndroidRules'. Did you mean 'cargoCapacity'?"),
+    3: (
+        "TS2551",
+        "Property 'cargoCapacty' does not exist on type 'AndroidRules'. Did you mean 'cargoCapacity'?",
+    ),
     4: ("TS2322", "Type 'string' is not assignable to type 'number'."),
-    5: ("TS2322", "Type '\"android.fly\"' is not assignable to type '\"android.broadcast\" | \"android.charge\""),
+    5: (
+        "TS2322",
+        'Type \'"android.fly"\' is not assignable to type \'"android.broadcast" | "android.charge"',
+    ),
     6: ("TS2322", "Type '\"factory\"' is not assignable to type 'BuildingType'."),
     7: ("TS2353", "'gold' does not exist in type 'MaterialAmounts'"),
-    8: ("TS2322", "Property 'content' is missing in type '{ type: \"android.broadcast\"; }' but required in type 'BroadcastAction'."),
+    8: (
+        "TS2322",
+        "Property 'content' is missing in type '{ type: \"android.broadcast\"; }' but required in type 'BroadcastAction'.",
+    ),
     9: ("TS2584", "Cannot find name 'document'."),
     10: ("TS2591", "Cannot find name 'process'."),
 }
@@ -48,4 +59,6 @@ def test_wrong_actions_fail_with_the_right_message(diagnostics):
 
 def test_diagnostics_format_as_file_line_col(diagnostics):
     first = next(d for d in diagnostics if d.line == 2)
-    assert first.format().endswith("wrong_actions.ts:2:54 Type '\"up\"' is not assignable to type 'Direction'.")
+    assert first.format().endswith(
+        "wrong_actions.ts:2:54 Type '\"up\"' is not assignable to type 'Direction'."
+    )

@@ -25,14 +25,26 @@ def test_the_map_names_the_players_files_and_holds_no_source_text():
 
     assert bundle.source_map["sources"] == ["lib/nav.ts", "main.ts"]
     assert "sourcesContent" not in bundle.source_map
-    assert "sourceMappingURL" not in bundle.code  # the bundle's bytes are what they were without a map
-    line = next(i for i, text in enumerate(bundle.code.splitlines(), 1) if "throw new Error" in text)
-    assert SourceMap(bundle.source_map).place(line, bundle.code.splitlines()[line - 1].index("throw") + 1) == Place("lib/nav.ts", 4, 5)
+    assert (
+        "sourceMappingURL" not in bundle.code
+    )  # the bundle's bytes are what they were without a map
+    line = next(
+        i for i, text in enumerate(bundle.code.splitlines(), 1) if "throw new Error" in text
+    )
+    assert SourceMap(bundle.source_map).place(
+        line, bundle.code.splitlines()[line - 1].index("throw") + 1
+    ) == Place("lib/nav.ts", 4, 5)
 
 
 def test_a_project_on_disk_is_named_from_the_entrys_folder_even_outside_it(tmp_path):
     write_files(tmp_path / "shared", {"nav.ts": THROWER_FILES["lib/nav.ts"]})
-    entry = write_files(tmp_path / "bot", {"main.ts": THROWER_FILES["main.ts"].replace("./lib/nav", "../shared/nav")}) / "main.ts"
+    entry = (
+        write_files(
+            tmp_path / "bot",
+            {"main.ts": THROWER_FILES["main.ts"].replace("./lib/nav", "../shared/nav")},
+        )
+        / "main.ts"
+    )
 
     sources = bundle_file(entry).source_map["sources"]
 
@@ -45,29 +57,51 @@ def test_the_compact_map_names_the_same_file_and_line_as_the_whole_map_for_every
     column moves at most back to where that line's code starts in the bundle."""
     root = write_files(tmp_path / "starter", starter.files())
     out = tmp_path / "out" / "bundle.js"
-    subprocess.run([str(ESBUILD.require()), "./main.ts", *ESBUILD_FLAGS, "--sourcemap=external", "--sources-content=false",
-                    f"--outfile={out}"], cwd=root, check=True, capture_output=True)
+    subprocess.run(
+        [
+            str(ESBUILD.require()),
+            "./main.ts",
+            *ESBUILD_FLAGS,
+            "--sourcemap=external",
+            "--sources-content=false",
+            f"--outfile={out}",
+        ],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
     whole = json.loads(out.with_name("bundle.js.map").read_text())
     small = compact(whole)
     lines = SourceMap(whole)._decoded()
 
     assert len(small["mappings"]) < 0.3 * len(whole["mappings"])
-    asked = [(n, column + 1 + step) for n, (columns, _) in enumerate(lines, 1) for column in columns for step in (0, 1, 3)]
+    asked = [
+        (n, column + 1 + step)
+        for n, (columns, _) in enumerate(lines, 1)
+        for column in columns
+        for step in (0, 1, 3)
+    ]
     assert len(asked) > 10_000
     whole_map, small_map = SourceMap(whole), SourceMap(small)  # each decoded once
-    exact, compacted = [whole_map.place(*at) for at in asked], [small_map.place(*at) for at in asked]
+    exact, compacted = (
+        [whole_map.place(*at) for at in asked],
+        [small_map.place(*at) for at in asked],
+    )
     assert [(p.file, p.line) for p in compacted] == [(p.file, p.line) for p in exact]
     assert all(c.column <= e.column for c, e in zip(compacted, exact))
 
 
-@pytest.mark.parametrize("damaged", [
-    {"mappings": "AAAA;;;!!!", "sources": ["main.ts"]},  # not Base64
-    {"mappings": "AAAAg", "sources": ["main.ts"]},  # a number cut off
-    {"mappings": "AAAA", "sources": "main.ts"},  # sources not a list
-    {"mappings": "AgBAA", "sources": ["main.ts"]},  # names a source (16) that is not there
-    {"sources": ["main.ts"]},
-    "not a map",
-])
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        {"mappings": "AAAA;;;!!!", "sources": ["main.ts"]},  # not Base64
+        {"mappings": "AAAAg", "sources": ["main.ts"]},  # a number cut off
+        {"mappings": "AAAA", "sources": "main.ts"},  # sources not a list
+        {"mappings": "AgBAA", "sources": ["main.ts"]},  # names a source (16) that is not there
+        {"sources": ["main.ts"]},
+        "not a map",
+    ],
+)
 def test_a_damaged_map_answers_nothing_rather_than_raising(damaged):
     assert SourceMap(damaged).place(1, 1) is None
 
@@ -109,7 +143,10 @@ def test_a_script_kept_without_a_usable_map_plays_on_and_names_the_bundles_line(
 
     first, second = _reasons(game)
     assert " at lib/nav.ts:4:" in first
-    assert second.startswith("threw Error: no way north in round 2 at line ") and "nav.ts" not in second
+    assert (
+        second.startswith("threw Error: no way north in round 2 at line ")
+        and "nav.ts" not in second
+    )
 
 
 def test_maps_keep_a_game_deterministic(tmp_path):

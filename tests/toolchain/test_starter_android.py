@@ -29,7 +29,9 @@ def test_starter_type_checks_and_bundles():
 def test_starter_project_checks_with_its_own_tsconfig():
     assert typecheck_project(STARTER / "tsconfig.json") == []
     config = json.loads((STARTER / "tsconfig.json").read_text())
-    assert config["compilerOptions"] == COMPILER_OPTIONS, "keep the starter's tsconfig in step with COMPILER_OPTIONS"
+    assert config["compilerOptions"] == COMPILER_OPTIONS, (
+        "keep the starter's tsconfig in step with COMPILER_OPTIONS"
+    )
 
 
 def test_starter_reads_rulebook_numbers_from_rules():
@@ -38,14 +40,24 @@ def test_starter_reads_rulebook_numbers_from_rules():
     for name, text in starter.files().items():
         code = re.sub(r"//.*|/\*.*?\*/|'[^']*'", "", text, flags=re.S)
         for number in forbidden:
-            assert not re.search(rf"(?<![\w.]){re.escape(number)}(?![\w.])", code), f"{name} hard-codes {number}"
+            assert not re.search(rf"(?<![\w.]){re.escape(number)}(?![\w.])", code), (
+                f"{name} hard-codes {number}"
+            )
 
 
 def test_scaffold_makes_a_project_that_checks_on_its_own(tmp_path: Path):
     target = tmp_path / "my-bot"
     written = starter.scaffold(target)
     names = sorted(str(p.relative_to(target)) for p in written)
-    assert names == sorted(["README.md", "nova.d.ts", "rules.json", "tsconfig.json", *(f"src/{n}" for n in starter.files())])
+    assert names == sorted(
+        [
+            "README.md",
+            "nova.d.ts",
+            "rules.json",
+            "tsconfig.json",
+            *(f"src/{n}" for n in starter.files()),
+        ]
+    )
     assert (target / "nova.d.ts").read_text() == typings_path().read_text()
     config = json.loads((target / "tsconfig.json").read_text())
     assert config["files"] == ["nova.d.ts"] and config["include"] == ["src/**/*.ts"]

@@ -27,7 +27,9 @@ def test_check_mode_exit_code(capsys):
 
 def test_typings_are_a_global_script():
     text = typings.render_typings()
-    assert not re.search(r"^(import|export)\b", text, re.M), "a top-level import/export would make it a module"
+    assert not re.search(r"^(import|export)\b", text, re.M), (
+        "a top-level import/export would make it a module"
+    )
     for declaration in (
         "declare const androidId: string;",
         "declare const world: World;",
@@ -71,7 +73,11 @@ def test_rules_docs_carry_descriptions_and_defaults():
     assert "@default 0.15" in _property_doc(text, "AndroidRules", "decayPerRound")
     assert "@default null" in _property_doc(text, "MatchRules", "finalRound")
     charger = _property_doc(text, "Buildings", "charger")
-    assert '"androidCapacity": 2' in charger and '"charge": 25' in charger and '"cost": {"metal": 10}' in charger
+    assert (
+        '"androidCapacity": 2' in charger
+        and '"charge": 25' in charger
+        and '"cost": {"metal": 10}' in charger
+    )
     # resolved rules: every field present, nullable ones typed `| null`
     assert re.search(r"^  finalRound: number \| null;$", text, re.M)
     assert re.search(r"^  sight: Sight \| null;$", text, re.M)
@@ -83,7 +89,9 @@ def test_wire_optional_fields_are_optional_not_null():
     assert re.search(r"^  resources\?: MaterialAmounts;$", text, re.M)  # collect / deposit ...
     assert re.search(r"^  resources: MaterialAmounts;$", text, re.M)  # withdraw needs it
     assert re.search(r"^  buildingType: BuildingType;$", text, re.M)
-    assert "| null" not in text.split("interface Rules {")[0], "wire JSON leaves fields out, it never sends null"
+    assert "| null" not in text.split("interface Rules {")[0], (
+        "wire JSON leaves fields out, it never sends null"
+    )
 
 
 def test_typings_type_check_on_their_own():

@@ -70,7 +70,11 @@ class Finding:
 def check(text: str, resolved_rules: dict, *, bare: bool = False) -> list[Finding]:
     """Every finding in ``text``; ``bare``: the file has no tsconfig (see ``host-global``)."""
     source = Source(text)
-    return [*turn_shadows_round(source), *rule_literals(source, resolved_rules), *host_globals(source, bare=bare)]
+    return [
+        *turn_shadows_round(source),
+        *rule_literals(source, resolved_rules),
+        *host_globals(source, bare=bare),
+    ]
 
 
 # --- host-global ----------------------------------------------------------------------------------
@@ -79,9 +83,26 @@ def check(text: str, resolved_rules: dict, *, bare: bool = False) -> list[Findin
 # bare file includes the DOM, so it accepts them).
 # Only names a script is unlikely to use for its own variables (no `self`, `process`, `module`).
 _HOST_ONLY = (
-    "document", "window", "navigator", "localStorage", "sessionStorage", "fetch", "XMLHttpRequest",
-    "WebSocket", "setTimeout", "setInterval", "clearTimeout", "clearInterval", "requestAnimationFrame",
-    "alert", "structuredClone", "queueMicrotask", "require", "Buffer", "__dirname", "__filename",
+    "document",
+    "window",
+    "navigator",
+    "localStorage",
+    "sessionStorage",
+    "fetch",
+    "XMLHttpRequest",
+    "WebSocket",
+    "setTimeout",
+    "setInterval",
+    "clearTimeout",
+    "clearInterval",
+    "requestAnimationFrame",
+    "alert",
+    "structuredClone",
+    "queueMicrotask",
+    "require",
+    "Buffer",
+    "__dirname",
+    "__filename",
 )
 # In the ES2022 library, but removed from the sandbox: garbage-collection timing is not
 # deterministic, and two machines replaying a match must agree.
@@ -91,14 +112,19 @@ _HOST_NAME = re.compile(r"(?<![\w$.])(" + "|".join(_HOST_ONLY + _REMOVED) + r")(
 
 def host_globals(source: Source, *, bare: bool) -> list[Finding]:
     masked = source.masked
-    declared = {m.group(1) for m in re.finditer(r"\b(?:const|let|var|function|class|import)\s+([\w$]+)", masked)}
+    declared = {
+        m.group(1)
+        for m in re.finditer(r"\b(?:const|let|var|function|class|import)\s+([\w$]+)", masked)
+    }
     findings = []
     for m in _HOST_NAME.finditer(masked):
         name = m.group(1)
         start, end = m.span(1)
         if name in declared:
             continue
-        if _OBJECT_KEY_BEFORE.search(masked[max(0, start - 40) : start]) and re.match(r"\s*:", masked[end:]):
+        if _OBJECT_KEY_BEFORE.search(masked[max(0, start - 40) : start]) and re.match(
+            r"\s*:", masked[end:]
+        ):
             continue  # an object key such as { document: 1 }
         if name in _REMOVED:
             message = (
@@ -134,7 +160,9 @@ def _numeric_use(masked: str, start: int, end: int) -> bool:
 
 def turn_shadows_round(source: Source) -> list[Finding]:
     masked = source.masked
-    declaration = next((m for m in _DECLARATION.finditer(masked) if source.depths[m.start()] == 0), None)
+    declaration = next(
+        (m for m in _DECLARATION.finditer(masked) if source.depths[m.start()] == 0), None
+    )
     if declaration is None:
         return []
     decl_start, decl_end = declaration.span(1)
@@ -145,7 +173,10 @@ def turn_shadows_round(source: Source) -> list[Finding]:
             other.append((start, end))
         elif _numeric_use(masked, start, end):
             numeric.append((start, end))
-        elif not (_OBJECT_KEY_BEFORE.search(masked[max(0, start - 40) : start]) and re.match(r"\s*:", masked[end:])):
+        elif not (
+            _OBJECT_KEY_BEFORE.search(masked[max(0, start - 40) : start])
+            and re.match(r"\s*:", masked[end:])
+        ):
             other.append((start, end))
     if not numeric:
         return []
@@ -163,7 +194,15 @@ def turn_shadows_round(source: Source) -> list[Finding]:
         "(the rulebook's examples call it `turn`) to read the round."
     )
     return [
-        Finding(TURN_SHADOWS_ROUND, s, e, message, "warning", ((decl_start, decl_end, "the turn function is declared here"),), (rename,))
+        Finding(
+            TURN_SHADOWS_ROUND,
+            s,
+            e,
+            message,
+            "warning",
+            ((decl_start, decl_end, "the turn function is declared here"),),
+            (rename,),
+        )
         for s, e in numeric
     ]
 
@@ -171,7 +210,21 @@ def turn_shadows_round(source: Source) -> list[Finding]:
 # --- rule-literal ---------------------------------------------------------------------------------
 
 # Words that name too many rules (or none) to tell them apart on their own.
-_GENERIC = {"per", "point", "amount", "cost", "limit", "round", "max", "turn", "range", "capacity", "damage", "rate", "ms"}
+_GENERIC = {
+    "per",
+    "point",
+    "amount",
+    "cost",
+    "limit",
+    "round",
+    "max",
+    "turn",
+    "range",
+    "capacity",
+    "damage",
+    "rate",
+    "ms",
+}
 _NUMBER = re.compile(r"(?<![\w$.])(\d+(?:\.\d+)?)(?![\w$.])")
 _SKIPPED_GROUPS = ("scoring",)
 
@@ -199,7 +252,14 @@ def _numeric_rules(resolved: dict, defaults: dict) -> list[_RuleWord]:
         if path[0] == "buildings":
             building, rest = path[1], path[2:]
             words = {w for part in rest for w in camel_words(part)} - _GENERIC
-            out.append(_RuleWord(path, float(value), frozenset({building.lower()}), frozenset(words) or frozenset({building.lower()})))
+            out.append(
+                _RuleWord(
+                    path,
+                    float(value),
+                    frozenset({building.lower()}),
+                    frozenset(words) or frozenset({building.lower()}),
+                )
+            )
         else:
             words = {w for part in path[1:] for w in camel_words(str(part))} - _GENERIC
             if path[0] == "salvage":
@@ -211,7 +271,12 @@ def _numeric_rules(resolved: dict, defaults: dict) -> list[_RuleWord]:
     # A literal equal to the shipped default but not to a retuned value is still that rule.
     for rule in list(out):
         default = value_at(defaults, rule.path)
-        if isinstance(default, (int, float)) and not isinstance(default, bool) and float(default) != rule.value and default not in (0, 1):
+        if (
+            isinstance(default, (int, float))
+            and not isinstance(default, bool)
+            and float(default) != rule.value
+            and default not in (0, 1)
+        ):
             out.append(_RuleWord(rule.path, float(default), rule.needs, rule.any_of))
     return out
 
@@ -263,29 +328,44 @@ def rule_literals(source: Source, resolved: dict) -> list[Finding]:
         names = " or ".join(f"`{dotted(r.path)}`" for r in unique)
         meaning = f" ({_meaning(unique[0].path)})" if len(unique) == 1 else ""
         value_now = value_at(resolved, unique[0].path)
-        retuned = "" if float(value_now) == number else f"; this game sets it to {format_value(value_now)}"
+        retuned = (
+            ""
+            if float(value_now) == number
+            else f"; this game sets it to {format_value(value_now)}"
+        )
         message = (
             f"{literal} is {names}{meaning}{retuned}. Read the rule instead of the number: "
             "every rule can be retuned for a game."
         )
         fixes = tuple(
-            Fix(f"Read `{dotted(r.path)}` instead of {literal}", (Edit(m.start(1), m.end(1), dotted(r.path)),), preferred=len(unique) == 1)
+            Fix(
+                f"Read `{dotted(r.path)}` instead of {literal}",
+                (Edit(m.start(1), m.end(1), dotted(r.path)),),
+                preferred=len(unique) == 1,
+            )
             for r in unique
         )
-        findings.append(Finding(RULE_LITERAL, m.start(1), m.end(1), message, "information", (), fixes))
+        findings.append(
+            Finding(RULE_LITERAL, m.start(1), m.end(1), message, "information", (), fixes)
+        )
     return findings
 
 
 # --- LSP ------------------------------------------------------------------------------------------
 
-_SEVERITY = {"warning": types.DiagnosticSeverity.Warning, "information": types.DiagnosticSeverity.Information}
+_SEVERITY = {
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+}
 
 
 def _diagnostic(finding: Finding, index: LineIndex, uri: str | None) -> types.Diagnostic:
     related = None
     if uri is not None and finding.related:
         related = [
-            types.DiagnosticRelatedInformation(location=types.Location(uri=uri, range=index.range(s, e)), message=m)
+            types.DiagnosticRelatedInformation(
+                location=types.Location(uri=uri, range=index.range(s, e)), message=m
+            )
             for s, e, m in finding.related
         ]
     return types.Diagnostic(
@@ -298,12 +378,16 @@ def _diagnostic(finding: Finding, index: LineIndex, uri: str | None) -> types.Di
     )
 
 
-def diagnostics(text: str, resolved_rules: dict, uri: str | None = None, *, bare: bool = False) -> list[types.Diagnostic]:
+def diagnostics(
+    text: str, resolved_rules: dict, uri: str | None = None, *, bare: bool = False
+) -> list[types.Diagnostic]:
     index = LineIndex(text)
     return [_diagnostic(f, index, uri) for f in check(text, resolved_rules, bare=bare)]
 
 
-def code_actions(uri: str, text: str, resolved_rules: dict, wanted: types.Range) -> list[types.CodeAction]:
+def code_actions(
+    uri: str, text: str, resolved_rules: dict, wanted: types.Range
+) -> list[types.CodeAction]:
     """Quick fixes for the findings that touch ``wanted``."""
     index = LineIndex(text)
     start, end = index.offset(wanted.start), index.offset(wanted.end)
@@ -313,14 +397,19 @@ def code_actions(uri: str, text: str, resolved_rules: dict, wanted: types.Range)
             continue
         diagnostic = _diagnostic(finding, index, uri)
         for fix in finding.fixes:
-            edits = [types.TextEdit(range=index.range(e.start, e.end), new_text=e.new_text) for e in fix.edits]
-            actions.append(types.CodeAction(
-                title=fix.title,
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=[diagnostic],
-                edit=types.WorkspaceEdit(changes={uri: edits}),
-                is_preferred=fix.preferred,
-            ))
+            edits = [
+                types.TextEdit(range=index.range(e.start, e.end), new_text=e.new_text)
+                for e in fix.edits
+            ]
+            actions.append(
+                types.CodeAction(
+                    title=fix.title,
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[diagnostic],
+                    edit=types.WorkspaceEdit(changes={uri: edits}),
+                    is_preferred=fix.preferred,
+                )
+            )
     return actions
 
 
@@ -341,10 +430,16 @@ class ChecksFeature(Feature):
     kinds = frozenset({DocumentKind.SCRIPT})
 
     async def diagnostics(self, document: Document) -> list[types.Diagnostic]:
-        return diagnostics(document.text, self.server.rules.current().json, bare=is_bare(document.uri))
+        return diagnostics(
+            document.text, self.server.rules.current().json, bare=is_bare(document.uri)
+        )
 
-    async def code_actions(self, document: Document, params: types.CodeActionParams) -> list[types.CodeAction]:
-        return code_actions(document.uri, document.text, self.server.rules.current().json, params.range)
+    async def code_actions(
+        self, document: Document, params: types.CodeActionParams
+    ) -> list[types.CodeAction]:
+        return code_actions(
+            document.uri, document.text, self.server.rules.current().json, params.range
+        )
 
     def code_action_kinds(self) -> list[str]:
         return [types.CodeActionKind.QuickFix.value]

@@ -52,7 +52,9 @@ class DiagnosticsHub:
     def configure(self, capabilities: types.ClientCapabilities) -> None:
         text = capabilities.text_document
         workspace = capabilities.workspace
-        self.refresh_supported = bool(workspace and workspace.diagnostics and workspace.diagnostics.refresh_support)
+        self.refresh_supported = bool(
+            workspace and workspace.diagnostics and workspace.diagnostics.refresh_support
+        )
         self.pull = text is not None and text.diagnostic is not None and self.refresh_supported
 
     # --- what the diagnostics are ------------------------------------------------------------------
@@ -94,7 +96,9 @@ class DiagnosticsHub:
         if task is not None:
             task.cancel()
         if not self.pull:
-            self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
 
     def _schedule(self, uri: str, delay: float) -> None:
         task = self._pending.pop(uri, None)

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
 from lsprotocol import types
 
 from ... import api
@@ -37,6 +38,7 @@ from ..settings import resolve_path
 from ..textpos import LineIndex
 from ..tsserver import path_to_uri, uri_to_path
 from ..tstext import Source
+
 log = logging.getLogger(__name__)
 
 COMMAND = "nova.dryRun"
@@ -67,7 +69,9 @@ def _resolve_import(importer: Path, spec: str) -> Path | None:
     return next((c for c in candidates if c.suffix == ".ts" and c.is_file()), None)
 
 
-def gather_files(entry: Path, text: str, read: Callable[[Path], str | None]) -> tuple[dict[str, str], str]:
+def gather_files(
+    entry: Path, text: str, read: Callable[[Path], str | None]
+) -> tuple[dict[str, str], str]:
     """The entry and every file it imports by relative path (transitively), named relative to
     their common folder. ``read`` gives a file's text (an open buffer, else the disk). An editor's
     buffer may hold a lone UTF-16 surrogate that no file could: it becomes U+FFFD (the same length,
@@ -85,7 +89,9 @@ def gather_files(entry: Path, text: str, read: Callable[[Path], str | None]) -> 
                 texts[target] = well_formed(content)
                 queue.append(target)
     root = Path(os.path.commonpath([str(p.parent) for p in texts]))
-    return {p.relative_to(root).as_posix(): t for p, t in texts.items()}, entry.relative_to(root).as_posix()
+    return {p.relative_to(root).as_posix(): t for p, t in texts.items()}, entry.relative_to(
+        root
+    ).as_posix()
 
 
 # --- results --------------------------------------------------------------------------------------
@@ -101,7 +107,10 @@ def describe_action(action: object) -> str:
     if not isinstance(action, dict):
         return "no action"
     rest = {k: v for k, v in action.items() if k not in ("type", "memory", "recording")}
-    detail = " ".join(str(v) if isinstance(v, (str, int, float)) else json.dumps(v, separators=(",", ":")) for v in rest.values())
+    detail = " ".join(
+        str(v) if isinstance(v, (str, int, float)) else json.dumps(v, separators=(",", ":"))
+        for v in rest.values()
+    )
     return f"{action.get('type', '?')}{' ' + detail if detail else ''}"
 
 
@@ -109,12 +118,20 @@ def summary(result: api.DryRun) -> str:
     """One paragraph a player can act on."""
     who = f"Dry-run as {result.android_id} (round {result.round})"
     sizes = [
-        "memory unchanged" if result.memory_size is None else f"memory {result.memory_size} characters",
-        "recording unchanged" if result.recording_size is None else f"recording {result.recording_size} characters",
+        "memory unchanged"
+        if result.memory_size is None
+        else f"memory {result.memory_size} characters",
+        "recording unchanged"
+        if result.recording_size is None
+        else f"recording {result.recording_size} characters",
     ]
     spent = f"{result.ticks} tick{'s' if result.ticks != 1 else ''} spent, {', '.join(sizes)}"
     if result.logs:
-        spent += ". console.log: " + " | ".join(result.logs[:5]) + (f" (+{len(result.logs) - 5} more)" if len(result.logs) > 5 else "")
+        spent += (
+            ". console.log: "
+            + " | ".join(result.logs[:5])
+            + (f" (+{len(result.logs) - 5} more)" if len(result.logs) > 5 else "")
+        )
     if result.accepted:
         return f"{who}: {describe_action(result.action)} would be accepted. {spent}."
     cost = f"A failed turn costs the android {result.penalty:g} health (rules.android.failedTurnHealthPenalty)."
@@ -182,11 +199,15 @@ def _uri_argument(arguments: tuple) -> str | None:
     return first if isinstance(first, str) else None
 
 
-def _play(files: dict[str, str], entry: str, game: Path | None, android_id: str | None) -> api.DryRun:
+def _play(
+    files: dict[str, str], entry: str, game: Path | None, android_id: str | None
+) -> api.DryRun:
     return api.dry_run(compiled=bundle_sources(files, entry), game=game, android_id=android_id)
 
 
-async def checked_turn(files: dict[str, str], entry: str, game: Path | None, android_id: str | None) -> api.DryRun:
+async def checked_turn(
+    files: dict[str, str], entry: str, game: Path | None, android_id: str | None
+) -> api.DryRun:
     """One turn, with the upload's type check run beside it; the errors an upload would report
     first (syntax, imports), then type errors, then the turn's own."""
     checked, played = await asyncio.gather(
@@ -215,7 +236,9 @@ class DryRunFeature(Feature):
     def __init__(self, server) -> None:
         super().__init__(server)
         self.last: dict[str, LastRun] = {}  # uri -> the last dry-run of that document
-        self.places: dict[str, FailurePlace] = {}  # uri of a file where a last dry-run failed -> where
+        self.places: dict[
+            str, FailurePlace
+        ] = {}  # uri of a file where a last dry-run failed -> where
         self.lock = asyncio.Lock()  # one sandboxed turn at a time
 
     def commands(self) -> dict[str, Command]:
@@ -241,14 +264,18 @@ class DryRunFeature(Feature):
     def closed(self, uri: str) -> None:
         self.last.pop(uri, None)
 
-    async def code_lenses(self, document: Document, params: types.CodeLensParams) -> list[types.CodeLens]:
+    async def code_lenses(
+        self, document: Document, params: types.CodeLensParams
+    ) -> list[types.CodeLens]:
         span = export_default_span(document.text)
         if span is None:
             return []
         title = "▶ Dry-run this turn"
         last = self.last.get(document.uri)
         if last is not None:
-            verdict = "accepted" if last.result.accepted else (last.result.code or last.result.outcome)
+            verdict = (
+                "accepted" if last.result.accepted else (last.result.code or last.result.outcome)
+            )
             title += f" (last: {describe_action(last.result.action)} — {verdict})"
         command = types.Command(title=title, command=COMMAND, arguments=[document.uri])
         return [types.CodeLens(range=LineIndex(document.text).range(*span), command=command)]
@@ -259,12 +286,18 @@ class DryRunFeature(Feature):
         if place is not None and place.text == document.text:
             found.append(place.diagnostic)
         last = self.last.get(document.uri)
-        if last is not None and last.version == document.version and (place is None or place.entry_uri != document.uri):
+        if (
+            last is not None
+            and last.version == document.version
+            and (place is None or place.entry_uri != document.uri)
+        ):
             refusal = refusal_diagnostic(document.text, last.result)
             found += [refusal] if refusal else []
         return found
 
-    async def _place(self, entry_uri: str, root: Path, files: dict[str, str], result: api.DryRun) -> None:
+    async def _place(
+        self, entry_uri: str, root: Path, files: dict[str, str], result: api.DryRun
+    ) -> None:
         """Show where the dry-run of ``entry_uri`` failed (and no longer where its last one did)."""
         server = self.server
         stale = [uri for uri, place in self.places.items() if place.entry_uri == entry_uri]
@@ -279,7 +312,9 @@ class DryRunFeature(Feature):
                 await server.diagnostics.publish_now(uri)
             else:  # a file the editor does not have open still gets its diagnostic (or loses it)
                 shown = [self.places[uri].diagnostic] if uri in self.places else []
-                server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=shown))
+                server.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri=uri, diagnostics=shown)
+                )
 
     async def run(self, *arguments) -> dict:
         """``[uri]`` -> the verdict (also shown to the user)."""
@@ -287,7 +322,9 @@ class DryRunFeature(Feature):
         uri = _uri_argument(arguments)
         document = server.document(uri) if uri else None
         if document is None:
-            return self._failed("Dry-run needs an open android script: pass its URI as the command's argument.")
+            return self._failed(
+                "Dry-run needs an open android script: pass its URI as the command's argument."
+            )
         path = uri_to_path(uri) or Path("main.ts")
         files, entry = gather_files(path, document.text, server.read_text)
         game = resolve_path(server.settings.game_file, server.root)
@@ -296,10 +333,17 @@ class DryRunFeature(Feature):
             async with self.lock:
                 began = time.perf_counter()
                 result = await checked_turn(files, entry, game, server.settings.android_id)
-                log.info("dry-run of %s: %.0f ms (after %.0f ms waiting for another)", uri, 1000 * (time.perf_counter() - began), 1000 * (began - asked))
+                log.info(
+                    "dry-run of %s: %.0f ms (after %.0f ms waiting for another)",
+                    uri,
+                    1000 * (time.perf_counter() - began),
+                    1000 * (began - asked),
+                )
         except api.NovaError as error:
             return self._failed(f"Dry-run not possible: {error}")
-        except Exception as error:  # the outer edge: say it in one sentence, keep the details in the log
+        except (
+            Exception
+        ) as error:  # the outer edge: say it in one sentence, keep the details in the log
             log.exception("dry-run of %s failed", uri)
             return self._failed(f"Dry-run failed unexpectedly ({type(error).__name__}: {error}).")
         self.last[uri] = LastRun(document.version or 0, result)
@@ -308,7 +352,9 @@ class DryRunFeature(Feature):
         await server.diagnostics.publish_now(uri)
         server.refresh_code_lenses()  # their title shows the last verdict
         text_summary = summary(result)
-        server.show_message(types.MessageType.Info if result.accepted else types.MessageType.Warning, text_summary)
+        server.show_message(
+            types.MessageType.Info if result.accepted else types.MessageType.Warning, text_summary
+        )
         return {"ok": True, "message": text_summary, **result.to_json()}
 
     def _failed(self, message: str) -> dict:

@@ -37,7 +37,9 @@ class Forward:
     method: str
     provider: str  # the key of tsc's ServerCapabilities that says it answers ``method``
     feature: str  # what a player calls it (docs/editors.md)
-    about_document: bool = True  # params name a document (``textDocument``); else an item or the workspace
+    about_document: bool = (
+        True  # params name a document (``textDocument``); else an item or the workspace
+    )
 
 
 FORWARDS: tuple[Forward, ...] = (
@@ -45,24 +47,57 @@ FORWARDS: tuple[Forward, ...] = (
     Forward(types.TEXT_DOCUMENT_TYPE_DEFINITION, "typeDefinitionProvider", "go to type definition"),
     Forward(types.TEXT_DOCUMENT_IMPLEMENTATION, "implementationProvider", "go to implementation"),
     Forward(types.TEXT_DOCUMENT_REFERENCES, "referencesProvider", "find references"),
-    Forward(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, "documentHighlightProvider", "highlight a symbol's uses"),
-    Forward(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, "documentSymbolProvider", "document symbols (outline)"),
-    Forward(types.WORKSPACE_SYMBOL, "workspaceSymbolProvider", "workspace symbols", about_document=False),
+    Forward(
+        types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT,
+        "documentHighlightProvider",
+        "highlight a symbol's uses",
+    ),
+    Forward(
+        types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, "documentSymbolProvider", "document symbols (outline)"
+    ),
+    Forward(
+        types.WORKSPACE_SYMBOL, "workspaceSymbolProvider", "workspace symbols", about_document=False
+    ),
     Forward(types.TEXT_DOCUMENT_SIGNATURE_HELP, "signatureHelpProvider", "signature help"),
     Forward(types.TEXT_DOCUMENT_PREPARE_RENAME, "renameProvider", "rename (prepare)"),
     Forward(types.TEXT_DOCUMENT_RENAME, "renameProvider", "rename"),
     Forward(types.TEXT_DOCUMENT_FORMATTING, "documentFormattingProvider", "format document"),
-    Forward(types.TEXT_DOCUMENT_RANGE_FORMATTING, "documentRangeFormattingProvider", "format selection"),
-    Forward(types.TEXT_DOCUMENT_ON_TYPE_FORMATTING, "documentOnTypeFormattingProvider", "format on type"),
+    Forward(
+        types.TEXT_DOCUMENT_RANGE_FORMATTING, "documentRangeFormattingProvider", "format selection"
+    ),
+    Forward(
+        types.TEXT_DOCUMENT_ON_TYPE_FORMATTING, "documentOnTypeFormattingProvider", "format on type"
+    ),
     Forward(types.TEXT_DOCUMENT_FOLDING_RANGE, "foldingRangeProvider", "folding ranges"),
     Forward(types.TEXT_DOCUMENT_SELECTION_RANGE, "selectionRangeProvider", "expand selection"),
     Forward(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY, "callHierarchyProvider", "call hierarchy"),
-    Forward(types.CALL_HIERARCHY_INCOMING_CALLS, "callHierarchyProvider", "call hierarchy: incoming calls", about_document=False),
-    Forward(types.CALL_HIERARCHY_OUTGOING_CALLS, "callHierarchyProvider", "call hierarchy: outgoing calls", about_document=False),
+    Forward(
+        types.CALL_HIERARCHY_INCOMING_CALLS,
+        "callHierarchyProvider",
+        "call hierarchy: incoming calls",
+        about_document=False,
+    ),
+    Forward(
+        types.CALL_HIERARCHY_OUTGOING_CALLS,
+        "callHierarchyProvider",
+        "call hierarchy: outgoing calls",
+        about_document=False,
+    ),
     Forward(types.TEXT_DOCUMENT_INLAY_HINT, "inlayHintProvider", "inlay hints"),
-    Forward(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, "semanticTokensProvider", "semantic highlighting"),
-    Forward(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, "semanticTokensProvider", "semantic highlighting (range)"),
-    Forward(types.WORKSPACE_WILL_RENAME_FILES, "workspace", "update imports when a file is renamed", about_document=False),
+    Forward(
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, "semanticTokensProvider", "semantic highlighting"
+    ),
+    Forward(
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE,
+        "semanticTokensProvider",
+        "semantic highlighting (range)",
+    ),
+    Forward(
+        types.WORKSPACE_WILL_RENAME_FILES,
+        "workspace",
+        "update imports when a file is renamed",
+        about_document=False,
+    ),
 )
 
 TYPESCRIPT_KINDS = frozenset({DocumentKind.SCRIPT, DocumentKind.TYPINGS})
@@ -73,13 +108,20 @@ def provided(capabilities: dict, forward: Forward) -> object:
     value = capabilities.get(forward.provider)
     if forward.method == types.WORKSPACE_WILL_RENAME_FILES:
         return ((value or {}).get("fileOperations") or {}).get("willRename")
-    if forward.method in (types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE):
+    if forward.method in (
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE,
+    ):
         # Both need the legend, which FULL's registration carries (tsc sends an empty one to an
         # editor that did not say which token types it knows: then there is nothing to offer).
         legend = value.get("legend") if isinstance(value, dict) else None
         if not (legend and legend.get("tokenTypes") and value.get("full")):
             return None
-        return value if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL or value.get("range") else None
+        return (
+            value
+            if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL or value.get("range")
+            else None
+        )
     if forward.method == types.TEXT_DOCUMENT_PREPARE_RENAME:
         return isinstance(value, dict) and value.get("prepareProvider")
     return value
@@ -92,7 +134,11 @@ def options_for(forward: Forward, value: object) -> object | None:
     if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE:
         return None  # registered beside FULL, which carries the legend
     if forward.method == types.TEXT_DOCUMENT_RENAME:
-        return types.RenameOptions(prepare_provider=True) if isinstance(value, dict) and value.get("prepareProvider") else None
+        return (
+            types.RenameOptions(prepare_provider=True)
+            if isinstance(value, dict) and value.get("prepareProvider")
+            else None
+        )
     options_type = get_method_options_type(forward.method)
     if not isinstance(value, dict) or options_type is None:
         return None
@@ -106,7 +152,11 @@ def options_for(forward: Forward, value: object) -> object | None:
 def _concerns_typescript(server: Host, forward: Forward, raw_params: dict) -> bool:
     if forward.method == types.WORKSPACE_WILL_RENAME_FILES:
         files = raw_params.get("files") or []
-        return any(str(f.get("oldUri", "")).endswith(".ts") or "." not in str(f.get("oldUri", "")).rsplit("/", 1)[-1] for f in files)
+        return any(
+            str(f.get("oldUri", "")).endswith(".ts")
+            or "." not in str(f.get("oldUri", "")).rsplit("/", 1)[-1]
+            for f in files
+        )
     if not forward.about_document:
         return True
     uri = (raw_params.get("textDocument") or {}).get("uri")
@@ -208,8 +258,12 @@ class ForwardedFeature(Feature):
         self.capabilities = self.server.ts.capabilities or {}
         self.offered = register(self.server, self.capabilities)
 
-    async def code_lenses(self, document: Document, params: types.CodeLensParams) -> list[types.CodeLens]:
-        if document.kind is not DocumentKind.SCRIPT or not self.capabilities.get("codeLensProvider"):
+    async def code_lenses(
+        self, document: Document, params: types.CodeLensParams
+    ) -> list[types.CodeLens]:
+        if document.kind is not DocumentKind.SCRIPT or not self.capabilities.get(
+            "codeLensProvider"
+        ):
             return []
         return await code_lenses(self.server, params)
 

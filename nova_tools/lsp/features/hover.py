@@ -21,6 +21,7 @@ from ..tstext import Source
 from . import typescript
 from .rules_files import render_rule
 
+
 def nova_hover(text: str, offset: int, rules: RulesInEffect) -> tuple[str, tuple[int, int]] | None:
     """Markdown for what is under the cursor, with the source range it is about."""
     source = Source(text)
@@ -47,12 +48,21 @@ def nova_hover(text: str, offset: int, rules: RulesInEffect) -> tuple[str, tuple
 
 
 def render_action(action: ruledocs.ActionDoc, rules: RulesInEffect) -> str:
-    lines = [f"**{action.type}** · action", "", ruledocs.with_values(action.summary, rules.json), ""]
+    lines = [
+        f"**{action.type}** · action",
+        "",
+        ruledocs.with_values(action.summary, rules.json),
+        "",
+    ]
     for field in action.fields:
-        lines.append(f"- `{field.name}`{'' if field.required else ' (optional)'}: {ruledocs.with_values(field.description, rules.json)}")
+        lines.append(
+            f"- `{field.name}`{'' if field.required else ' (optional)'}: {ruledocs.with_values(field.description, rules.json)}"
+        )
     if action.fields:
         lines.append("")
-    penalty = ruledocs.format_value(ruledocs.value_at(rules.json, ("android", "failedTurnHealthPenalty")))
+    penalty = ruledocs.format_value(
+        ruledocs.value_at(rules.json, ("android", "failedTurnHealthPenalty"))
+    )
     lines.append(
         "If the engine refuses it, the turn fails: the android loses "
         f"`rules.android.failedTurnHealthPenalty` ({penalty}) health and keeps neither the memory nor the "
@@ -67,8 +77,11 @@ def render_building(building: str, rules: RulesInEffect) -> str:
     lines = [f"**{building}** · building type", "", doc.description if doc else ""]
     if isinstance(spec, dict):
         cost = ", ".join(f"{n} {m}" for m, n in (spec.get("cost") or {}).items() if n) or "nothing"
-        lines += ["", f"Costs {cost}; {ruledocs.format_value(spec.get('ticks'))} continue-construction ticks once paid "
-                      f"(`rules.buildings.{building}`, from {rules.origin})."]
+        lines += [
+            "",
+            f"Costs {cost}; {ruledocs.format_value(spec.get('ticks'))} continue-construction ticks once paid "
+            f"(`rules.buildings.{building}`, from {rules.origin}).",
+        ]
     return "\n".join(lines)
 
 
@@ -88,7 +101,10 @@ class HoverFeature(Feature):
         body, (start, end) = ours
         if theirs is not None:
             body += "\n\n---\n\n" + _text_of(theirs.contents)
-        return types.Hover(contents=types.MarkupContent(kind=self.server.markup_kind(), value=body), range=index.range(start, end))
+        return types.Hover(
+            contents=types.MarkupContent(kind=self.server.markup_kind(), value=body),
+            range=index.range(start, end),
+        )
 
 
 def _text_of(contents: object) -> str:

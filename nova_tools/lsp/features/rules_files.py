@@ -45,7 +45,9 @@ class Problem:
 
 def _about_the_key(problem: RuleProblem) -> bool:
     # An unknown key, or a leaf object given in part, is the key's fault; a wrong value is the value's.
-    return problem.message.startswith("unknown key") or "given whole or not at all" in problem.message
+    return (
+        problem.message.startswith("unknown key") or "given whole or not at all" in problem.message
+    )
 
 
 def check(text: str) -> list[Problem]:
@@ -54,7 +56,9 @@ def check(text: str) -> list[Problem]:
         parsed = jsonc.parse(text)
     except jsonc.JsoncError as error:
         message = str(error).split(": ", 1)[-1]
-        start = min(error.offset, max(len(text) - 1, 0))  # at the end of the text: its last character
+        start = min(
+            error.offset, max(len(text) - 1, 0)
+        )  # at the end of the text: its last character
         return [Problem(start, min(start + 1, len(text)), f"not valid JSON: {message}")]
     try:
         resolve(_without_schema(parsed.value))
@@ -81,7 +85,11 @@ def path_at(parsed: jsonc.Parsed, offset: int) -> tuple[tuple, tuple[int, int]] 
     best = None
     for ranges in (parsed.key_ranges, parsed.value_ranges):
         for path, (start, end) in ranges.items():
-            if start <= offset < end and path and (best is None or end - start < best[1][1] - best[1][0]):
+            if (
+                start <= offset < end
+                and path
+                and (best is None or end - start < best[1][1] - best[1][0])
+            ):
                 value = ruledocs.value_at(parsed.value, path)
                 if ranges is parsed.key_ranges or not isinstance(value, (dict, list)):
                     best = (path, (start, end))
@@ -99,7 +107,9 @@ def _key_while_editing(text: str, offset: int) -> tuple[tuple, tuple[int, int]] 
     return context.path + (key,), (context.string_start, min(end + 1, len(text)))
 
 
-def render_rule(doc: ruledocs.RuleDoc, *, value: object = ruledocs.MISSING, origin: str | None = None) -> str:
+def render_rule(
+    doc: ruledocs.RuleDoc, *, value: object = ruledocs.MISSING, origin: str | None = None
+) -> str:
     """Markdown for one rule: what it is, what it means, its default (and value, when known)."""
     lines = [f"**{doc.dotted}** · {doc.type_label}", "", doc.description or "(no description)", ""]
     if doc.type_label.startswith(("group", "entries")):
@@ -111,7 +121,9 @@ def render_rule(doc: ruledocs.RuleDoc, *, value: object = ruledocs.MISSING, orig
         elif value == doc.default:
             lines.append(f"{shown} (from {origin}; the shipped default)")
         else:
-            lines.append(f"{shown} (from {origin}) · shipped default `{ruledocs.format_value(doc.default)}`")
+            lines.append(
+                f"{shown} (from {origin}) · shipped default `{ruledocs.format_value(doc.default)}`"
+            )
     else:
         lines.append(f"Default: `{ruledocs.format_value(doc.default)}`")
     return "\n".join(lines).rstrip()
@@ -179,7 +191,16 @@ def key_context(text: str, offset: int) -> KeyContext | None:
             if stack:
                 top = stack[-1]
                 path = top["path"] + ((top["key"],) if top["kind"] == "obj" else (top["index"],))
-            stack.append({"kind": "obj" if c == "{" else "arr", "path": path, "expect": "key", "key": None, "index": 0, "keys": set()})
+            stack.append(
+                {
+                    "kind": "obj" if c == "{" else "arr",
+                    "path": path,
+                    "expect": "key",
+                    "key": None,
+                    "index": 0,
+                    "keys": set(),
+                }
+            )
             i += 1
         elif c in "}]":
             if stack:
@@ -228,7 +249,9 @@ def completions(text: str, offset: int) -> tuple[KeyContext, list[ruledocs.RuleD
     parent = ruledocs.lookup(context.path)
     if parent is None:
         return None
-    docs = [ruledocs.lookup(context.path + (key,)) for key in parent.keys if key not in context.present]
+    docs = [
+        ruledocs.lookup(context.path + (key,)) for key in parent.keys if key not in context.present
+    ]
     return context, [d for d in docs if d is not None]
 
 
@@ -238,7 +261,12 @@ def completions(text: str, offset: int) -> tuple[KeyContext, list[ruledocs.RuleD
 def diagnostics(text: str) -> list[types.Diagnostic]:
     index = LineIndex(text)
     return [
-        types.Diagnostic(range=index.range(p.start, p.end), message=p.message, severity=types.DiagnosticSeverity.Error, source="nova rules")
+        types.Diagnostic(
+            range=index.range(p.start, p.end),
+            message=p.message,
+            severity=types.DiagnosticSeverity.Error,
+            source="nova rules",
+        )
         for p in check(text)
     ]
 
@@ -249,10 +277,14 @@ def hover_lsp(text: str, position: types.Position, markup: types.MarkupKind) -> 
     if found is None:
         return None
     body, (start, end) = found
-    return types.Hover(contents=types.MarkupContent(kind=markup, value=body), range=index.range(start, end))
+    return types.Hover(
+        contents=types.MarkupContent(kind=markup, value=body), range=index.range(start, end)
+    )
 
 
-def completion_lsp(text: str, position: types.Position, markup: types.MarkupKind) -> types.CompletionList | None:
+def completion_lsp(
+    text: str, position: types.Position, markup: types.MarkupKind
+) -> types.CompletionList | None:
     index = LineIndex(text)
     offset = index.offset(position)
     found = completions(text, offset)
@@ -272,15 +304,17 @@ def completion_lsp(text: str, position: types.Position, markup: types.MarkupKind
             edit = types.TextEdit(range=index.range(context.string_start, end), new_text=f'"{key}"')
         else:
             edit = types.TextEdit(range=index.range(offset, offset), new_text=f'"{key}": ')
-        items.append(types.CompletionItem(
-            label=key,
-            kind=types.CompletionItemKind.Property,
-            detail=f"{doc.type_label} · default {ruledocs.format_value(doc.default, 60)}",
-            documentation=types.MarkupContent(kind=markup, value=render_rule(doc)),
-            sort_text=f"{order:03d}",
-            filter_text=f'"{key}"' if context.string_start is not None else key,
-            text_edit=edit,
-        ))
+        items.append(
+            types.CompletionItem(
+                label=key,
+                kind=types.CompletionItemKind.Property,
+                detail=f"{doc.type_label} · default {ruledocs.format_value(doc.default, 60)}",
+                documentation=types.MarkupContent(kind=markup, value=render_rule(doc)),
+                sort_text=f"{order:03d}",
+                filter_text=f'"{key}"' if context.string_start is not None else key,
+                text_edit=edit,
+            )
+        )
     return types.CompletionList(is_incomplete=False, items=items)
 
 
@@ -302,6 +336,7 @@ class RulesFilesFeature(Feature):
     async def hover(self, document: Document, params: types.HoverParams) -> types.Hover | None:
         return hover_lsp(document.text, params.position, self.server.markup_kind())
 
-    async def completion(self, document: Document, params: types.CompletionParams) -> types.CompletionList | None:
+    async def completion(
+        self, document: Document, params: types.CompletionParams
+    ) -> types.CompletionList | None:
         return completion_lsp(document.text, params.position, self.server.markup_kind())
-

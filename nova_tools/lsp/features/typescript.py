@@ -39,12 +39,14 @@ async def diagnostics(ts: "TsServer", uri: str) -> list[types.Diagnostic]:
         raw = await ts.diagnostics(uri)
     except TsUnavailable as error:
         # One quiet line at the top instead of silence, so a missing toolchain is noticed.
-        return [types.Diagnostic(
-            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
-            message=f"Nova: {error}",
-            severity=types.DiagnosticSeverity.Information,
-            source="nova",
-        )]
+        return [
+            types.Diagnostic(
+                range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+                message=f"Nova: {error}",
+                severity=types.DiagnosticSeverity.Information,
+                source="nova",
+            )
+        ]
     out = []
     for item in raw:
         try:
@@ -103,7 +105,10 @@ class TypeScriptFeature(Feature):
             try:  # its capabilities say what it answers; and it is warm when the first script opens
                 await asyncio.wait_for(ts.start(), self.START_AT_INITIALIZE_S)
             except (TsUnavailable, TimeoutError) as error:
-                log.warning("the TypeScript checker is not ready (%s): its extra features are not offered", error or "timed out")
+                log.warning(
+                    "the TypeScript checker is not ready (%s): its extra features are not offered",
+                    error or "timed out",
+                )
 
     async def initialized(self) -> None:
         asyncio.ensure_future(self._warm())  # the first script opened then finds tsc ready

@@ -22,8 +22,15 @@ def add_script(
     source: SourceArg = None,
     files: FilesArg = None,
     entry: EntryArg = None,
-    starter: Annotated[bool, Field(description="The shipped starter android (resources nova://starter/...).")] = False,
-    name: Annotated[str | None, Field(description="A name to list it under (default: from the entry file); the first name given to this code stays.")] = None,
+    starter: Annotated[
+        bool, Field(description="The shipped starter android (resources nova://starter/...).")
+    ] = False,
+    name: Annotated[
+        str | None,
+        Field(
+            description="A name to list it under (default: from the entry file); the first name given to this code stays."
+        ),
+    ] = None,
 ) -> Annotated[CallToolResult, LibraryAdded]:
     """Type-check and bundle an android once and keep it in the player's script library, under
     an id made from its content. Then play it anywhere without sending its code again:

@@ -10,11 +10,15 @@ from pydantic import Field
 from ...api import NAME_RULE, ApiError
 from .. import content
 
-GameArg = Annotated[str, Field(description=f"The game's name ({NAME_RULE}), e.g. 'duel'; list_games shows them.")]
+GameArg = Annotated[
+    str, Field(description=f"The game's name ({NAME_RULE}), e.g. 'duel'; list_games shows them.")
+]
 PlayerArg = Annotated[str, Field(description="The player you act and read as, e.g. 'alice'.")]
 LibraryIdArg = Annotated[
     str | None,
-    Field(description="A script from your library instead of code: the id add_script or upload_script returned, e.g. 'lib-3f2a9c0b1d4e5f67' (list_scripts lists yours)."),
+    Field(
+        description="A script from your library instead of code: the id add_script or upload_script returned, e.g. 'lib-3f2a9c0b1d4e5f67' (list_scripts lists yours)."
+    ),
 ]
 WholeMapArg = Annotated[
     bool,
@@ -26,11 +30,24 @@ WholeMapArg = Annotated[
 RULES_DOC = "Rules overrides: a JSON object, or JSON-with-comments text. {} is the shipped game; any subset may be given."
 RulesArg = Annotated[dict[str, Any] | str, Field(description=RULES_DOC)]
 # the three ways to hand over an android's code, shared by the tools that compile one
-SourceArg = Annotated[str | None, Field(description="The android as one TypeScript file (its default export is the turn function).")]
-FilesArg = Annotated[
-    dict[str, str] | None, Field(description="A multi-file android: {relative path: TypeScript text}, e.g. {'main.ts': ..., 'lib/nav.ts': ...}.")
+SourceArg = Annotated[
+    str | None,
+    Field(
+        description="The android as one TypeScript file (its default export is the turn function)."
+    ),
 ]
-EntryArg = Annotated[str | None, Field(description="With files: the entry file (default 'main.ts'). With source: the file name used in errors.")]
+FilesArg = Annotated[
+    dict[str, str] | None,
+    Field(
+        description="A multi-file android: {relative path: TypeScript text}, e.g. {'main.ts': ..., 'lib/nav.ts': ...}."
+    ),
+]
+EntryArg = Annotated[
+    str | None,
+    Field(
+        description="With files: the entry file (default 'main.ts'). With source: the file name used in errors."
+    ),
+]
 
 
 def check_player(player: str) -> str:
@@ -41,7 +58,9 @@ def check_player(player: str) -> str:
 
 def check_range(name: str, value: int, low: int, high: int, hint: str = "") -> int:
     if not low <= value <= high:
-        raise ApiError(f"{name} must be from {low} to {high}, not {value}" + (f"; {hint}" if hint else ""))
+        raise ApiError(
+            f"{name} must be from {low} to {high}, not {value}" + (f"; {hint}" if hint else "")
+        )
     return value
 
 
@@ -54,7 +73,9 @@ def sources(
     if starter:
         starter_files = content.starter_files()
         if not starter_files:
-            raise ApiError("the starter android is not installed with this nova-tools; give source or files")
+            raise ApiError(
+                "the starter android is not installed with this nova-tools; give source or files"
+            )
         return starter_files, next(iter(starter_files))
     if source is not None:
         name = entry or "main.ts"
@@ -63,7 +84,19 @@ def sources(
         if not files:
             raise ApiError("files is empty; give at least the entry file, e.g. {'main.ts': '...'}")
         return dict(files), entry
-    raise ApiError("give the android's code: source (one TypeScript file), files ({path: text}, with entry) or, to upload, starter=true")
+    raise ApiError(
+        "give the android's code: source (one TypeScript file), files ({path: text}, with entry) or, to upload, starter=true"
+    )
 
 
-__all__ = ["RULES_DOC", "GameArg", "LibraryIdArg", "WholeMapArg", "PlayerArg", "RulesArg", "check_player", "check_range", "sources"]
+__all__ = [
+    "RULES_DOC",
+    "GameArg",
+    "LibraryIdArg",
+    "WholeMapArg",
+    "PlayerArg",
+    "RulesArg",
+    "check_player",
+    "check_range",
+    "sources",
+]

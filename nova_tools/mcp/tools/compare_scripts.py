@@ -31,28 +31,60 @@ class ScriptChoice(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str | None = Field(None, description="A name for this script in the summary (default: 'a' or 'b', or the uploaded script's name).")
+    name: str | None = Field(
+        None,
+        description="A name for this script in the summary (default: 'a' or 'b', or the uploaded script's name).",
+    )
     source: str | None = Field(None, description="The android as one TypeScript file.")
-    files: dict[str, str] | None = Field(None, description="A multi-file android: {relative path: TypeScript text}, with entry.")
+    files: dict[str, str] | None = Field(
+        None, description="A multi-file android: {relative path: TypeScript text}, with entry."
+    )
     entry: str | None = Field(None, description="With files: the entry file (default 'main.ts').")
     starter: bool = Field(False, description="The shipped starter android.")
-    game: str | None = Field(None, description="With player and script_id: a game holding the uploaded script.")
-    player: str | None = Field(None, description="With game: the player who uploaded the script (you can compare only your own).")
-    script_id: str | None = Field(None, description="With game and player: the uploaded script, e.g. 'script-3'.")
-    library_id: str | None = Field(None, description="With player: a script of the player's library (add_script, upload_script return the ids).")
+    game: str | None = Field(
+        None, description="With player and script_id: a game holding the uploaded script."
+    )
+    player: str | None = Field(
+        None,
+        description="With game: the player who uploaded the script (you can compare only your own).",
+    )
+    script_id: str | None = Field(
+        None, description="With game and player: the uploaded script, e.g. 'script-3'."
+    )
+    library_id: str | None = Field(
+        None,
+        description="With player: a script of the player's library (add_script, upload_script return the ids).",
+    )
 
 
 def _entrant(folder: GameFolder, side: str, choice: ScriptChoice) -> arena.Entrant:
     if choice.library_id is not None:
-        if choice.player is None or any(v is not None for v in (choice.game, choice.script_id, choice.source, choice.files)) or choice.starter:
-            raise ApiError(f"{side}: a library script is named by library_id and player together, and nothing else")
+        if (
+            choice.player is None
+            or any(
+                v is not None for v in (choice.game, choice.script_id, choice.source, choice.files)
+            )
+            or choice.starter
+        ):
+            raise ApiError(
+                f"{side}: a library script is named by library_id and player together, and nothing else"
+            )
         kept = folder.library.get(check_player(choice.player), choice.library_id)
         return arena.Entrant(choice.name or kept.entry.name, kept.script)
     uploaded = (choice.game, choice.player, choice.script_id)
     if any(v is not None for v in uploaded):
-        if None in uploaded or choice.source is not None or choice.files is not None or choice.starter:
-            raise ApiError(f"{side}: an uploaded script is named by game, player and script_id together, and nothing else")
-        stored = api.player_script(folder.existing(choice.game), check_player(choice.player), choice.script_id)
+        if (
+            None in uploaded
+            or choice.source is not None
+            or choice.files is not None
+            or choice.starter
+        ):
+            raise ApiError(
+                f"{side}: an uploaded script is named by game, player and script_id together, and nothing else"
+            )
+        stored = api.player_script(
+            folder.existing(choice.game), check_player(choice.player), choice.script_id
+        )
         return arena.Entrant(choice.name or stored.name, stored.script)
     texts, entry_name = sources(choice.source, choice.files, choice.entry, choice.starter)
     compiled = api.compile_upload(files=texts, entry_name=entry_name)
@@ -62,14 +94,30 @@ def _entrant(folder: GameFolder, side: str, choice: ScriptChoice) -> arena.Entra
 @tool("Compare two scripts", read_only=True)
 async def compare_scripts(
     folder: GameFolder,
-    a: Annotated[ScriptChoice, Field(description="Script A: {library_id, player} or {source} or {files, entry} or {starter: true} or {game, player, script_id}.")],
+    a: Annotated[
+        ScriptChoice,
+        Field(
+            description="Script A: {library_id, player} or {source} or {files, entry} or {starter: true} or {game, player, script_id}."
+        ),
+    ],
     b: Annotated[ScriptChoice, Field(description="Script B, given the same way.")],
     ctx: Context,
     seeds: Annotated[
-        str, Field(description=f"Seeds like '1-10' or '1,4,9-12'; each is played in both seat orders ({MAX_GAMES} games at most).")
+        str,
+        Field(
+            description=f"Seeds like '1-10' or '1,4,9-12'; each is played in both seat orders ({MAX_GAMES} games at most)."
+        ),
     ] = "1-10",
-    rounds: Annotated[int, Field(description=f"Rounds per game, 1 to {MAX_ROUNDS} (also the games' final round unless rules set one).")] = 100,
-    rules: Annotated[dict[str, Any] | str | None, Field(description=RULES_DOC + " Maps are rotational (fair) unless world.symmetry is set.")] = None,
+    rounds: Annotated[
+        int,
+        Field(
+            description=f"Rounds per game, 1 to {MAX_ROUNDS} (also the games' final round unless rules set one)."
+        ),
+    ] = 100,
+    rules: Annotated[
+        dict[str, Any] | str | None,
+        Field(description=RULES_DOC + " Maps are rotational (fair) unless world.symmetry is set."),
+    ] = None,
 ) -> Annotated[CallToolResult, ScriptsCompared]:
     """Is A better than B? Play them against each other on every seed in both seat orders, on
     fair (rotational) maps, in parallel worker processes, and summarise: wins, mean scores, the
@@ -79,7 +127,9 @@ async def compare_scripts(
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ApiError(f"rounds must be from 1 to {MAX_ROUNDS}, not {rounds}")
     if 2 * len(seed_list) > MAX_GAMES:
-        raise ApiError(f"{len(seed_list)} seeds make {2 * len(seed_list)} games; one call plays at most {MAX_GAMES} (give at most {MAX_GAMES // 2} seeds)")
+        raise ApiError(
+            f"{len(seed_list)} seeds make {2 * len(seed_list)} games; one call plays at most {MAX_GAMES} (give at most {MAX_GAMES // 2} seeds)"
+        )
     resolved, rounds = arena.arena_rules(rules, rounds)
     entrants = (_entrant(folder, "a", a), _entrant(folder, "b", b))
     if entrants[0].name == entrants[1].name:
@@ -90,13 +140,25 @@ async def compare_scripts(
         nonlocal reporting  # best effort: a client that stops listening must not stop the games
         if reporting:
             try:
-                anyio.from_thread.run(functools.partial(ctx.report_progress, done, total, f"game {done} of {total}"))
+                anyio.from_thread.run(
+                    functools.partial(ctx.report_progress, done, total, f"game {done} of {total}")
+                )
             except Exception:
-                log.warning("could not report progress of compare_scripts; the games go on", exc_info=True)
+                log.warning(
+                    "could not report progress of compare_scripts; the games go on", exc_info=True
+                )
                 reporting = False
 
     result = await anyio.to_thread.run_sync(
-        functools.partial(arena.compare, entrants, resolved, seed_list, rounds, arena.choose_backend(), progress=progress)
+        functools.partial(
+            arena.compare,
+            entrants,
+            resolved,
+            seed_list,
+            rounds,
+            arena.choose_backend(),
+            progress=progress,
+        )
     )
     return reply(_summary(result), _text(result))
 
@@ -120,9 +182,20 @@ def _summary(result: arena.Comparison) -> ScriptsCompared:
             )
             for s in result.scripts
         ],
-        difference=None if ci is None else ScoreDifference(mean=round(ci.mean, 2), low=round(ci.low, 2), high=round(ci.high, 2), excludes_zero=ci.excludes_zero),
+        difference=None
+        if ci is None
+        else ScoreDifference(
+            mean=round(ci.mean, 2),
+            low=round(ci.low, 2),
+            high=round(ci.high, 2),
+            excludes_zero=ci.excludes_zero,
+        ),
         verdict=result.verdict(),
-        most_different=[SeedGap(seed=s.seed, difference=round(s.difference, 2)) for s in result.most_different() if s.difference],
+        most_different=[
+            SeedGap(seed=s.seed, difference=round(s.difference, 2))
+            for s in result.most_different()
+            if s.difference
+        ],
         warnings=list(result.warnings),
         seconds=round(result.run.seconds, 2),
     )
@@ -137,10 +210,14 @@ def _text(result: arena.Comparison) -> str:
     ]
     ci = result.difference
     if ci is not None:
-        parts.append(f"{a.name} - {b.name}: {ci.mean:+.2f} a game, 95% interval [{ci.low:+.2f}, {ci.high:+.2f}]: {result.verdict()}.")
+        parts.append(
+            f"{a.name} - {b.name}: {ci.mean:+.2f} a game, 95% interval [{ci.low:+.2f}, {ci.high:+.2f}]: {result.verdict()}."
+        )
     for s in result.scripts:
         if s.failed_turns:
-            parts.append(f"{s.name} failed {s.failed_turns} turns ({', '.join(f'{code} {n}' for code, n in s.failed)}).")
+            parts.append(
+                f"{s.name} failed {s.failed_turns} turns ({', '.join(f'{code} {n}' for code, n in s.failed)})."
+            )
     gaps = [str(s.seed) for s in result.most_different() if s.difference]
     if gaps:
         parts.append(

@@ -8,7 +8,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from ... import api
-from ...api import ApiError, GameFolder, NAME_RULE
+from ...api import NAME_RULE, ApiError, GameFolder
 from ..edge import reply
 from ..models import CreatedGame
 from .common import RULES_DOC
@@ -18,18 +18,45 @@ from .registry import tool
 @tool("Create a game", read_only=False)
 def create_game(
     folder: GameFolder,
-    name: Annotated[str, Field(description=f"A name for the new game ({NAME_RULE}); it is stored as NAME.json in the server's folder.")],
-    rules: Annotated[dict[str, Any] | str | None, Field(description=RULES_DOC + " Default: {}.")] = None,
-    seed: Annotated[int | None, Field(description="World seed, 0 to 2^63-1 (default 0). The same seed and rules give the same world.")] = None,
+    name: Annotated[
+        str,
+        Field(
+            description=f"A name for the new game ({NAME_RULE}); it is stored as NAME.json in the server's folder."
+        ),
+    ],
+    rules: Annotated[
+        dict[str, Any] | str | None, Field(description=RULES_DOC + " Default: {}.")
+    ] = None,
+    seed: Annotated[
+        int | None,
+        Field(
+            description="World seed, 0 to 2^63-1 (default 0). The same seed and rules give the same world."
+        ),
+    ] = None,
 ) -> Annotated[CallToolResult, CreatedGame]:
     """Create a new game: a fresh world from the rules and seed. Players join with upload_script."""
     path = folder.path(name)
     if path.exists():
-        raise ApiError(f"a game named {name!r} already exists; pick another name, or keep playing it (get_status)")
+        raise ApiError(
+            f"a game named {name!r} already exists; pick another name, or keep playing it (get_status)"
+        )
     created = api.create_game(path, rules, seed=seed or 0)
-    arrival = f", humans land on round {created.final_turn}" if created.final_turn else ", no arrival date"
+    arrival = (
+        f", humans land on round {created.final_turn}"
+        if created.final_turn
+        else ", no arrival date"
+    )
     text = (
         f"Created game {name!r}: a {created.width}x{created.height} world from seed {created.seed}{arrival}. "
         f"Next: upload_script(game={name!r}, player=..., files=...)."
     )
-    return reply(CreatedGame(game=name, seed=created.seed, width=created.width, height=created.height, final_turn=created.final_turn), text)
+    return reply(
+        CreatedGame(
+            game=name,
+            seed=created.seed,
+            width=created.width,
+            height=created.height,
+            final_turn=created.final_turn,
+        ),
+        text,
+    )

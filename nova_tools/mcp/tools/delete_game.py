@@ -22,4 +22,11 @@ def delete_game(folder: GameFolder, game: GameArg) -> Annotated[CallToolResult, 
         text = f"Deleted {game} (its file could not be read)."
     else:
         text = f"Deleted {game} (round {summary.round}, players {', '.join(summary.players) or 'none'})."
-    return reply(DeletedGame(game=game, round=None if summary is None else summary.round, players=[] if summary is None else list(summary.players)), text)
+    return reply(
+        DeletedGame(
+            game=game,
+            round=None if summary is None else summary.round,
+            players=[] if summary is None else list(summary.players),
+        ),
+        text,
+    )

@@ -23,26 +23,51 @@ DRY_RUN_TEXT_CHARS = 1000  # memory/recording a dry-run turn returned, shown
 def dry_run_turn(
     folder: GameFolder,
     source: Annotated[str | None, Field(description="The android as one TypeScript file.")] = None,
-    game: Annotated[str | None, Field(description="Run against this game's current state (needs player). Default: a fresh default world.")] = None,
-    player: Annotated[str | None, Field(description="With game: the player whose android takes the turn.")] = None,
-    android_id: Annotated[str | None, Field(description="With game and player: which of the player's androids (default: their first active one).")] = None,
-    files: Annotated[dict[str, str] | None, Field(description="Instead of source: a multi-file android {relative path: text}.")] = None,
-    entry: Annotated[str | None, Field(description="With files: the entry file (default 'main.ts').")] = None,
+    game: Annotated[
+        str | None,
+        Field(
+            description="Run against this game's current state (needs player). Default: a fresh default world."
+        ),
+    ] = None,
+    player: Annotated[
+        str | None, Field(description="With game: the player whose android takes the turn.")
+    ] = None,
+    android_id: Annotated[
+        str | None,
+        Field(
+            description="With game and player: which of the player's androids (default: their first active one)."
+        ),
+    ] = None,
+    files: Annotated[
+        dict[str, str] | None,
+        Field(description="Instead of source: a multi-file android {relative path: text}."),
+    ] = None,
+    entry: Annotated[
+        str | None, Field(description="With files: the entry file (default 'main.ts').")
+    ] = None,
 ) -> Annotated[CallToolResult, DryRunOut]:
     """Compile a script and run one turn of it, judged by the real engine, without changing
     any game: what it returned, the ticks it spent, and whether the engine would accept it."""
     texts, entry_name = sources(source, files, entry)
     if game is None and (player is not None or android_id is not None):
-        raise ApiError("player and android_id only make sense with game; leave them out to use a fresh default world")
+        raise ApiError(
+            "player and android_id only make sense with game; leave them out to use a fresh default world"
+        )
     if game is not None and player is None:
         raise ApiError("with game, also give player: a dry run acts as one of your own androids")
     path = folder.existing(game) if game is not None else None
-    result = api.dry_run(files=texts, entry_name=entry_name, game=path, player=player, android_id=android_id)
+    result = api.dry_run(
+        files=texts, entry_name=entry_name, game=path, player=player, android_id=android_id
+    )
     data = result.to_json()
     if isinstance(data["action"], dict):
         data["action"] = shorten_event({"action": data["action"]}, DRY_RUN_TEXT_CHARS)["action"]
     out = DryRunOut(**data, world="game" if path else "fresh")
-    verdict = "ACCEPT it" if out.accepted else f"REFUSE it [{out.code}]: {out.reason} (a failed turn costs {points_text(out.penalty)} health)"
+    verdict = (
+        "ACCEPT it"
+        if out.accepted
+        else f"REFUSE it [{out.code}]: {out.reason} (a failed turn costs {points_text(out.penalty)} health)"
+    )
     text = (
         f"{out.android_id}, round {out.round}: returned {cut_text(json.dumps(out.action), 300)}; {out.ticks} ticks. "
         f"The engine would {verdict}."

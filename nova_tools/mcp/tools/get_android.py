@@ -23,10 +23,23 @@ def get_android(
     folder: GameFolder,
     game: GameArg,
     player: PlayerArg,
-    android_id: Annotated[str, Field(description="One of the player's androids, e.g. 'android-1' (get_world lists them under yours).")],
-    max_chars: Annotated[int, Field(description="Show at most this many characters of memory and of recording, 100-16384.")] = 3000,
+    android_id: Annotated[
+        str,
+        Field(
+            description="One of the player's androids, e.g. 'android-1' (get_world lists them under yours)."
+        ),
+    ],
+    max_chars: Annotated[
+        int,
+        Field(
+            description="Show at most this many characters of memory and of recording, 100-16384."
+        ),
+    ] = 3000,
     recording_offset: Annotated[
-        int | None, Field(description="Start the recording window here (default: show its last max_chars characters).")
+        int | None,
+        Field(
+            description="Start the recording window here (default: show its last max_chars characters)."
+        ),
     ] = None,
 ) -> Annotated[CallToolResult, AndroidDetail]:
     """One of the player's own androids: state, cargo, memory, recording (a window of it) and
@@ -36,8 +49,16 @@ def get_android(
     report = api.android_report(loaded, android_id, player=player)
     memory, recording = report.memory, report.recording
     start = max(0, len(recording) - max_chars) if recording_offset is None else recording_offset
-    check_range("recording_offset", start, 0, max(0, len(recording)), f"the recording has {len(recording)} characters")
-    turns = api.events_page(loaded, player=player, android=android_id, mine_only=True, offset=None, limit=RECENT_TURNS).events
+    check_range(
+        "recording_offset",
+        start,
+        0,
+        max(0, len(recording)),
+        f"the recording has {len(recording)} characters",
+    )
+    turns = api.events_page(
+        loaded, player=player, android=android_id, mine_only=True, offset=None, limit=RECENT_TURNS
+    ).events
     detail = AndroidDetail(
         **android_brief(report).model_dump(),
         memory_length=len(memory),
@@ -63,7 +84,8 @@ def get_android(
         f"memory {len(memory)} chars, recording {len(recording)} chars (window {start}-{start + len(detail.recording)}).",
     ]
     lines += [
-        f"round {t.round}: {t.action or 'no action'} {t.outcome}" + (f" [{t.code}] {t.reason}" if api.Outcome(t.outcome).failed else "")
+        f"round {t.round}: {t.action or 'no action'} {t.outcome}"
+        + (f" [{t.code}] {t.reason}" if api.Outcome(t.outcome).failed else "")
         for t in detail.recent_turns
     ]
     return reply(detail, "\n".join(lines))

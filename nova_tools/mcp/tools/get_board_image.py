@@ -25,7 +25,12 @@ def get_board_image(
     folder: GameFolder,
     game: GameArg,
     player: PlayerArg,
-    round: Annotated[int | None, Field(description="Show the board as it stood after this round (0: after setup). Default: now.")] = None,
+    round: Annotated[
+        int | None,
+        Field(
+            description="Show the board as it stood after this round (0: after setup). Default: now."
+        ),
+    ] = None,
     whole_map: WholeMapArg = False,
 ) -> Annotated[CallToolResult, BoardImage]:
     """A PNG picture of the board as `player` saw it (now, or after `round`): fogged tiles drawn as fog, the ground tinted by what is in it, buildings as lettered squares and androids as circles in each player's colour. The text beside it is the legend. With whole_map, nothing is fogged (a replay's view)."""
@@ -47,7 +52,9 @@ def get_board_image(
     )
     return CallToolResult(
         content=[
-            ImageContent(type="image", data=base64.b64encode(png).decode("ascii"), mime_type="image/png"),
+            ImageContent(
+                type="image", data=base64.b64encode(png).decode("ascii"), mime_type="image/png"
+            ),
             TextContent(type="text", text=legend),
         ],
         structured_content=data.wire(),

@@ -23,7 +23,13 @@ MAX_HISTORY_POINTS = 100  # rounds listed per player by default: a 1,000-round g
 def get_score_history(
     folder: GameFolder,
     game: GameArg,
-    every: Annotated[int | None, Field(description=f"List every Nth round (the last round is always listed). Default: as few as keep the list within {MAX_HISTORY_POINTS} rounds.", ge=1)] = None,
+    every: Annotated[
+        int | None,
+        Field(
+            description=f"List every Nth round (the last round is always listed). Default: as few as keep the list within {MAX_HISTORY_POINTS} rounds.",
+            ge=1,
+        ),
+    ] = None,
 ) -> Annotated[CallToolResult, ScoreHistory]:
     """Each player's score after each round (0: after setup), replayed from the game's log: who leads, and since when. Long games are sampled (`every`) so the answer stays small."""
     whole = api.score_history(folder.existing(game))
@@ -34,10 +40,15 @@ def get_score_history(
         rounds=list(shown.rounds),
         every=step,
         players=[PlayerScores(id=p.id, scores=list(p.scores)) for p in shown.players],
-        lead_changes=[LeadChange(round=c.round, leaders=list(c.leaders), scores=list(c.scores)) for c in whole.lead_changes],
+        lead_changes=[
+            LeadChange(round=c.round, leaders=list(c.leaders), scores=list(c.scores))
+            for c in whole.lead_changes
+        ],
     )
     if not shown.players:
         text = f"{game}: no scores yet (no player has joined)."
     else:
         text = f"{game}:\n" + "\n".join(api.wording.score_history_lines(whole))
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=history.wire())
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=history.wire()
+    )

@@ -37,4 +37,7 @@ def get_status(folder: GameFolder, game: GameArg) -> Annotated[CallToolResult, G
         f"{p.active_androids} active, {p.wrecks} wrecks"
         for p in players
     ]
-    return reply(GameStatus(game=game, round=status.round, final_turn=final, players=players), "\n".join(lines))
+    return reply(
+        GameStatus(game=game, round=status.round, final_turn=final, players=players),
+        "\n".join(lines),
+    )

@@ -21,10 +21,17 @@ def get_world(
     folder: GameFolder,
     game: GameArg,
     player: PlayerArg,
-    tile_offset: Annotated[int, Field(description="Skip this many of the listed tiles (for paging).")] = 0,
+    tile_offset: Annotated[
+        int, Field(description="Skip this many of the listed tiles (for paging).")
+    ] = 0,
     tile_limit: Annotated[int, Field(description="List at most this many tiles, 1-200.")] = 60,
-    messages: Annotated[int, Field(description="How many of the latest visible broadcasts to show, 0-50.")] = 10,
-    round: Annotated[int | None, Field(description="The world as it stood after this round (0: after setup). Default: now.")] = None,
+    messages: Annotated[
+        int, Field(description="How many of the latest visible broadcasts to show, 0-50.")
+    ] = 10,
+    round: Annotated[
+        int | None,
+        Field(description="The world as it stood after this round (0: after setup). Default: now."),
+    ] = None,
     whole_map: WholeMapArg = False,
 ) -> Annotated[CallToolResult, WorldView]:
     """The world as the player sees it now, or after a recorded round (fogged): everything the
@@ -36,7 +43,11 @@ def get_world(
     check_range("messages", messages, 0, 50)
     view = api.player_world(folder.existing(game), player, round, whole=whole_map)
     tiles = [
-        TileOut(position=position_of(t.position), composition=t.composition or None, scattered=t.scattered or None)
+        TileOut(
+            position=position_of(t.position),
+            composition=t.composition or None,
+            scattered=t.scattered or None,
+        )
         for t in view.tiles
         if t.composition or t.scattered
     ]
@@ -69,7 +80,13 @@ def get_world(
         others=others,
         message_count=len(view.messages),
         messages=[
-            MessageOut(round=m.round, android_id=m.android_id, owner_id=m.owner_id, position=position_of(m.position), content=m.content)
+            MessageOut(
+                round=m.round,
+                android_id=m.android_id,
+                owner_id=m.owner_id,
+                position=position_of(m.position),
+                content=m.content,
+            )
             for m in shown_messages
         ],
     )

@@ -20,7 +20,12 @@ def launch_android(
     folder: GameFolder,
     game: GameArg,
     player: PlayerArg,
-    script_id: Annotated[str, Field(description="One of the player's scripts, as upload_script returned it, e.g. 'script-1'.")],
+    script_id: Annotated[
+        str,
+        Field(
+            description="One of the player's scripts, as upload_script returned it, e.g. 'script-1'."
+        ),
+    ],
 ) -> Annotated[CallToolResult, LaunchedAndroid]:
     """Launch an android running one of the player's scripts on their initial charger. Refused
     when the player's completed chargers allow no more active androids."""

@@ -19,8 +19,15 @@ MAX_GAMES_LISTED = 50
 @tool("List games", read_only=True)
 def list_games(
     folder: GameFolder,
-    offset: Annotated[int, Field(description="Skip this many games (by name): the next page after a list that says more.")] = 0,
-    limit: Annotated[int, Field(description=f"List at most this many games, 1-{MAX_GAMES_LISTED}.")] = MAX_GAMES_LISTED,
+    offset: Annotated[
+        int,
+        Field(
+            description="Skip this many games (by name): the next page after a list that says more."
+        ),
+    ] = 0,
+    limit: Annotated[
+        int, Field(description=f"List at most this many games, 1-{MAX_GAMES_LISTED}.")
+    ] = MAX_GAMES_LISTED,
 ) -> Annotated[CallToolResult, GameList]:
     """The games in the server's folder, by name: round, players. Use a name as `game` elsewhere."""
     check_range("offset", offset, 0, 1_000_000)
@@ -43,11 +50,21 @@ def list_games(
         )
     more = max(0, total - offset - len(entries))
     if not entries:
-        text = "No games yet. Create one with create_game(name)." if not total else f"No games from offset {offset}: there are {total}."
+        text = (
+            "No games yet. Create one with create_game(name)."
+            if not total
+            else f"No games from offset {offset}: there are {total}."
+        )
     else:
         lines = [
-            f"{e.name}: " + (e.problem or f"round {e.round}, players {', '.join(e.players) or 'none yet'}") for e in entries
+            f"{e.name}: "
+            + (e.problem or f"round {e.round}, players {', '.join(e.players) or 'none yet'}")
+            for e in entries
         ]
         page = f"games {offset + 1}-{offset + len(entries)} of {total}" if offset or more else ""
-        text = "\n".join(lines) + (f"\n({page}; {more} more: list_games(offset={offset + len(entries)}))" if more else (f"\n({page})" if page else ""))
+        text = "\n".join(lines) + (
+            f"\n({page}; {more} more: list_games(offset={offset + len(entries)}))"
+            if more
+            else (f"\n({page})" if page else "")
+        )
     return reply(GameList(games=entries, more=more, offset=offset, total=total), text)

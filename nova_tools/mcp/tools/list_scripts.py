@@ -18,9 +18,16 @@ def list_scripts(folder: GameFolder, player: PlayerArg) -> Annotated[CallToolRes
     """The scripts the player keeps in the library (add_script, upload_script): id, name, size,
     files. Pass an id as library_id to upload_script or compare_scripts."""
     check_player(player)
-    found = [LibraryScriptOut(**{k: v for k, v in e.model_dump(by_alias=False).items() if k != "added"}) for e in folder.library.listing(player)]
+    found = [
+        LibraryScriptOut(**{k: v for k, v in e.model_dump(by_alias=False).items() if k != "added"})
+        for e in folder.library.listing(player)
+    ]
     if found:
-        text = f"{player}'s library: " + "; ".join(f"{s.id} {s.name} ({s.bytes} bytes, {', '.join(s.files)})" for s in found)
+        text = f"{player}'s library: " + "; ".join(
+            f"{s.id} {s.name} ({s.bytes} bytes, {', '.join(s.files)})" for s in found
+        )
     else:
-        text = f"{player}'s library is empty: add_script (or any upload_script) keeps a script there."
+        text = (
+            f"{player}'s library is empty: add_script (or any upload_script) keeps a script there."
+        )
     return reply(LibraryList(player=player, scripts=found), text)

@@ -31,11 +31,17 @@ class ToolInfo:
 
     def annotations(self) -> ToolAnnotations:
         return ToolAnnotations(
-            title=self.title, read_only_hint=self.read_only, destructive_hint=self.destructive, idempotent_hint=self.read_only, open_world_hint=False
+            title=self.title,
+            read_only_hint=self.read_only,
+            destructive_hint=self.destructive,
+            idempotent_hint=self.read_only,
+            open_world_hint=False,
         )
 
 
-def tool(title: str, *, read_only: bool, destructive: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def tool(
+    title: str, *, read_only: bool, destructive: bool = False
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a function as a tool with a title, whether it only reads, and whether it destroys
     something (a client may ask its user first)."""
 
@@ -62,7 +68,9 @@ def _bind_folder(fn: Callable[..., Any], folder: GameFolder) -> Callable[..., An
         def bound(**kwargs: Any) -> Any:
             return fn(folder, **kwargs)
 
-    functools.update_wrapper(bound, fn)  # name, docstring, and __wrapped__: type hints resolve in fn's module
+    functools.update_wrapper(
+        bound, fn
+    )  # name, docstring, and __wrapped__: type hints resolve in fn's module
     bound.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     bound.__annotations__ = {k: v for k, v in fn.__annotations__.items() if k != FOLDER}
     return bound
@@ -74,4 +82,9 @@ def register(app: MCPServer, folder: GameFolder, tools: Iterable[Callable[..., A
         info: ToolInfo = fn.nova_tool  # type: ignore[attr-defined]
         # the docstring without its code indentation: what an agent reads in tools/list
         description = inspect.cleandoc(fn.__doc__ or "")
-        app.add_tool(tool_edge(folder, _bind_folder(fn, folder)), title=info.title, description=description, annotations=info.annotations())
+        app.add_tool(
+            tool_edge(folder, _bind_folder(fn, folder)),
+            title=info.title,
+            description=description,
+            annotations=info.annotations(),
+        )

@@ -28,14 +28,22 @@ MAX_ROUNDS = 500  # per run_rounds call: a call stays short enough to report pro
 async def run_rounds(
     folder: GameFolder,
     game: GameArg,
-    rounds: Annotated[int, Field(description=f"How many rounds to play, 1 to {MAX_ROUNDS}; call again for more.")],
+    rounds: Annotated[
+        int, Field(description=f"How many rounds to play, 1 to {MAX_ROUNDS}; call again for more.")
+    ],
     ctx: Context,
 ) -> Annotated[CallToolResult, RoundsPlayed]:
     """Play rounds: every active android runs its script once a round. Reports progress while
     it runs (cancelling the call stops it after the round in progress; the rounds played are
     kept). Ends with the scores."""
     path = folder.existing(game)
-    check_range("rounds", rounds, 1, MAX_ROUNDS, "call run_rounds again to play more" if rounds > MAX_ROUNDS else "")
+    check_range(
+        "rounds",
+        rounds,
+        1,
+        MAX_ROUNDS,
+        "call run_rounds again to play more" if rounds > MAX_ROUNDS else "",
+    )
     step = max(1, rounds // 20)
     reporting = True
     last_report = time.monotonic()
@@ -45,19 +53,32 @@ async def run_rounds(
         # Best effort: a client that stops listening must not stop the run (or lose its rounds).
         # Every 5% of the rounds, and at least every second when rounds are slow.
         nonlocal reporting, last_report
-        if reporting and not cancelled.is_set() and (done == asked or done % step == 0 or time.monotonic() - last_report >= 1):
+        if (
+            reporting
+            and not cancelled.is_set()
+            and (done == asked or done % step == 0 or time.monotonic() - last_report >= 1)
+        ):
             last_report = time.monotonic()
             try:
-                anyio.from_thread.run(functools.partial(ctx.report_progress, done, asked, f"round {done} of {asked}"))
+                anyio.from_thread.run(
+                    functools.partial(ctx.report_progress, done, asked, f"round {done} of {asked}")
+                )
             except Exception:
-                log.warning("could not report progress of run_rounds on %s; the run goes on", game, exc_info=True)
+                log.warning(
+                    "could not report progress of run_rounds on %s; the run goes on",
+                    game,
+                    exc_info=True,
+                )
                 reporting = False
 
     try:
         # abandon_on_cancel: a cancelled call returns at once, and the run, told to stop, ends
         # after the round in progress and saves every round it played (api.run_rounds' stop)
         summary = await anyio.to_thread.run_sync(
-            functools.partial(api.run_rounds, path, rounds, progress=progress, stop=cancelled.is_set), abandon_on_cancel=True
+            functools.partial(
+                api.run_rounds, path, rounds, progress=progress, stop=cancelled.is_set
+            ),
+            abandon_on_cancel=True,
         )
     except anyio.get_cancelled_exc_class():
         cancelled.set()

@@ -12,7 +12,16 @@ from ... import api
 from ...api import ApiError, GameFolder
 from ..edge import reply
 from ..models import UploadedScript
-from .common import EntryArg, FilesArg, GameArg, LibraryIdArg, PlayerArg, SourceArg, check_player, sources
+from .common import (
+    EntryArg,
+    FilesArg,
+    GameArg,
+    LibraryIdArg,
+    PlayerArg,
+    SourceArg,
+    check_player,
+    sources,
+)
 from .registry import tool
 
 
@@ -24,7 +33,12 @@ def upload_script(
     source: SourceArg = None,
     files: FilesArg = None,
     entry: EntryArg = None,
-    starter: Annotated[bool, Field(description="Upload the shipped starter android as it is (resources nova://starter/...) instead of source or files.")] = False,
+    starter: Annotated[
+        bool,
+        Field(
+            description="Upload the shipped starter android as it is (resources nova://starter/...) instead of source or files."
+        ),
+    ] = False,
     library_id: LibraryIdArg = None,
 ) -> Annotated[CallToolResult, UploadedScript]:
     """Type-check and bundle a TypeScript android and store it as a new script version of the
@@ -36,7 +50,9 @@ def upload_script(
     check_player(player)
     if library_id is not None:
         if source is not None or files is not None or starter:
-            raise ApiError("give either library_id or the code (source, files or starter=true), not both")
+            raise ApiError(
+                "give either library_id or the code (source, files or starter=true), not both"
+            )
         kept = folder.library.get(player, library_id)
         compiled, name = kept.script, kept.entry.name
     else:

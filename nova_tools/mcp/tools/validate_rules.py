@@ -27,4 +27,9 @@ def validate_rules(rules: RulesArg) -> Annotated[CallToolResult, RulesCheck]:
     text = f"The rules are valid: a {resolved.world.width}x{resolved.world.height} world" + (
         f", humans land on round {final}." if final else ", no arrival date."
     )
-    return reply(RulesCheck(valid=True, width=resolved.world.width, height=resolved.world.height, final_turn=final), text)
+    return reply(
+        RulesCheck(
+            valid=True, width=resolved.world.width, height=resolved.world.height, final_turn=final
+        ),
+        text,
+    )
