@@ -115,6 +115,7 @@ FILES = {
     "mcp/test_world_text.py": "unit",
     "mcp/test_hostile_requests.py": "subprocess",  # the real nova mcp over stdio
     "mcp/test_hostile_clients.py": "subprocess",  # two clients of one nova mcp --http
+    "mcp/test_bounds.py": "subprocess",  # nova mcp --http under many calls: memory, workers
     "match/test_protocol.py": "inprocess",
     "play/test_one_game_loop.py": "subprocess",  # nova demo, and a second process for determinism
     "play/test_error_places.py": "subprocess",  # nova events and nova dry-run, as a user runs them
