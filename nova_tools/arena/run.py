@@ -55,7 +55,9 @@ def entrants_from_files(
                 raise ArenaError(f"the script {path} does not exist")
             compiled[key] = compile_android(key)
     labels = unique_names(list(names) if names else [script_name(Path(p)) for p in paths])
-    return tuple(Entrant(label, compiled[Path(p).resolve()]) for label, p in zip(labels, paths))
+    return tuple(
+        Entrant(label, compiled[Path(p).resolve()]) for label, p in zip(labels, paths, strict=True)
+    )
 
 
 @dataclass(frozen=True)

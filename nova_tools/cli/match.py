@@ -14,7 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-from .. import api
 from .output import emit_json, score_table
 from .signals import terminate_as_interrupt
 

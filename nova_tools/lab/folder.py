@@ -36,7 +36,7 @@ class LabFolder:
     root: Path  # resolved
 
     @classmethod
-    def at(cls, root: str | Path) -> "LabFolder":
+    def at(cls, root: str | Path) -> LabFolder:
         path = Path(root).expanduser().resolve()
         if not path.is_dir():
             raise OutsideRoot(
