@@ -36,7 +36,7 @@ class _Pool:
         self.free: list[Sandbox] = []
         self.made: list[Sandbox] = []
 
-    def take(self) -> "Sandbox":
+    def take(self) -> Sandbox:
         with self.lock:
             if self.free:
                 return self.free.pop()
@@ -53,7 +53,7 @@ class _Pool:
             self.made.append(made)
         return made
 
-    def give_back(self, sandbox: "Sandbox") -> None:
+    def give_back(self, sandbox: Sandbox) -> None:
         with self.lock:
             self.free.append(sandbox)
 
@@ -67,7 +67,7 @@ _POOL = _Pool()
 
 
 @contextmanager
-def sandbox_lease() -> Iterator["Sandbox"]:
+def sandbox_lease() -> Iterator[Sandbox]:
     """A sandbox for this thread's turn; given back afterwards for the next turn of any thread."""
     leased = _POOL.take()
     try:
@@ -76,7 +76,7 @@ def sandbox_lease() -> Iterator["Sandbox"]:
         _POOL.give_back(leased)
 
 
-def sandbox() -> "Sandbox":
+def sandbox() -> Sandbox:
     """A sandbox of the pool, for a caller that plays turns one at a time (benchmarks)."""
     with sandbox_lease() as leased:
         return leased
