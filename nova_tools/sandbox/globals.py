@@ -63,11 +63,11 @@ class TurnGlobals:
     @classmethod
     def of(
         cls, game: GameGlobals, android_id: str, turn: int, world: Mapping[str, object]
-    ) -> "TurnGlobals":
+    ) -> TurnGlobals:
         return cls(game, android_id, turn, {key: _dumps(value) for key, value in world.items()})
 
     @classmethod
-    def from_json(cls, text: str) -> "TurnGlobals":
+    def from_json(cls, text: str) -> TurnGlobals:
         """From one JSON object with the keys ``androidId``, ``turn``, ``world``, ``rules`` and
         ``finalTurn`` (what a tool or test has at hand); raises ValueError for anything else."""
         try:
