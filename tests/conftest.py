@@ -99,6 +99,7 @@ FOLDERS = {
     "starter": "inprocess",
     "editors": "realpart",
     "lab": "subprocess",  # the real `nova lab` process (its browser tests are marked realpart)
+    "golden": "inprocess",  # the golden record: recorded games replayed in this process
 }
 
 FILES = {
