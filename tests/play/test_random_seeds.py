@@ -34,7 +34,9 @@ def test_math_random_changes_every_round_and_android_and_replays_the_same() -> N
     assert len(first) == 2
     for android_id, values in first.items():
         assert all(len(v.split()) == 2 for v in values), values
-        assert len(set(values)) == ROUNDS, f"{android_id} drew the same values in two rounds: {values}"
+        assert len(set(values)) == ROUNDS, (
+            f"{android_id} drew the same values in two rounds: {values}"
+        )
     one, other = first.values()
     assert not set(one) & set(other), "two androids drew the same values in a round"
     assert draws(5) == first  # the same seed: the same values, round for round
