@@ -29,6 +29,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..engine.view import encode
+
 # A world key whose JSON text is at most this long (`round`, `width`, `height`) is parsed with the
 # turn's other small values; a lazy key costs a closure and an accessor.
 EAGER_CHARS = 24
@@ -115,8 +117,9 @@ class TurnGlobals:
         return str(_utf16_length(head)) + ":" + head + texts
 
 
-# One encoder for every call: json.dumps with any option builds a new JSONEncoder each time.
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+# One encoder for every call (json.dumps with any option builds a new JSONEncoder each time),
+# the engine's: a game hands over engine.world_texts, which must equal what `of` would encode.
+_dumps = encode
 
 
 def _utf16_length(text: str) -> int:
