@@ -249,8 +249,8 @@ def _read_data(path: Path, raw: bytes | None = None) -> object:
 def _watchable(replay: dict) -> dict:
     """A replay export as a game file's data: its log with the notes it redacted left out (they
     change nothing in the world), no scripts, the replay's own version checked as a game's."""
-    from .engine.notes import NOTE_KEYS
     from .engine.view import REDACTED
+    from .limits import NOTE_KEYS
 
     def plain(event: object) -> object:
         action = event.get("action") if isinstance(event, dict) else None

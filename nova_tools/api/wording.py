@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-NOTES = ("memory", "recording")
 QUOTE = 60  # characters of a broadcast quoted in its line
 
 # The materials in the order the game lists them (rules.models.MATERIALS; repeated here so this

@@ -19,13 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..limits import MAX_ROUNDS, MAX_SEED
 from ..rules import RuleProblem, Rules, RulesError, resolve
 from ..rules.loading import parse_text, read_file
 from ..toolchain.compile import CompiledScript
 from .errors import ArenaError
 
-MAX_SEED = 2**63 - 1
-MAX_GAMES = 100_000
+MAX_GAMES = 100_000  # games in one comparison (not a round count)
 DEFAULT_ROUNDS = 100
 
 
@@ -90,8 +90,8 @@ def parse_seeds(text: str) -> tuple[int, ...]:
 
 
 def _check_rounds(rounds: int) -> None:
-    if not 1 <= rounds <= 100_000:
-        raise ArenaError(f"the number of rounds must be from 1 to 100000, not {rounds}")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise ArenaError(f"the number of rounds must be from 1 to {MAX_ROUNDS}, not {rounds}")
 
 
 def compare_plan(seeds: tuple[int, ...], rounds: int) -> list[GameTask]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..limits import NOTE_KEYS, NOTES
 from . import players
-from .notes import NOTE_KEYS, NOTES, expand
+from .notes import expand
 from .reasons import Outcome, Reason
 from .refusals import Refusal
 from .rounds import (

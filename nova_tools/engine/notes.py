@@ -23,11 +23,10 @@ before judging the turn again.
 
 from __future__ import annotations
 
+from ..limits import NOTE_KEYS as NOTE_KEYS
+from ..limits import NOTES as NOTES
 from .reasons import Outcome
 
-NOTES = ("memory", "recording")
-# every key a logged action may carry a note in
-NOTE_KEYS = frozenset(k for n in NOTES for k in (n, n + "Edits"))
 _PROBE = 32  # characters of the new note used to find where the old one continues
 _WORTH = 16  # an edit must save at least this many characters over the whole note
 

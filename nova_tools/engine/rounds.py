@@ -18,9 +18,10 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from ..limits import NOTES
 from . import materials as mat
 from .actions import HANDLERS, _settle
-from .notes import NOTES, compact
+from .notes import compact
 from .prng import derive
 from .reasons import Outcome, Reason
 from .refusals import Refusal
@@ -165,7 +166,7 @@ def apply_turn(
         # the whole action but its notes, so a replay can judge it again (memory and recording
         # are left out: a refused turn never writes them, and they can be large)
         event["action"] = action.model_dump(
-            by_alias=True, exclude_none=True, exclude={"memory", "recording"}, mode="json"
+            by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json"
         )
         return _fail(state, android, event, Outcome.REFUSED, refusal.code, refusal.reason)
     logged = action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")

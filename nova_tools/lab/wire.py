@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, field_serializer
 
 from ..api import GameSummary, Result, Standing, Status
+from ..limits import MAX_SEED
 
 Disclosure = Literal["full", "recording"]
 JobKind = Literal["run", "host", "join", "compare", "tournament"]
@@ -192,7 +193,7 @@ class SeatRequest(Request):
 class RunRequest(Request):
     name: str  # the game file to write: ROOT/NAME.json
     seats: tuple[SeatRequest, ...] = Field(min_length=1, max_length=8)
-    seed: int = Field(0, ge=0, le=2**63 - 1)
+    seed: int = Field(0, ge=0, le=MAX_SEED)
     width: int = Field(12, ge=2, le=256)
     height: int = Field(12, ge=2, le=256)
     rounds: int = Field(20, ge=1, le=10_000)  # becomes rules.match.finalRound

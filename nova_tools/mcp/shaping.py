@@ -4,14 +4,11 @@ summaries every tool returns beside its structured content. No game logic: only 
 from __future__ import annotations
 
 from .. import api
+from ..limits import NOTES  # the action fields that carry an android's notes
 from .models import AndroidBrief, BuildingOut, EventOut, OwnAndroid, Position, WorldView
 
 EVENT_TEXT_CHARS = 120  # memory/recording shown inside an event; the rest is cut with a note
 EVENT_LINE_CHARS = 300  # one event's line in a tool's text (a script error's reason can be long)
-NOTES = (
-    "memory",
-    "recording",
-)  # the action fields that carry an android's notes (api events give them whole)
 
 
 def position_of(position: api.Position) -> Position:

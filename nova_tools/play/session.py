@@ -18,13 +18,12 @@ from typing import TYPE_CHECKING
 from .. import engine
 from ..engine.reasons import failed_turn
 from ..errors import NovaError
+from ..limits import MAX_SEED
 from ..rules import Rules
 from .runner import ScriptRunner
 
 if TYPE_CHECKING:
     from ..toolchain.compile import CompiledScript
-
-MAX_SEED = 2**63 - 1
 
 
 class SpecError(NovaError, ValueError):
