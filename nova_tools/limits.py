@@ -12,14 +12,14 @@ the services and the core can all use it.
 >>> has_default_export("const t = () => 1;\\nexport default t;\\n")
 True
 >>> print(overwrite_refusal(Path("/"), force=False))
-"/ already exists; replace it only deliberately (--force on the command line)"
+/ already exists; replace it only deliberately (--force on the command line)
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal, TypeGuard, get_args
 
 MAX_SEED: Final = 2**63 - 1
 """A game's seed is a whole number from 0 to this (it fits a signed 64-bit integer)."""
@@ -32,6 +32,17 @@ NOTES: Final = ("memory", "recording")
 
 NOTE_KEYS: Final = frozenset(k for n in NOTES for k in (n, n + "Edits"))
 """Every key a logged action may carry a note in (the note, or its edits against the last)."""
+
+Disclosure = Literal["full", "recording"]
+"""What a peer match keeps of the other side: the whole game, or only the scores and your own
+androids' recordings."""
+DISCLOSURES: Final = get_args(Disclosure)
+
+
+def is_disclosure(value: object) -> TypeGuard[Disclosure]:
+    """Whether ``value`` names a disclosure mode."""
+    return value in DISCLOSURES
+
 
 BUILDING_LETTERS: Final = {
     "charger": "C",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import store
+from ..engine.state import GameState
 from ..limits import overwrite_refusal
 from ..play import GameResult, GameSession, GameSpec, Seat, SpecError, stored_game
 from ..rules import Rules
@@ -58,9 +59,8 @@ class PlayedGame:
     seconds: float
 
 
-def _seats(result: GameResult) -> tuple[SeatPlayed, ...]:
+def _seats(result: GameResult, state: GameState) -> tuple[SeatPlayed, ...]:
     launched = [e for e in result.events if e["type"] == "android.launched"]
-    state = result.state
     seats = []
     for event in launched:
         # launched on its charger (an initial charger is never salvaged)
@@ -82,7 +82,9 @@ def play_to_file(
     start = time.perf_counter()
     session = play_and_save(path, spec, force=force, progress=progress)
     result = session.result()
-    return PlayedGame(Path(path), _seats(result), result, time.perf_counter() - start)
+    return PlayedGame(
+        Path(path), _seats(result, session.state), result, time.perf_counter() - start
+    )
 
 
 def play_and_save(

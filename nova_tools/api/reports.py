@@ -241,7 +241,7 @@ def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, dict]:
 
 def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
     """An event as ``player`` may read it: another player's memory and recording redacted."""
-    if event.get("type") != "turn" or owners.get(event.get("android")) == player:
+    if event.get("type") != "turn" or owners.get(str(event.get("android"))) == player:
         return event
     redacted = dict(event)
     action = event.get("action")

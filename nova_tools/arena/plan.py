@@ -128,6 +128,7 @@ def arena_rules(
     Arenas play fair maps: ``world.symmetry`` is ``"rotational"`` unless the rules set it. Scripts
     know when the game ends: ``match.finalRound`` is the number of rounds unless the rules set it;
     the number of rounds, when not given, is the rules' final round, or 100."""
+    raw: object
     if isinstance(rules, Rules):
         raw, source = rules.to_json(), "rules"
     elif isinstance(rules, Path):

@@ -206,8 +206,10 @@ def cmd_rules_validate(args: argparse.Namespace) -> int:
     try:
         load(args.rules)
     except RulesError as error:
-        for problem in error.problems or [None]:
-            print(f"{error.source}: {problem}" if problem else str(error), file=sys.stderr)
+        if not error.problems:
+            print(str(error), file=sys.stderr)
+        for problem in error.problems:
+            print(f"{error.source}: {problem}", file=sys.stderr)
         return 1
     print(f"{args.rules}: valid")
     return 0

@@ -5,17 +5,19 @@ Its shape is :class:`nova_tools.engine.wire.World`; a test validates real views 
 
 from __future__ import annotations
 
+from typing import Any
+
 from .materials import ordered
 from .state import Android, Building, GameState, ordered_dict
 
 REDACTED = "[Redacted]"
 
 
-def _position(x: int, y: int) -> dict:
+def _position(x: int, y: int) -> dict[str, Any]:
     return {"x": x, "y": y}
 
 
-def android_json(android: Android, *, private: bool) -> dict:
+def android_json(android: Android, *, private: bool) -> dict[str, Any]:
     return {
         "id": android.id,
         "ownerId": android.owner,
@@ -30,7 +32,7 @@ def android_json(android: Android, *, private: bool) -> dict:
     }
 
 
-def building_json(state: GameState, building: Building) -> dict:
+def building_json(state: GameState, building: Building) -> dict[str, Any]:
     from .actions import owed
 
     return {
@@ -58,7 +60,7 @@ def _revealed_by(state: GameState) -> dict[int, list[str]]:
 
 def world_view(
     state: GameState, player: str, acting: Android | None = None, *, whole: bool = False
-) -> dict:
+) -> dict[str, Any]:
     """What ``player`` can see now; with ``acting``, also that android's own tile, and its own
     memory and recording (every other android's are redacted). With ``whole``, every tile, as a
     player-facing replay keeps the world (rulebook section on replays): nothing fogged, and
@@ -71,7 +73,7 @@ def world_view(
     tiles = []
     for index in sorted(included):
         tile = state.tiles[index]
-        entry = {
+        entry: dict[str, Any] = {
             "position": _position(index % width, index // width),
             "composition": ordered_dict(tile.composition),
             "scattered": ordered(tile.scattered),

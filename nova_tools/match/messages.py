@@ -34,7 +34,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.alias_generators import to_camel
 
-from ..limits import MAX_ROUNDS
+from ..limits import MAX_ROUNDS, Disclosure
 
 PROTOCOL = "nova-match"
 VERSION = 1
@@ -138,7 +138,7 @@ class Offer(_Message):
     rounds: int = Field(ge=1, le=MAX_ROUNDS)
     rules: dict  # the host's resolved rules (world size aside), with match.finalRound = rounds
     sizes: list[Size] = Field(min_length=1, max_length=16)
-    disclosure: Literal["full", "recording"]
+    disclosure: Disclosure
     sandbox: dict[str, str]
     nova: str = Field(max_length=64)  # the nova-tools version: both sides must run the same game
     seed_commit: str = Field(pattern=HEX64)

@@ -20,7 +20,6 @@ from ..rules.loading import parse_text, read_file
 from .messages import Accept, Offer, Size
 from .result import MatchError
 
-DISCLOSURES = ("full", "recording")
 FAIR_SYMMETRY = "rotational"
 
 
