@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 from ..api import GameSummary, Result, Standing, Status
 from ..limits import MAX_SEED
@@ -17,6 +17,7 @@ from ..limits import MAX_SEED
 Disclosure = Literal["full", "recording"]
 JobKind = Literal["run", "host", "join", "compare", "tournament"]
 JobState = Literal["running", "done", "failed", "cancelled"]
+JobEventKind = Literal["started", "progress", "notice", "listening", "done", "failed", "cancelled"]
 
 
 class Request(Result):
@@ -71,7 +72,7 @@ class JobEvent(Result):
     """One thing a job reports: progress, a notice, the address it listens on, its end."""
 
     seq: int
-    kind: Literal["started", "progress", "notice", "listening", "done", "failed", "cancelled"]
+    kind: JobEventKind
     message: str
     done: int | None = None  # rounds (a run, a match) or games (the arena) finished
     total: int | None = None
@@ -233,7 +234,7 @@ class JobStarted(Result):
 
 
 #: Every model of the lab's wire, for the generated TypeScript types (typegen).
-WIRE_MODELS = (
+WIRE_MODELS: tuple[type[BaseModel], ...] = (
     Problem,
     LabInfo,
     GameList,

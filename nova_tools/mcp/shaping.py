@@ -84,15 +84,16 @@ def world_text(world: WorldView) -> str:
         stored = f", stores {materials_text(b.storage)}" if b.storage else ""
         lines.append(f"your {b.type} {b.id} at {at_text(b.position)}{site}{stored}")
     lines.append(f"scripts: {', '.join(f'{s.id} ({s.name})' for s in yours.scripts) or 'none'}")
-    loose = [t for t in world.tiles if t.scattered]
+    loose = [(t.position, t.scattered) for t in world.tiles if t.scattered]
     if loose:
         lines.append(
             "loose material: "
-            + "; ".join(f"{at_text(t.position)} {materials_text(t.scattered)}" for t in loose)
+            + "; ".join(f"{at_text(where)} {materials_text(bag)}" for where, bag in loose)
         )
-    for a in world.others.androids:
+    for spotted in world.others.androids:
         lines.append(
-            f"seen: {a.owner_id}'s {a.id}{'' if a.active else ' (wreck)'} at {at_text(a.position)}"
+            f"seen: {spotted.owner_id}'s {spotted.id}{'' if spotted.active else ' (wreck)'}"
+            f" at {at_text(spotted.position)}"
         )
     for b in world.others.buildings:
         lines.append(
