@@ -16,6 +16,7 @@ from pathlib import Path, PurePosixPath
 from .. import api
 from ..errors import NovaError
 from ..limits import has_default_export, overwrite_refusal
+from ..starter.house import HouseError, house, is_house
 
 STARTER = "starter"  # the script name that picks the shipped starter android
 MAX_SCRIPTS = 500
@@ -110,9 +111,15 @@ class LabFolder:
         return sorted(found), False
 
     def script(self, name: str) -> Path:
-        """The entry file a script name means: the starter's, or a ``.ts`` file under the root."""
+        """The entry file a script name means: the starter's, a house android's (``house:NAME``),
+        or a ``.ts`` file under the root."""
         if name == STARTER:
             return api.starter_entry()
+        if is_house(name):
+            try:
+                return house(name).entry_path
+            except HouseError as error:
+                raise OutsideRoot(str(error)) from None
         shown = name if len(name) <= 120 else name[:120] + "..."
         pure = PurePosixPath(name)
         if "\\" in name or "\0" in name or pure.is_absolute() or not pure.parts:

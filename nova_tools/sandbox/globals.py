@@ -29,6 +29,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..engine.view import encode
 from ..limits import utf16_length
 
 # A world key whose JSON text is at most this long (`round`, `width`, `height`) is parsed with the
@@ -117,5 +118,6 @@ class TurnGlobals:
         return str(utf16_length(head)) + ":" + head + texts
 
 
-# One encoder for every call: json.dumps with any option builds a new JSONEncoder each time.
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+# One encoder for every call (json.dumps with any option builds a new JSONEncoder each time),
+# the engine's: a game hands over engine.world_texts, which must equal what `of` would encode.
+_dumps = encode
