@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from operator import attrgetter
+from typing import Any
 
 from .materials import ordered
 from .state import Android, Building, GameState, ordered_dict
@@ -25,11 +26,11 @@ _composition, _scattered = attrgetter("composition"), attrgetter("scattered")
 encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
-def _position(x: int, y: int) -> dict:
+def _position(x: int, y: int) -> dict[str, Any]:
     return {"x": x, "y": y}
 
 
-def android_json(android: Android, *, private: bool) -> dict:
+def android_json(android: Android, *, private: bool) -> dict[str, Any]:
     return {
         "id": android.id,
         "ownerId": android.owner,
@@ -44,7 +45,7 @@ def android_json(android: Android, *, private: bool) -> dict:
     }
 
 
-def building_json(state: GameState, building: Building) -> dict:
+def building_json(state: GameState, building: Building) -> dict[str, Any]:
     from .actions import owed
 
     return {
@@ -73,7 +74,7 @@ class ViewCache:
 
     def __init__(self) -> None:
         # tile index -> (composition, scattered, revealedBy, the tile's JSON text)
-        self.fragments: dict[int, tuple[dict, dict, list[str] | None, str]] = {}
+        self.fragments: dict[int, tuple[dict[str, Any], dict[str, Any], list[str] | None, str]] = {}
         self.revealed_from: tuple[tuple[str, frozenset[int] | None], ...] | None = None
         self.revealed: dict[int, list[str]] = {}
         self.order_from: tuple[object, ...] | None = None
@@ -86,7 +87,8 @@ def _cache(state: GameState) -> ViewCache:
     cache = state.views
     if cache is None:
         cache = state.views = ViewCache()
-    return cache
+    kept: ViewCache = cache
+    return kept
 
 
 def _revealed_by(state: GameState) -> dict[int, list[str]]:
@@ -124,9 +126,9 @@ def _included(
     return order, set(order)
 
 
-def _tile_json(state: GameState, index: int, revealed: dict[int, list[str]]) -> dict:
+def _tile_json(state: GameState, index: int, revealed: dict[int, list[str]]) -> dict[str, Any]:
     tile = state.tiles[index]
-    entry = {
+    entry: dict[str, Any] = {
         "position": _position(index % state.width, index // state.width),
         "composition": ordered_dict(tile.composition),
         "scattered": ordered(tile.scattered),
@@ -136,7 +138,9 @@ def _tile_json(state: GameState, index: int, revealed: dict[int, list[str]]) -> 
     return entry
 
 
-def _rest(state: GameState, player: str, acting: Android | None, included) -> dict:
+def _rest(
+    state: GameState, player: str, acting: Android | None, included: set[int] | frozenset[int]
+) -> dict[str, Any]:
     width = state.width
     acting_id = acting.id if acting is not None else None
     return {
@@ -169,7 +173,7 @@ def _rest(state: GameState, player: str, acting: Android | None, included) -> di
 
 def world_view(
     state: GameState, player: str, acting: Android | None = None, *, whole: bool = False
-) -> dict:
+) -> dict[str, Any]:
     """What ``player`` can see now; with ``acting``, also that android's own tile, and its own
     memory and recording (every other android's are redacted). With ``whole``, every tile, as a
     player-facing replay keeps the world (rulebook section on replays): nothing fogged, and

@@ -39,7 +39,7 @@ _DeadlineCallback = ctypes.CFUNCTYPE(
     ctypes.POINTER(ctypes.c_uint64),
     ctypes.POINTER(ffi.wasmtime_update_deadline_kind_t),
 )
-_NO_FINALIZER = ctypes.cast(None, ctypes.CFUNCTYPE(None, ctypes.c_void_p))
+_NO_FINALIZER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)()  # a null function pointer
 _CONTINUE = 0  # WASMTIME_UPDATE_DEADLINE_CONTINUE
 
 
@@ -73,11 +73,11 @@ class WatchdogTrap(wasmtime.Trap):
     """The watchdog's timeout, shaped as wasmtime's Interrupt trap (its ``trap_code``)."""
 
     @property
-    def trap_code(self) -> wasmtime.TrapCode:  # type: ignore[override]
+    def trap_code(self) -> wasmtime.TrapCode:
         return wasmtime.TrapCode.INTERRUPT
 
 
-def as_trap(error: wasmtime.WasmtimeError) -> wasmtime.WasmtimeError:
+def as_trap(error: wasmtime.WasmtimeError) -> wasmtime.WasmtimeError | WatchdogTrap:
     """The error a call raised, or the watchdog's trap if it was the watchdog that ended it."""
     return WatchdogTrap(_TIMED_OUT) if _TIMED_OUT in str(error) else error
 
