@@ -80,7 +80,10 @@ class ViewCache:
         self.order_from: tuple[object, ...] | None = None
         self.order: list[int] = []
         # the last tiles text: (order, revealed, compositions, scattered, text) it was made from
-        self.tiles_text: tuple[list[int], dict, list[dict], list[dict], str] | None = None
+        self.tiles_text: (
+            tuple[list[int], dict[int, list[str]], list[dict[str, Any]], list[dict[str, Any]], str]
+            | None
+        ) = None
 
 
 def _cache(state: GameState) -> ViewCache:
