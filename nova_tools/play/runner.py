@@ -228,8 +228,9 @@ class ScriptRunner:
         between the engine's view and the sandbox's globals, in this one place."""
         from ..sandbox import TurnGlobals
 
-        view = engine.world_view(state, android.owner, android)
-        return TurnGlobals.of(self.game_globals, android.id, state.round, view)
+        # each key's JSON text, as TurnGlobals.of would encode world_view's (kept per tile)
+        texts = engine.world_texts(state, android.owner, android)
+        return TurnGlobals(self.game_globals, android.id, state.round, texts)
 
     def decide(self, state: GameState, android: Android) -> engine.Decision:
         bundle = self.bundles.get(android.script)

@@ -61,7 +61,7 @@ def test_writers_through_links_relative_and_dotted_paths_lose_no_rounds(tmp_path
     def in_process() -> None:
         try:
             api.run_rounds(real, ROUNDS)  # an MCP server's write, beside the CLI's
-        except BaseException as error:  # noqa: BLE001 - the test reads it
+        except BaseException as error:
             errors.append(error)
 
     thread = threading.Thread(target=in_process)
