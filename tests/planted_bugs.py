@@ -100,7 +100,7 @@ BUGS = (
     Bug(
         "lengths-in-code-points",
         "memory, recording and broadcast limits count code points, not UTF-16 units",
-        "nova_tools/engine/text.py",
+        "nova_tools/limits.py",
         'return len(text.encode("utf-16-le", "surrogatepass")) // 2',
         "return len(text)",
         ("tests/engine/test_text_lengths.py",),
