@@ -34,8 +34,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from ..api.results import Points, Result
 from ..rules import Rules
@@ -47,6 +48,7 @@ from .game import GameRecord
 from .plan import MAX_GAMES, Contest, Entrant, GameTask, arena_rules
 
 SCHEMA = 1
+SUFFIX = ".league"  # how the MCP server and the lab find the leagues in their root
 STALE_SECONDS = 60.0  # a claim whose run has not beaten its heart for this long is taken over
 HEARTBEAT_SECONDS = 10.0
 MAX_NAME = 60
@@ -94,7 +96,19 @@ class LeagueError(ArenaError):
 # --- what a league answers ----------------------------------------------------------------------
 
 
-class HeadToHead(Result):
+def _without_titles(schema: dict[str, Any]) -> None:
+    """No automatic field titles ('Mean Score' for meanScore): they repeat the names, and an
+    agent holds every tool's output schema in its context."""
+    schema.pop("title", None)
+    for field in schema.get("properties", {}).values():
+        field.pop("title", None)
+
+
+class _LeagueResult(Result):
+    model_config = ConfigDict(**Result.model_config, json_schema_extra=_without_titles)
+
+
+class HeadToHead(_LeagueResult):
     """One entry's record against one other entry, in the games between them."""
 
     opponent: str
@@ -106,7 +120,7 @@ class HeadToHead(Result):
     opponent_mean_score: float | None
 
 
-class LeagueStanding(Result):
+class LeagueStanding(_LeagueResult):
     """One entry's place in the league table."""
 
     rank: int
@@ -124,7 +138,7 @@ class LeagueStanding(Result):
     against: list[HeadToHead] = Field(description="Its record against each other entry.")
 
 
-class LeagueTable(Result):
+class LeagueTable(_LeagueResult):
     """``nova league table --json``: ``{"entries": [{"name", "rating", "games", "wins",
     "meanScore", ...}]}`` in rank order."""
 
@@ -133,7 +147,7 @@ class LeagueTable(Result):
     rating: str = RATING_DOC
 
 
-class LeagueEntry(Result):
+class LeagueEntry(_LeagueResult):
     """``nova league add --json``: the version added."""
 
     name: str
@@ -142,7 +156,7 @@ class LeagueEntry(Result):
     entries: int = Field(description="Entries in the league, this one included.")
 
 
-class LeagueGame(Result):
+class LeagueGame(_LeagueResult):
     """One game of a league: the seed, the entries in seat order and their scores."""
 
     seed: int
@@ -154,7 +168,7 @@ class LeagueGame(Result):
     finished: str
 
 
-class LeagueGames(Result):
+class LeagueGames(_LeagueResult):
     """A page of a league's games (those of one entry, when it is named)."""
 
     entry: str | None
@@ -163,7 +177,7 @@ class LeagueGames(Result):
     games: list[LeagueGame]
 
 
-class LeaguePlayed(Result):
+class LeaguePlayed(_LeagueResult):
     """``nova league play --json``: what a run found to play and played."""
 
     wanted: int = Field(description="Pairings asked for: entry pairs x seeds x 2 seat orders.")
@@ -751,6 +765,13 @@ def add(league_path: Path, name: str, ref: str, base: Path | None = None) -> Lea
         return league.add(name, ref, script)
 
 
+def add_compiled(league_path: Path, name: str, source: str, script: CompiledScript) -> LeagueEntry:
+    """Add an already compiled script (from an MCP agent's code or library) as ``name``."""
+    check_entry_name(name)
+    with League.open(league_path, create=True) as league:
+        return league.add(name, source, script)
+
+
 def table(league_path: Path) -> LeagueTable:
     with League.open(league_path) as league:
         return league.table()
@@ -766,7 +787,9 @@ __all__ = [
     "LeaguePlayed",
     "LeagueStanding",
     "LeagueTable",
+    "SUFFIX",
     "add",
+    "add_compiled",
     "compile_ref",
     "table",
 ]
