@@ -13,7 +13,6 @@ from pathlib import Path
 
 from .. import engine, store
 from ..engine.state import GameState
-from .access import open_game
 from .convert import android_state, building_state, score_lines, visible_tile
 from .errors import ApiError
 from .results import Frame, FrameScore, Position

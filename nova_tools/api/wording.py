@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-NOTES = ("memory", "recording")
 QUOTE = 60  # characters of a broadcast quoted in its line
 
 # The materials in the order the game lists them (rules.models.MATERIALS; repeated here so this
@@ -212,8 +211,8 @@ def describe_event(event: Mapping) -> str:
             event.get("outcome") != "accepted"
         ):  # engine.failed_turn, which would load the engine here
             return f"{head} {_failed_words(event)}"
-        action = event.get("action") if isinstance(event.get("action"), dict) else {}
-        return f"{head} {_turn_words(action, event.get('result') or {})}"
+        action = event.get("action")
+        return f"{head} {_turn_words(action if isinstance(action, dict) else {}, event.get('result') or {})}"
     if kind == "round.ended":
         parts = _round_end_words(event)
         return f"r{event.get('round')} round ended" + (f": {'; '.join(parts)}" if parts else "")
@@ -286,7 +285,7 @@ def history_step(rounds: int, rows: int = 20) -> int:
 def _leaders_text(leaders, names, scores) -> str:
     if not leaders:
         return "nobody leads (no points yet)"
-    by_player = dict(zip(names, scores))
+    by_player = dict(zip(names, scores, strict=True))
     if len(leaders) > 1:
         return f"{' and '.join(leaders)} tie at {points(by_player[leaders[0]])}"
     leader = leaders[0]
@@ -310,20 +309,20 @@ def score_history_lines(history, every: int | None = None) -> list[str]:
     step = every or history_step(last)
     shown = history.sampled(step) if step > 1 else history
     columns = [[points(v) for v in p.scores] for p in shown.players]
-    widths = [max(len(n), *(len(v) for v in col)) for n, col in zip(names, columns)]
+    widths = [max(len(n), *(len(v) for v in col)) for n, col in zip(names, columns, strict=True)]
     round_width = max(len("round"), len(str(last)))
     title = "every round" if step == 1 else f"every {step} rounds and the last"
     lines = [f"Scores after each round ({title}; round 0 is after setup):"]
     lines.append(
         "  "
         + "round".rjust(round_width)
-        + "".join("  " + n.rjust(w) for n, w in zip(names, widths))
+        + "".join("  " + n.rjust(w) for n, w in zip(names, widths, strict=True))
     )
     for i, round_number in enumerate(shown.rounds):
         lines.append(
             "  "
             + str(round_number).rjust(round_width)
-            + "".join("  " + col[i].rjust(w) for col, w in zip(columns, widths))
+            + "".join("  " + col[i].rjust(w) for col, w in zip(columns, widths, strict=True))
         )
     if history.lead_changes:
         lines.append("Where the lead changed:")

@@ -9,9 +9,11 @@ exactly those inputs without running any script, and checks that each event come
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
+from ..limits import NOTE_KEYS, NOTES
 from . import players
-from .notes import NOTE_KEYS, NOTES, expand
+from .notes import expand
 from .reasons import Outcome, Reason
 from .refusals import Refusal
 from .rounds import (
@@ -22,7 +24,7 @@ from .rounds import (
     resolve_round_end,
     turn_order,
 )
-from .state import GameState
+from .state import Android, GameState
 from .visibility import recompute
 
 # Refusals of an action's memory or recording: the log does not keep those notes, so the replay
@@ -45,7 +47,7 @@ LATER_RESULT_FIELDS = {
 LATER_ROUND_END_FIELDS = frozenset({"production", "hazards", "causes"})
 
 
-def fits(produced: dict, logged: dict) -> bool:
+def fits(produced: dict[str, Any], logged: dict[str, Any]) -> bool:
     """Whether a replayed event matches the logged one, allowing for a log written before the
     later details (fields named above that the logged event lacks)."""
     if produced == logged:
@@ -87,7 +89,7 @@ class Replayer:
         # live one, visibility included (for callers that look at the state between events).
         self.sight_stale = False
 
-    def apply(self, index: int, event: dict) -> None:
+    def apply(self, index: int, event: dict[str, Any]) -> None:
         state, kind = self.state, event.get("type")
         if kind == "turn":  # by far the most common event: checked first
             self._turn(index, event)
@@ -141,7 +143,7 @@ class Replayer:
         else:
             raise ReplayError(f"event {index}: unknown event type {kind!r}")
 
-    def _turn(self, index: int, event: dict) -> None:
+    def _turn(self, index: int, event: dict[str, Any]) -> None:
         state = self.state
         if not self.in_round:
             raise ReplayError(f"event {index}: a turn outside a round")
@@ -175,7 +177,7 @@ class Replayer:
             charge_failed_turn(state, androids[android_id])
 
 
-def _whole_notes(android, logged: dict) -> dict:
+def _whole_notes(android: Android, logged: dict[str, Any]) -> dict[str, Any]:
     """The action as the script returned it: notes logged as changes made whole again."""
     if not NOTE_KEYS & logged.keys():
         return logged
@@ -187,7 +189,7 @@ def _whole_notes(android, logged: dict) -> dict:
     return action
 
 
-def replay(initial: GameState, events: Iterable[dict]) -> GameState:
+def replay(initial: GameState, events: Iterable[dict[str, Any]]) -> GameState:
     """Apply a log to an initial state (changed in place and returned)."""
     replayer = Replayer(initial, defer_sight=True)
     for index, event in enumerate(events):
