@@ -73,6 +73,7 @@ def frame_of(moment: Moment) -> Frame:
         if tile.composition or tile.scattered
     )
     seats = {p.id: p.seat for p in state.players.values()}
+    owners = {a.id: a.owner for a in state.androids.values()}
     return Frame(
         round=moment.round,
         turn=moment.turn,
@@ -85,7 +86,7 @@ def frame_of(moment: Moment) -> Frame:
             FrameScore(id=s.player, seat=seats[s.player], score=s.points, breakdown=score_lines(s))
             for s in engine.scores(state)
         ),
-        events=tuple({**event, "text": describe_event(event)} for event in moment.events),
+        events=tuple({**event, "text": describe_event(event, owners)} for event in moment.events),
     )
 
 
