@@ -54,7 +54,7 @@ class StoredScript:
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> "StoredScript":
+    def from_json(cls, data: dict) -> StoredScript:
         return cls(
             data["player"], data["name"], data["sha256"], data["bundle"], data.get("sourceMap")
         )

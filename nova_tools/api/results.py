@@ -321,7 +321,7 @@ class ScoreHistory(Result):
     players: tuple[PlayerHistory, ...]
     lead_changes: tuple[LeadChange, ...]
 
-    def sampled(self, every: int) -> "ScoreHistory":
+    def sampled(self, every: int) -> ScoreHistory:
         """Every ``every``-th round (the last one always kept), for a view that must stay small;
         the lead changes are kept whole."""
         picked = list(range(0, len(self.rounds), every))

@@ -112,7 +112,7 @@ def ratings(entrants: Sequence[Entrant], records: Sequence) -> list[tuple[float,
     for record in sorted(records, key=lambda r: r.task.index):
         teams = [[current[s.entrant]] for s in record.seats]
         rated = model.rate(teams, scores=[s.score for s in record.seats])
-        for seat, team in zip(record.seats, rated):
+        for seat, team in zip(record.seats, rated, strict=True):
             current[seat.entrant] = team[0]
     return [(r.ordinal(), r.mu, r.sigma) for r in current]
 
@@ -150,7 +150,7 @@ def tournament(
     )
     tallies = tally(contest.entrants, run.played)
     rated = ratings(contest.entrants, run.played)
-    standings = [Standing(t, *r) for t, r in zip(tallies, rated)]
+    standings = [Standing(t, *r) for t, r in zip(tallies, rated, strict=True)]
     standings.sort(
         key=lambda s: (-s.rating, -s.tally.wins, -(s.tally.mean_score or 0), s.tally.name)
     )

@@ -21,7 +21,7 @@ def table(rows: list[list[str]], header: list[str], right: set[int] = frozenset(
     def line(cells: list[str]) -> str:
         return "  ".join(
             str(c).rjust(w) if i in right else str(c).ljust(w)
-            for i, (c, w) in enumerate(zip(cells, widths))
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
 
     return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])

@@ -44,9 +44,10 @@ def cmd_new_android(args: argparse.Namespace) -> int:
     from ..starter import scaffold
 
     target = Path(args.dir)
-    scaffold(target)
+    scaffold(target, args.base)
+    made_from = f" from {args.base}" if args.base else ""
     print(
-        f"Created an android project in {target}: edit src/main.ts, then `nova upload --file GAME --player YOU {target / 'src' / 'main.ts'}`."
+        f"Created an android project in {target}{made_from}: edit src/main.ts, then `nova upload --file GAME --player YOU {target / 'src' / 'main.ts'}`."
     )
     return 0
 
@@ -109,6 +110,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("new-android", help="scaffold a TypeScript android project from the starter")
     p.add_argument("dir", metavar="DIR")
+    p.add_argument(
+        "--from",
+        dest="base",
+        metavar="house:NAME",
+        help="start from a house android instead of the starter (house:champion ...)",
+    )
     p.set_defaults(handler=cmd_new_android)
 
     p = sub.add_parser(

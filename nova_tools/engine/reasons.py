@@ -33,7 +33,7 @@ class Reason(StrEnum):
     group: str
     meaning: str
 
-    def __new__(cls, code: str, group: str, meaning: str) -> "Reason":
+    def __new__(cls, code: str, group: str, meaning: str) -> Reason:
         member = str.__new__(cls, code)
         member._value_ = code
         member.group = group

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..rules import Rules
 from .materials import Bag, ordered
@@ -92,6 +93,8 @@ class GameState:
     # derived, rebuilt by the engine; not part of the JSON form
     building_at: dict[tuple[int, int], str] = field(default_factory=dict)
     visible: dict[str, frozenset[int]] = field(default_factory=dict)
+    # what the world views keep between turns (view.ViewCache; checked before every use)
+    views: Any = field(default=None, compare=False, repr=False)
 
     def tile(self, x: int, y: int) -> Tile:
         return self.tiles[y * self.width + x]

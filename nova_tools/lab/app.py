@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import api, arena, match
 from ..errors import NovaError
+from ..starter.house import names as house_names
 from . import work
 from .folder import STARTER, LabFolder, OutsideRoot
 from .guard import Guard
@@ -158,7 +159,11 @@ class Lab:
 
     def scripts(self, request: Request) -> Response:
         found, truncated = self.folder.scripts()
-        return answer(ScriptList(starter=STARTER, scripts=tuple(found), truncated=truncated))
+        return answer(
+            ScriptList(
+                starter=STARTER, house=house_names(), scripts=tuple(found), truncated=truncated
+            )
+        )
 
     # jobs
 

@@ -16,6 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from .. import api
 from ..errors import NovaError
+from ..starter.house import HouseError, house, is_house
 
 STARTER = "starter"  # the script name that picks the shipped starter android
 MAX_SCRIPTS = 500
@@ -36,7 +37,7 @@ class LabFolder:
     root: Path  # resolved
 
     @classmethod
-    def at(cls, root: str | Path) -> "LabFolder":
+    def at(cls, root: str | Path) -> LabFolder:
         path = Path(root).expanduser().resolve()
         if not path.is_dir():
             raise OutsideRoot(
@@ -112,9 +113,15 @@ class LabFolder:
         return sorted(found), False
 
     def script(self, name: str) -> Path:
-        """The entry file a script name means: the starter's, or a ``.ts`` file under the root."""
+        """The entry file a script name means: the starter's, a house android's (``house:NAME``),
+        or a ``.ts`` file under the root."""
         if name == STARTER:
             return api.starter_entry()
+        if is_house(name):
+            try:
+                return house(name).entry_path
+            except HouseError as error:
+                raise OutsideRoot(str(error)) from None
         shown = name if len(name) <= 120 else name[:120] + "..."
         pure = PurePosixPath(name)
         if "\\" in name or "\0" in name or pure.is_absolute() or not pure.parts:

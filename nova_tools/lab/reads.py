@@ -98,7 +98,9 @@ class Reads:
             if not self.folder.inside(path):
                 continue  # a link out of the root is not listed
             try:
-                listing = self._kept(("listing", name), path, lambda: self._listing(name, path))
+                listing = self._kept(
+                    ("listing", name), path, lambda name=name, path=path: self._listing(name, path)
+                )
             except OSError:
                 continue  # removed while listing
             if listing is not None:

@@ -62,6 +62,9 @@ class ScriptList(Result):
     """The android scripts under the root (``.ts`` entry files), as paths relative to it."""
 
     starter: str
+    house: tuple[
+        str, ...
+    ]  # the house androids (house:NAME), weakest first; the starter is house:starter
     scripts: tuple[str, ...]
     truncated: bool  # more files than the lab lists
 

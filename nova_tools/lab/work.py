@@ -9,6 +9,7 @@ checked between rounds (or games). Nothing here plays or scores anything itself.
 from __future__ import annotations
 
 from .. import api, arena, match
+from ..starter.house import is_house
 from .folder import LabFolder
 from .jobs import Cancelled, Reporter
 from .wire import (
@@ -172,7 +173,12 @@ def arena_run(folder: LabFolder, request: ArenaRequest):
 
     def body(report: Reporter) -> tuple[str, dict]:
         report.notice(f"compiling {len(paths)} script(s)")
-        entrants = arena.entrants_from_files(paths)
+        # a house android keeps its house:NAME in the report (the path was checked above)
+        refs = [
+            name if is_house(name) else path
+            for name, path in zip(request.scripts, paths, strict=True)
+        ]
+        entrants = arena.entrants_from_files(refs)
         backend = arena.choose_backend(jobs=request.jobs)
 
         def progress(done: int, total: int) -> None:

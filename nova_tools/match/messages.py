@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.alias_generators import to_camel
@@ -115,7 +115,7 @@ class Size(BaseModel):
         return f"{self.width}x{self.height}"
 
     @classmethod
-    def parse(cls, text: str) -> "Size":
+    def parse(cls, text: str) -> Size:
         """``'24x24'`` -> Size(24, 24); a ValueError says what is wrong."""
         match = re.fullmatch(r"\s*(\d{1,4})\s*[xX]\s*(\d{1,4})\s*", text)
         if not match:
@@ -200,7 +200,7 @@ class Abort(_Message):
     reason: Sentence
 
 
-Message = Union[Offer, Accept, Refuse, Script, Reveal, Round, Done, Abort]
+Message = Offer | Accept | Refuse | Script | Reveal | Round | Done | Abort
 _ADAPTER: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="type")])
 TYPES: dict[str, type[_Message]] = {
     m.model_fields["type"].default: m

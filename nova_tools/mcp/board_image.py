@@ -68,7 +68,7 @@ def owner_colours(viewer: str, owners: Iterable[str]) -> dict[str, tuple[int, in
 
 
 def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
 def ground_colour(composition: dict[str, int]) -> tuple[int, int, int]:

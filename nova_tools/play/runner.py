@@ -36,7 +36,7 @@ class _Pool:
         self.free: list[Sandbox] = []
         self.made: list[Sandbox] = []
 
-    def take(self) -> "Sandbox":
+    def take(self) -> Sandbox:
         with self.lock:
             if self.free:
                 return self.free.pop()
@@ -53,7 +53,7 @@ class _Pool:
             self.made.append(made)
         return made
 
-    def give_back(self, sandbox: "Sandbox") -> None:
+    def give_back(self, sandbox: Sandbox) -> None:
         with self.lock:
             self.free.append(sandbox)
 
@@ -67,7 +67,7 @@ _POOL = _Pool()
 
 
 @contextmanager
-def sandbox_lease() -> Iterator["Sandbox"]:
+def sandbox_lease() -> Iterator[Sandbox]:
     """A sandbox for this thread's turn; given back afterwards for the next turn of any thread."""
     leased = _POOL.take()
     try:
@@ -76,7 +76,7 @@ def sandbox_lease() -> Iterator["Sandbox"]:
         _POOL.give_back(leased)
 
 
-def sandbox() -> "Sandbox":
+def sandbox() -> Sandbox:
     """A sandbox of the pool, for a caller that plays turns one at a time (benchmarks)."""
     with sandbox_lease() as leased:
         return leased
@@ -144,8 +144,9 @@ class ScriptRunner:
         between the engine's view and the sandbox's globals, in this one place."""
         from ..sandbox import TurnGlobals
 
-        view = engine.world_view(state, android.owner, android)
-        return TurnGlobals.of(self.game_globals, android.id, state.round, view)
+        # each key's JSON text, as TurnGlobals.of would encode world_view's (kept per tile)
+        texts = engine.world_texts(state, android.owner, android)
+        return TurnGlobals(self.game_globals, android.id, state.round, texts)
 
     def decide(self, state: GameState, android: Android) -> engine.Decision:
         bundle = self.bundles.get(android.script)

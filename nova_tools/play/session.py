@@ -36,7 +36,7 @@ class Seat:
     """One player of a game and the script their first android runs."""
 
     player: str
-    script: "CompiledScript"  # only its bundle is used
+    script: CompiledScript  # only its bundle is used
     name: str = "script"  # the script's name in the game (what `nova upload --name` sets)
 
 
@@ -129,7 +129,7 @@ class GameSession:
         self.seats: dict[str, Seat] = {}  # script id -> the seat that uploaded it here
 
     @classmethod
-    def start(cls, spec: GameSpec, *, keep_events: bool = True) -> "GameSession":
+    def start(cls, spec: GameSpec, *, keep_events: bool = True) -> GameSession:
         """A fresh world from the spec's rules and seed, each seat joined with its script
         uploaded and one android launched on its initial charger, in seat order."""
         state = engine.generate(spec.rules, spec.seed)

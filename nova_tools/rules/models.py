@@ -130,7 +130,7 @@ class Roll(Leaf):
     max: int = Field(ge=0, description="The largest value the roll can give.")
 
     @model_validator(mode="after")
-    def _ordered(self) -> "Roll":
+    def _ordered(self) -> Roll:
         if self.min > self.max:
             raise ValueError(f"min ({self.min}) must not be greater than max ({self.max})")
         return self
@@ -144,7 +144,7 @@ class CompositionRoll(Leaf):
     max: int = Field(ge=0, description="Largest amount on a tile that gets it.")
 
     @model_validator(mode="after")
-    def _ordered(self) -> "CompositionRoll":
+    def _ordered(self) -> CompositionRoll:
         if self.min > self.max:
             raise ValueError(f"min ({self.min}) must not be greater than max ({self.max})")
         return self

@@ -6,6 +6,8 @@ import copy
 
 import determinism_game
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nova_tools.engine import ReplayError, from_json, replay, state_hash, to_json
 
@@ -75,9 +77,7 @@ def test_replay_stops_midway_at_the_state_of_that_moment(game, where) -> None:
         "after setup": 1,
     }[where]
     partial = replay(from_json(initial, rules()), log[:cut])
-    live = None
-    for step, live in enumerate(live_states(initial, log[:cut])):
-        pass
+    *_, live = live_states(initial, log[:cut])
     assert state_hash(partial) == state_hash(live)
     assert partial.visible == live.visible
     again = (
@@ -177,7 +177,7 @@ def test_stepping_a_replayer_gives_the_live_state_after_every_event(game) -> Non
 
     log, _, initial = game
     stepped = Replayer(from_json(initial, rules()))
-    for index, (event, live) in enumerate(zip(log, live_states(initial, log))):
+    for index, (event, live) in enumerate(zip(log, live_states(initial, log), strict=True)):
         stepped.apply(index, event)
         if event["type"] in ("round.ended", "android.launched", "player.joined"):
             assert stepped.state.visible == live.visible, index
@@ -255,9 +255,6 @@ def test_notes_that_repeat_what_the_android_holds_are_not_logged_again() -> None
     assert (rebuilt.androids[bot].memory, rebuilt.androids[bot].recording) == ("plan B", "log 1")
     assert state_hash(rebuilt) == state_hash(state)
 
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 _LINES = st.lists(st.text(alphabet="abc ()12,\n", min_size=0, max_size=40), max_size=12)
 

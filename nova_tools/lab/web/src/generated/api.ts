@@ -87,6 +87,7 @@ export interface GameList {
 /** The android scripts under the root (``.ts`` entry files), as paths relative to it. */
 export interface ScriptList {
   starter: string;
+  house: string[];
   scripts: string[];
   truncated: boolean;
 }
