@@ -125,6 +125,7 @@ FILES = {
     "test_suite_rules.py": "subprocess",  # runs pytest on a suite of its own
     "test_tiers.py": "unit",
     "test_planted_bugs_apply.py": "unit",
+    "test_one_home.py": "unit",
 }
 
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from pathlib import Path
 from typing import Literal
 
 from .. import store
-from ..engine.notes import NOTE_KEYS, NoteTracker
+from ..engine.notes import NoteTracker
 from ..engine.reasons import Outcome, failed_turn
 from ..engine.view import REDACTED, android_json
 from ..engine.wire import ACTION_TYPES
+from ..limits import NOTE_KEYS
 from .access import open_game, read_game, require_player
 from .convert import android_report as report_of
 from .convert import standings
@@ -174,7 +176,7 @@ def _round_range(round: int | None, first: int | None, last: int | None) -> tupl
         return (round, round)
     if first is None and last is None:
         return None
-    low, high = (0 if first is None else first), (2**63 if last is None else last)
+    low, high = (0 if first is None else first), (sys.maxsize if last is None else last)
     if low > high:
         raise ApiError(
             f"the round range {first}-{last} is empty: from_round must not be above to_round"
@@ -242,7 +244,7 @@ def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, dict]:
 
 def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
     """An event as ``player`` may read it: another player's memory and recording redacted."""
-    if event.get("type") != "turn" or owners.get(event.get("android")) == player:
+    if event.get("type") != "turn" or owners.get(str(event.get("android"))) == player:
         return event
     redacted = dict(event)
     action = event.get("action")

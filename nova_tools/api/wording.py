@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-NOTES = ("memory", "recording")
 QUOTE = 60  # characters of a broadcast quoted in its line
 
 # The materials in the order the game lists them (rules.models.MATERIALS; repeated here so this
@@ -224,8 +223,8 @@ def describe_event(event: Mapping, owners: Mapping[str, str] | None = None) -> s
             event.get("outcome") != "accepted"
         ):  # engine.failed_turn, which would load the engine here
             return f"{head} {_failed_words(event)}"
-        action = event.get("action") if isinstance(event.get("action"), dict) else {}
-        return f"{head} {_turn_words(action, event.get('result') or {})}"
+        action = event.get("action")
+        return f"{head} {_turn_words(action if isinstance(action, dict) else {}, event.get('result') or {})}"
     if kind == "round.ended":
         parts = _round_end_words(event, owners)
         return f"r{event.get('round')} round ended" + (f": {'; '.join(parts)}" if parts else "")

@@ -9,11 +9,13 @@ exactly those inputs without running any script, and checks that each event come
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from pydantic import ValidationError
 
+from ..limits import NOTE_KEYS, NOTES
 from . import players
-from .notes import NOTE_KEYS, NOTES, expand
+from .notes import expand
 from .reasons import Outcome, Reason
 from .refusals import Refusal
 from .rounds import (
@@ -25,7 +27,7 @@ from .rounds import (
     resolve_round_end,
     turn_order,
 )
-from .state import GameState
+from .state import Android, GameState
 from .visibility import recompute
 from .wire import ACTION_ADAPTER, AnyAction
 
@@ -49,7 +51,7 @@ LATER_RESULT_FIELDS = {
 LATER_ROUND_END_FIELDS = frozenset({"production", "hazards", "causes"})
 
 
-def fits(produced: dict, logged: dict) -> bool:
+def fits(produced: dict[str, Any], logged: dict[str, Any]) -> bool:
     """Whether a replayed event matches the logged one, allowing for a log written before the
     later details (fields named above that the logged event lacks)."""
     if produced == logged:
@@ -91,7 +93,7 @@ class Replayer:
         # live one, visibility included (for callers that look at the state between events).
         self.sight_stale = False
 
-    def apply(self, index: int, event: dict) -> None:
+    def apply(self, index: int, event: dict[str, Any]) -> None:
         state, kind = self.state, event.get("type")
         if kind == "turn":  # by far the most common event: checked first
             self._turn(index, event)
@@ -145,7 +147,7 @@ class Replayer:
         else:
             raise ReplayError(f"event {index}: unknown event type {kind!r}")
 
-    def _turn(self, index: int, event: dict) -> None:
+    def _turn(self, index: int, event: dict[str, Any]) -> None:
         state = self.state
         if not self.in_round:
             raise ReplayError(f"event {index}: a turn outside a round")
@@ -205,21 +207,22 @@ class Replayer:
 # forms (a move north, a charge, a deposit of the same cargo) hundreds of times, and parsing each
 # again was a third of a replay. Only a form whose dump is itself is kept (what this engine
 # writes); any other form is parsed every time, and judged exactly as before.
-_KNOWN: dict[tuple, tuple[AnyAction, dict]] = {}
+_Form = tuple[tuple[str, type, object], ...]
+_KNOWN: dict[_Form, tuple[AnyAction, dict[str, Any]]] = {}
 _KNOWN_LIMIT = 4096  # forms kept at most (a broadcast's text makes each one new)
 
 
-def _form(logged: dict) -> tuple | None:
+def _form(logged: dict[str, Any]) -> _Form | None:
     """A hashable key for a logged action's exact form without its notes: each field's name,
     type and value (True and 1 differ here), one level of objects inside (its resources), in
     name order; None for a form no action has (a list, a float, an object deeper down)."""
-    key = []
+    key: list[tuple[str, type, object]] = []
     for name, value in logged.items():
         if name in NOTE_KEYS:
             continue
         kind = type(value)
         if kind is dict:
-            inner = []
+            inner: list[tuple[str, type, object]] = []
             for part, amount in value.items():
                 if type(amount) not in (int, str):
                     return None
@@ -232,7 +235,7 @@ def _form(logged: dict) -> tuple | None:
     return tuple(key)
 
 
-def _known_action(logged: object) -> tuple[AnyAction, dict] | None:
+def _known_action(logged: object) -> tuple[AnyAction, dict[str, Any]] | None:
     """The parsed action and its dump for a logged action in a form this engine writes, or None
     (not such a form: the caller parses it the usual way, and judges it as before)."""
     if type(logged) is not dict:
@@ -256,7 +259,9 @@ def _known_action(logged: object) -> tuple[AnyAction, dict] | None:
     return known
 
 
-def _whole_note_values(android, logged: dict) -> tuple[str | None, str | None] | None:
+def _whole_note_values(
+    android: Android, logged: dict[str, Any]
+) -> tuple[str | None, str | None] | None:
     """The whole memory and recording a logged action sets (None: unchanged), or None when a
     logged note is not text (the caller parses the action the usual way, which refuses it)."""
     if not NOTE_KEYS & logged.keys():
@@ -270,7 +275,7 @@ def _whole_note_values(android, logged: dict) -> tuple[str | None, str | None] |
     return (memory, recording)
 
 
-def _whole_notes(android, logged: dict) -> dict:
+def _whole_notes(android: Android, logged: dict[str, Any]) -> dict[str, Any]:
     """The action as the script returned it: notes logged as changes made whole again."""
     if not NOTE_KEYS & logged.keys():
         return logged
@@ -282,7 +287,7 @@ def _whole_notes(android, logged: dict) -> dict:
     return action
 
 
-def replay(initial: GameState, events: Iterable[dict]) -> GameState:
+def replay(initial: GameState, events: Iterable[dict[str, Any]]) -> GameState:
     """Apply a log to an initial state (changed in place and returned)."""
     replayer = Replayer(initial, defer_sight=True)
     for index, event in enumerate(events):

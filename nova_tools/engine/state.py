@@ -111,7 +111,7 @@ class GameState:
         return f"{kind}-{self.counters[kind]}"
 
 
-def to_json(state: GameState) -> dict:
+def to_json(state: GameState) -> dict[str, Any]:
     """The whole state as canonical JSON data (rules are stored beside it, not inside)."""
     return {
         "seed": state.seed,
@@ -123,7 +123,7 @@ def to_json(state: GameState) -> dict:
     }
 
 
-def _records(state: GameState) -> dict:
+def _records(state: GameState) -> dict[str, Any]:
     """Everything of :func:`to_json` but the board (the seed, round and board size, the tiles)."""
     return {
         "players": [[p.id, p.seat] for p in state.players.values()],
@@ -172,7 +172,7 @@ def ordered_dict(composition: Bag) -> Bag:
     return {k: composition[k] for k in _COMPOSITION_ORDER if composition.get(k)}
 
 
-def from_json(data: dict, rules: Rules) -> GameState:
+def from_json(data: dict[str, Any], rules: Rules) -> GameState:
     """Rebuild a state from :func:`to_json` output (derived indexes included)."""
     state = GameState(
         rules=rules,

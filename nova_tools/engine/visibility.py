@@ -86,7 +86,7 @@ def recompute(state: GameState) -> None:
     for android in state.androids.values():
         if android.active and android.owner in parts:
             index = android.y * width + android.x
-            if table is None:
+            if table is None or android_sight is None:
                 parts[android.owner].append(frozenset((index,)))
             else:
                 tiles = table.get(index)

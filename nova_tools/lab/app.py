@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -34,6 +34,7 @@ from .reads import Reads, encode
 from .wire import (
     ArenaRequest,
     HostRequest,
+    JobKind,
     JobStarted,
     JoinRequest,
     LabInfo,
@@ -87,7 +88,7 @@ def text(request: Request, name: str) -> str | None:
     return raw if raw else None
 
 
-async def body_of(request: Request, model: type) -> Any:
+async def body_of(request: Request, model: type[BaseModel]) -> Any:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise BadRequest(f"the request is {len(raw)} bytes; the lab takes at most {MAX_BODY}")
@@ -171,7 +172,7 @@ class Lab:
         self,
         request: Request,
         model: type,
-        kind_of: Callable[[Any], str],
+        kind_of: Callable[[Any], JobKind],
         title_of: Callable[[Any], str],
         make,
     ) -> Response:
@@ -271,7 +272,8 @@ def handle_user_error(request: Request, error: Exception) -> Response:
     return problem(str(error).replace(str(request.app.state.root) + "/", ""), status)
 
 
-def handle_http(request: Request, error: HTTPException) -> Response:
+def handle_http(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
     if error.status_code == 404:
         return problem(f"the lab has no page or endpoint {request.url.path}", 404)
     if error.status_code == 405:
@@ -319,7 +321,10 @@ def create_app(root: str | Path, port: int | None = None) -> tuple[Guard, Lab]:
         Route("/api/jobs/{job}/events", lab.job_events),
         Route("/api/jobs/{job}/cancel", lab.cancel, methods=["POST"]),
     ]
-    handlers = {HTTPException: handle_http, Exception: handle_bug}
+    handlers: dict[type[Exception], Callable[[Request, Exception], Response]] = {
+        HTTPException: handle_http,
+        Exception: handle_bug,
+    }
     for error_type in USER_ERRORS:
         handlers[error_type] = handle_user_error
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)

@@ -164,10 +164,11 @@ class Sandbox:
             state.fuel = budgets.fuel
             state.random = ByteStream(seed)
             turn = _Turn(guest, self._snapshot, image, state, budgets, ceiling)
+            limit = self._watchdog.arm(guest.store, timeout_ms)
             try:
-                with self._watchdog.armed(guest.store, timeout_ms):
-                    return turn.run(compiled, loaded, payload, seed)
+                return turn.run(compiled, loaded, payload, seed)
             finally:
+                self._watchdog.disarm(limit)
                 if turn.trapped:
                     self._guest = None  # its state is whatever the trap left: start afresh
 

@@ -71,10 +71,12 @@ def _entrant(folder: GameFolder, side: str, choice: ScriptChoice) -> arena.Entra
             )
         kept = folder.library.get(check_player(choice.player), choice.library_id)
         return arena.Entrant(choice.name or kept.entry.name, kept.script)
-    uploaded = (choice.game, choice.player, choice.script_id)
-    if any(v is not None for v in uploaded):
+    game, player, script_id = choice.game, choice.player, choice.script_id
+    if game is not None or player is not None or script_id is not None:
         if (
-            None in uploaded
+            game is None
+            or player is None
+            or script_id is None
             or choice.source is not None
             or choice.files is not None
             or choice.starter
@@ -82,9 +84,7 @@ def _entrant(folder: GameFolder, side: str, choice: ScriptChoice) -> arena.Entra
             raise ApiError(
                 f"{side}: an uploaded script is named by game, player and script_id together, and nothing else"
             )
-        stored = api.player_script(
-            folder.existing(choice.game), check_player(choice.player), choice.script_id
-        )
+        stored = api.player_script(folder.existing(game), check_player(player), script_id)
         return arena.Entrant(choice.name or stored.name, stored.script)
     texts, entry_name = sources(choice.source, choice.files, choice.entry, choice.starter)
     compiled = api.compile_upload(files=texts, entry_name=entry_name)
