@@ -131,10 +131,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         size = shutil.get_terminal_size((WIDTH, HEIGHT))
         width = max(WIDTH, min(size.columns, 200)) if sys.stdout.isatty() else WIDTH
-        if args.round is not None:
-            frames = iter([_last_of_round(frames, args.round)])
+        shown = frames if args.round is None else iter([_last_of_round(frames, args.round)])
         # one frame at a time, printed and let go: a long game is never held whole in a pipe
-        for frame in frames:
+        for frame in shown:
             window = fitted_window(frame, width, 10_000, args.at)
             lines = render(frame, f"({frame.round}/{last})", width, 10_000, window)
             sys.stdout.write("\n".join(line.plain.rstrip() for line in lines) + "\n\n")
