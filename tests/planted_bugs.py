@@ -170,6 +170,14 @@ BUGS = (
         ("tests/cli/test_two_writers.py",),
     ),
     Bug(
+        "lab-view-for-anyone",
+        "the lab serves the timeline it read for one player to every player",
+        "nova_tools/lab/reads.py",
+        'self._kept(("timeline", name, player, round), path, compute)',
+        'self._kept(("timeline", name, round), path, compute)',
+        ("tests/lab/test_player_views.py",),
+    ),
+    Bug(
         "lab-trusts-length",
         "the lab reads a body whatever its Content-Length says",
         "nova_tools/lab/guard.py",
