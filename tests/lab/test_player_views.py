@@ -5,7 +5,6 @@ answer is the api's own for that player, read in this process."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from lab_testing import Lab, running_lab
