@@ -68,7 +68,8 @@ def _serve_stdio(server, stdin: BoundedInput) -> None:
         asyncio.run(
             run_async(
                 stop_event=server._stop_event,
-                reader=Reader(stdin, server.thread_pool),
+                # pygls types stdin as BinaryIO and calls only readline and read, as BoundedInput has
+                reader=Reader(stdin, server.thread_pool),  # type: ignore[arg-type]
                 protocol=server.protocol,
                 error_handler=server.report_server_error,
             )

@@ -109,7 +109,9 @@ class NovaProtocol(LanguageServerProtocol):
         if params.capabilities.general is not None:
             params.capabilities.general.position_encodings = None
         result = yield from super().lsp_initialize(params)
-        if not self._server.diagnostics.pull:
+        server = self._server
+        assert isinstance(server, NovaServer)
+        if not server.diagnostics.pull:
             # Offered pull diagnostics, a client pulls *instead of* taking pushes; one that cannot
             # be asked to pull again would never see a dry-run verdict. So it is not offered them.
             result.capabilities.diagnostic_provider = None
@@ -168,6 +170,8 @@ class NovaServer(LanguageServer):
     async def collect_diagnostics(self, uri: str) -> list[types.Diagnostic]:
         document = self.document(uri)
         items: list[types.Diagnostic] = []
+        if document is None:
+            return items
         for feature in self.serving(document):
             items += await feature.diagnostics(document)
         return items

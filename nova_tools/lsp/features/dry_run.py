@@ -322,7 +322,7 @@ class DryRunFeature(Feature):
         server = self.server
         uri = _uri_argument(arguments)
         document = server.document(uri) if uri else None
-        if document is None:
+        if uri is None or document is None:
             return self._failed(
                 "Dry-run needs an open android script: pass its URI as the command's argument."
             )

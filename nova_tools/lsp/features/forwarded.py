@@ -114,8 +114,10 @@ def provided(capabilities: dict, forward: Forward) -> object:
     ):
         # Both need the legend, which FULL's registration carries (tsc sends an empty one to an
         # editor that did not say which token types it knows: then there is nothing to offer).
-        legend = value.get("legend") if isinstance(value, dict) else None
-        if not (legend and legend.get("tokenTypes") and value.get("full")):
+        if not isinstance(value, dict):
+            return None
+        legend = value.get("legend")
+        if not (isinstance(legend, dict) and legend.get("tokenTypes") and value.get("full")):
             return None
         return (
             value
