@@ -18,7 +18,7 @@ __all__ = ["create_server", "serve"]
 
 
 def create_server():
-    from .server import create_server as _create
+    from .routes import create_server as _create
 
     return _create()
 

@@ -132,7 +132,8 @@ def provided(capabilities: dict, forward: Forward) -> object:
 def options_for(forward: Forward, value: object) -> object | None:
     """The options to register ``forward`` with: tsc's own, as the lsprotocol type pygls wants."""
     if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL:
-        return CONVERTER.structure(value["legend"], types.SemanticTokensLegend)  # type: ignore[index]
+        legend = value.get("legend") if isinstance(value, dict) else None
+        return CONVERTER.structure(legend, types.SemanticTokensLegend)
     if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE:
         return None  # registered beside FULL, which carries the legend
     if forward.method == types.TEXT_DOCUMENT_RENAME:
