@@ -13,12 +13,14 @@ sorted list of tiles in view are kept until visibility changes.
 from __future__ import annotations
 
 import json
+from operator import attrgetter
 from typing import Any
 
 from .materials import ordered
 from .state import Android, Building, GameState, ordered_dict
 
 REDACTED = "[Redacted]"
+_composition, _scattered = attrgetter("composition"), attrgetter("scattered")
 
 # The one JSON encoding of a view's values (the sandbox hands these texts to scripts).
 encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -68,7 +70,7 @@ class ViewCache:
     so a change the engine makes anywhere (or a test makes by hand) is never served stale.
     """
 
-    __slots__ = ("fragments", "revealed_from", "revealed", "order_from", "order")
+    __slots__ = ("fragments", "revealed_from", "revealed", "order_from", "order", "tiles_text")
 
     def __init__(self) -> None:
         # tile index -> (composition, scattered, revealedBy, the tile's JSON text)
@@ -77,6 +79,11 @@ class ViewCache:
         self.revealed: dict[int, list[str]] = {}
         self.order_from: tuple[object, ...] | None = None
         self.order: list[int] = []
+        # the last tiles text: (order, revealed, compositions, scattered, text) it was made from
+        self.tiles_text: (
+            tuple[list[int], dict[int, list[str]], list[dict[str, Any]], list[dict[str, Any]], str]
+            | None
+        ) = None
 
 
 def _cache(state: GameState) -> ViewCache:
@@ -192,8 +199,31 @@ def world_texts(
     order: what the sandbox hands a script. Tiles whose fragment is kept are not re-encoded."""
     order, included = _included(state, player, acting, whole)
     revealed = _revealed_by(state)
-    fragments = _cache(state).fragments
+    cache = _cache(state)
+    out = {
+        "round": encode(state.round),
+        "width": encode(state.width),
+        "height": encode(state.height),
+        "tiles": _tiles_text(state, cache, order, revealed),
+    }
+    for key, value in _rest(state, player, acting, included).items():
+        out[key] = encode(value)
+    return out
+
+
+def _tiles_text(
+    state: GameState, cache: ViewCache, order: list[int], revealed: dict[int, list[str]]
+) -> str:
+    """The JSON text of the tiles at ``order``: the last one again when the same tiles are in
+    view, seen by the same players, and none of them changed (two list comparisons); else joined
+    from the tiles' fragments, each re-encoded only if its tile changed."""
     tiles = state.tiles
+    last = cache.tiles_text
+    if last is not None and last[0] is order and last[1] is revealed:
+        picked = list(map(tiles.__getitem__, order))  # C-level loops: ~25 ns a tile
+        if list(map(_composition, picked)) == last[2] and list(map(_scattered, picked)) == last[3]:
+            return last[4]
+    fragments = cache.fragments
     texts = []
     for index in order:
         tile = tiles[index]
@@ -210,12 +240,13 @@ def world_texts(
             texts.append(text)
         else:
             texts.append(kept[3])
-    out = {
-        "round": encode(state.round),
-        "width": encode(state.width),
-        "height": encode(state.height),
-        "tiles": "[" + ",".join(texts) + "]",
-    }
-    for key, value in _rest(state, player, acting, included).items():
-        out[key] = encode(value)
-    return out
+    text = "[" + ",".join(texts) + "]"
+    # the fragments hold copies of what they were made from: compared, not the tiles' own dicts
+    cache.tiles_text = (
+        order,
+        revealed,
+        [fragments[i][0] for i in order],
+        [fragments[i][1] for i in order],
+        text,
+    )
+    return text

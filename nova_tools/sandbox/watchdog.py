@@ -94,6 +94,15 @@ class Watchdog:
     def armed(self, store: wasmtime.Store, timeout_ms: int) -> Iterator[None]:
         """Run the block (on this thread) with ``store`` trapping (Interrupt) once this thread has
         spent ``timeout_ms`` of CPU time from now."""
+        limit = self.arm(store, timeout_ms)
+        try:
+            yield
+        finally:
+            self.disarm(limit)
+
+    def arm(self, store: wasmtime.Store, timeout_ms: int) -> _CpuLimit:
+        """What ``armed`` does on entry (for the per-turn path, which saves the generator);
+        every ``arm`` must be followed by ``disarm``, in a ``finally``."""
         limit = _limit_of(store)
         limit.until = time.thread_time() + max(0, timeout_ms) / 1000
         store.set_epoch_deadline(1)
@@ -105,12 +114,12 @@ class Watchdog:
                 )
                 self._thread.start()
             self._wake.notify()
-        try:
-            yield
-        finally:
-            limit.until = _NEVER
-            with self._wake:
-                self._active -= 1
+        return limit
+
+    def disarm(self, limit: _CpuLimit) -> None:
+        limit.until = _NEVER
+        with self._wake:
+            self._active -= 1
 
     def _tick(self) -> None:
         while True:

@@ -107,3 +107,42 @@ def test_a_view_handed_out_cannot_change_the_next_one() -> None:
         tile["scattered"]["metal"] = 99
     assert engine.world_texts(state, "amber", android) == before
     assert "mallory" not in encode(engine.world_view(state, "amber", android))
+
+
+def test_a_tile_changed_between_two_turns_of_one_android_is_handed_over_changed() -> None:
+    """One android seeing the whole board, turn after turn (the kept tiles text is reused while
+    nothing in view changed): every change to a tile, a player's sight or the android shows."""
+    rules = resolve(
+        {"world": {"width": 6, "height": 5}, "android": {"sight": {"shape": "disc", "range": 99}}}
+    )
+    state = engine.generate(rules, 4)
+    engine.join(state, "amber")
+    engine.launch(state, "amber", engine.add_script(state, "amber", "s")["script"])
+    android = next(iter(state.androids.values()))
+    runner = ScriptRunner(rules, {})
+
+    def check() -> str:
+        handed = dict(runner.globals(state, android).world)
+        kept, state.views = state.views, None
+        assert handed == {
+            k: encode(v) for k, v in engine.world_view(state, "amber", android).items()
+        }
+        state.views = kept
+        return handed["tiles"]
+
+    first = check()
+    assert check() == first  # nothing changed: the same text
+    changes = [
+        lambda: state.tiles[7].scattered.__setitem__("metal", 3),
+        lambda: state.tiles[7].scattered.__setitem__("metal", 4),
+        lambda: state.tiles[0].composition.__setitem__("acid", 2),
+        lambda: state.tiles[0].composition.pop("acid"),
+        lambda: setattr(state.tiles[29], "scattered", {"electronics": 1}),
+        lambda: state.visible.__setitem__("amber", frozenset({1, 2})),
+    ]
+    texts = {first}
+    for change in changes:
+        change()
+        texts.add(check())
+        check()
+    assert len(texts) >= 6
