@@ -158,7 +158,9 @@ def events_page(
     if notes == "none":
         shown = {i: _without_notes(e) for i, e in shown.items()}
     items = tuple(
-        _with_text(i, redact_event(shown[i], owners, player) if player is not None else shown[i])
+        _with_text(
+            i, redact_event(shown[i], owners, player) if player is not None else shown[i], owners
+        )
         for i in page
     )
     return EventsPage(
@@ -221,9 +223,10 @@ def _involves(event: dict, android: str) -> bool:
     )
 
 
-def _with_text(index: int, event: dict) -> dict:
-    """An event as a read gives it: its place in the log, the event, and what it says in words."""
-    return {"index": index, **event, "text": describe_event(event)}
+def _with_text(index: int, event: dict, owners: dict[str, str]) -> dict:
+    """An event as a read gives it: its place in the log, the event, and what it says in words
+    (each android named with its owner)."""
+    return {"index": index, **event, "text": describe_event(event, owners)}
 
 
 def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, dict]:

@@ -153,21 +153,32 @@ def apply_turn(
         return _fail(
             state, android, event, Outcome.INVALID, Reason.NOT_AN_ACTION, _describe_invalid(error)
         )
+    return judge(state, android, event, action, action.memory, action.recording, logged_notes)
+
+
+def judge(
+    state: GameState,
+    android: Android,
+    event: dict[str, Any],
+    action: AnyAction,
+    memory: str | None,
+    recording: str | None,
+    logged_notes: dict[str, Any] | None = None,
+    logged: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Judge a well-formed action and apply it: the step of :func:`apply_turn` after parsing.
+    ``memory`` and ``recording`` are the notes the action sets (a replay knows the action
+    without them: it hands in a note-less action, the whole notes, the notes as logged and,
+    in ``logged``, the action's dump without its notes, so nothing is parsed or dumped twice)."""
     limits = state.rules.android
     try:
         # lengths in UTF-16 code units: what the script's own .length counts
-        if (
-            action.memory is not None
-            and (size := utf16_length(action.memory)) > limits.memory_limit
-        ):
+        if memory is not None and (size := utf16_length(memory)) > limits.memory_limit:
             raise Refusal(
                 Reason.MEMORY_TOO_LONG,
                 f"memory holds at most {limits.memory_limit} characters, got {size}",
             )
-        if (
-            action.recording is not None
-            and (size := utf16_length(action.recording)) > limits.recording_limit
-        ):
+        if recording is not None and (size := utf16_length(recording)) > limits.recording_limit:
             raise Refusal(
                 Reason.RECORDING_TOO_LONG,
                 f"recording holds at most {limits.recording_limit} characters, got {size}",
@@ -176,26 +187,30 @@ def apply_turn(
     except Refusal as refusal:
         # the whole action but its notes, so a replay can judge it again (memory and recording
         # are left out: a refused turn never writes them, and they can be large)
-        event["action"] = action.model_dump(
-            by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json"
+        event["action"] = (
+            dict(logged)
+            if logged is not None
+            else action.model_dump(
+                by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json"
+            )
         )
         return _fail(state, android, event, Outcome.REFUSED, refusal.code, refusal.reason)
-    logged = action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")
+    logged = (
+        dict(logged)
+        if logged is not None
+        else action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")
+    )
     # The notes are logged as changes (see notes.py): most turns rewrite the same memory, or the
     # same recording with a line added, and both can be kilobytes.
     # (a replay hands in the notes as logged, already checked to rebuild these very notes)
-    if action.memory is not None:
+    if memory is not None:
+        logged.update(compact("memory", android.memory, memory) if logged_notes is None else {})
+        android.memory = memory
+    if recording is not None:
         logged.update(
-            compact("memory", android.memory, action.memory) if logged_notes is None else {}
+            compact("recording", android.recording, recording) if logged_notes is None else {}
         )
-        android.memory = action.memory
-    if action.recording is not None:
-        logged.update(
-            compact("recording", android.recording, action.recording)
-            if logged_notes is None
-            else {}
-        )
-        android.recording = action.recording
+        android.recording = recording
     if logged_notes:
         logged.update(logged_notes)
     event.update(outcome=Outcome.ACCEPTED.value, action=logged)

@@ -59,7 +59,7 @@ def shorten_event(event: dict, limit: int = EVENT_TEXT_CHARS) -> dict:
 
 
 def event_line(event: EventOut) -> str:
-    """``#12 r3 android-1 collected 5 metal``: the event's index and its words (api.wording)."""
+    """``#12 r3 alice's android-1 collected 5 metal``: the event's index and its words (api.wording)."""
     return f"#{event.index} {cut_text(event.text or event.type, EVENT_LINE_CHARS)}"
 
 
