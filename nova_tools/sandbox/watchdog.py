@@ -65,6 +65,7 @@ def _limit_of(store: wasmtime.Store) -> _CpuLimit:
     limit = getattr(store, "_nova_cpu_limit", None)
     if limit is None:
         limit = _CpuLimit(store)
+        # kept on the store it limits (wasmtime.Store has no slot of ours for it)
         store._nova_cpu_limit = limit  # type: ignore[attr-defined]
     return limit
 
