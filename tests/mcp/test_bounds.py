@@ -232,7 +232,7 @@ async def test_cancelled_comparisons_leave_no_worker_busy_a_second_later(server:
                 {"a": {"starter": True}, "b": {"starter": True}, "seeds": "1", "rounds": 5},
             )
     print(
-        f"workers' CPU: {busy[0]:.2f} s in a second while playing, {idle:.2f} s a second after the cancel"
+        f"workers' CPU: {busy[0]:.2f} s in 2 s while playing, {idle:.2f} s a second after the cancel"
     )
     # even at a load average of 20 two playing workers get more than this in 2 s
     assert busy[0] > 0.05, "the workers were not playing: a test that cannot fail"
