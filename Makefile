@@ -78,6 +78,11 @@ $(VENV)/.mutation-installed: pyproject.toml
 planted-bugs: setup
 	$(BIN)/python tests/planted_bugs.py --control
 
+# The golden record (tests/golden/games.json): the state hash after every round of a few games
+# of the house androids. Regenerate it only when a change is meant to alter games (CONTRIBUTING.md).
+golden: setup
+	$(BIN)/python tests/golden_testing.py
+
 schemas: setup
 	$(BIN)/nova generate
 

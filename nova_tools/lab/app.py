@@ -29,7 +29,7 @@ from ..errors import NovaError
 from ..starter.house import names as house_names
 from . import work
 from .folder import STARTER, LabFolder, OutsideRoot
-from .guard import Guard
+from .guard import MAX_BODY, Guard, too_big
 from .jobs import JobBoard
 from .reads import Reads, encode
 from .wire import (
@@ -47,12 +47,15 @@ from .wire import (
 log = logging.getLogger("nova.lab")
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 64 * 1024
 USER_ERRORS = (NovaError, match.MatchError, arena.ArenaError)
 
 
 class BadRequest(NovaError):
     """A request the lab cannot read (a bad query parameter, a body that is not the request)."""
+
+
+class TooBig(BadRequest):
+    """A request body that streams past MAX_BODY (refused with 413, the rest left unread)."""
 
 
 def problem(sentence: str, status: int = 400) -> JSONResponse:
@@ -91,9 +94,15 @@ def text(request: Request, name: str) -> str | None:
 
 
 async def body_of(request: Request, model: type[BaseModel]) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest(f"the request is {len(raw)} bytes; the lab takes at most {MAX_BODY}")
+    # read as it streams, never more than MAX_BODY (the Guard refused a larger Content-Length)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TooBig(too_big(size))
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     try:
         return model.model_validate_json(raw)
     except ValidationError as error:
@@ -289,6 +298,8 @@ def handle_user_error(request: Request, error: Exception) -> Response:
     )
     if isinstance(error, OutsideRoot):
         status = 403
+    if isinstance(error, TooBig):
+        status = 413
     return problem(str(error).replace(str(request.app.state.root) + "/", ""), status)
 
 
