@@ -59,9 +59,7 @@ def test_the_league_endpoints_answer_what_nova_league_table_says(lab: Lab, root:
     assert status == 200 and games["total"] == 4 and len(games["games"]) == 4
     assert all("hoarder" in g["seats"] for g in games["games"])
     status, missing = lab.get("/api/leagues/nowhere")
-    assert status == 400 and missing == {
-        "error": "there is no league 'nowhere' in the folder"
-    }
+    assert status == 400 and missing == {"error": "there is no league 'nowhere' in the folder"}
     status, bad = lab.get("/api/leagues/..%2Fup")
     assert status in (400, 404) and "error" in bad
     status, unknown = lab.get("/api/leagues/%C3%A9chelle/games?entry=nobody")
