@@ -33,29 +33,20 @@ from lsprotocol import types
 from ... import api
 from ...strictjson import well_formed
 from ...toolchain.compile import CompileError, bundle_sources, check_sources
+from ...toolchain.tstext import Source, export_default_span
 from ..context import Command, Document, DocumentKind, Feature
 from ..settings import resolve_path
 from ..textpos import LineIndex
 from ..tsserver import path_to_uri, uri_to_path
-from ..tstext import Source
 
 log = logging.getLogger(__name__)
 
 COMMAND = "nova.dryRun"
 MAX_FILES = 200
 
-_EXPORT_DEFAULT = re.compile(r"\bexport\s+default\b")
 _IMPORT = re.compile(
     r"""(?:\bimport\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?|\bexport\s+(?:type\s+)?[\w$*{}\s,]+?\s+from\s+|\bimport\s*\(\s*)(['"])(\.{1,2}/[^'"\n]+)\1"""
 )
-
-
-def export_default_span(text: str) -> tuple[int, int] | None:
-    source = Source(text)
-    for m in _EXPORT_DEFAULT.finditer(source.masked):
-        if source.depths[m.start()] == 0:
-            return m.span()
-    return None
 
 
 # --- gathering the files of the android -----------------------------------------------------------
