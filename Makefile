@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup editor-tools emacs code-server browser demo test test-under-load bench mutation planted-bugs schemas clean
+.PHONY: setup editor-tools emacs code-server browser demo lint test test-under-load bench mutation planted-bugs schemas clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -71,7 +71,14 @@ browser:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
 	  || echo "Could not install chromium (not root?): the browser tests skip on a local run and fail under CI"; }
 
-test: setup editor-tools browser
+# ruff's lint rules and formatter, and mypy ([tool.ruff] and [tool.mypy] in pyproject.toml).
+# tests/test_lint.py plants an unused import and a type error in a copy: each must fail this.
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: setup editor-tools browser lint
 	$(BIN)/python -m pytest -q
 
 # The whole suite three times in a row beside two busy loops on both cores (issue 17); RUNS=n.
@@ -95,6 +102,11 @@ $(VENV)/.mutation-installed: pyproject.toml
 # Plant the known one-line bugs of issue 17 in a scratch copy; each must fail the suite.
 planted-bugs: setup
 	$(BIN)/python tests/planted_bugs.py --control
+
+# The golden record (tests/golden/games.json): the state hash after every round of a few games
+# of the house androids. Regenerate it only when a change is meant to alter games (CONTRIBUTING.md).
+golden: setup
+	$(BIN)/python tests/golden_testing.py
 
 schemas: setup
 	$(BIN)/nova generate

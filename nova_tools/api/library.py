@@ -76,7 +76,7 @@ class ScriptLibrary:
     folder: Path
 
     @classmethod
-    def of(cls, root: str | Path) -> "ScriptLibrary":
+    def of(cls, root: str | Path) -> ScriptLibrary:
         return cls(Path(root) / FOLDER)
 
     def _path(self, script_id: str) -> Path:

@@ -25,7 +25,7 @@ from .plan import (
     parse_seeds,
     round_robin_plan,
 )
-from .run import Run, entrants_from_files, play_all, script_name
+from .run import Run, entrants_from_files, play_all, script_entry, script_name
 from .stats import Interval, interval, t_quantile
 from .summary import ScriptTally
 from .tournament import PairResult, Standing, Tournament, tournament
@@ -60,6 +60,7 @@ __all__ = [
     "play_all",
     "play_task",
     "round_robin_plan",
+    "script_entry",
     "script_name",
     "seat_player",
     "t_quantile",

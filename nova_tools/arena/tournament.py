@@ -112,7 +112,7 @@ def ratings(entrants: Sequence[Entrant], records: Sequence) -> list[tuple[float,
     for record in sorted(records, key=lambda r: r.task.index):
         teams = [[current[s.entrant]] for s in record.seats]
         rated = model.rate(teams, scores=[s.score for s in record.seats])
-        for seat, team in zip(record.seats, rated):
+        for seat, team in zip(record.seats, rated, strict=True):
             current[seat.entrant] = team[0]
     return [(r.ordinal(), r.mu, r.sigma) for r in current]
 
@@ -122,12 +122,14 @@ def head_to_head(entrants: Sequence[Entrant], records: Sequence) -> list[PairRes
     for a, b in itertools.combinations(range(len(entrants)), 2):
         games = [r for r in records if {s.entrant for s in r.seats} == {a, b}]
         wins = (sum(1 for r in games if r.winner == a), sum(1 for r in games if r.winner == b))
-        means = tuple(
+        mean_a, mean_b = (
             sum(r.seat_of(i).score for r in games) / len(games) if games else None for i in (a, b)
         )
         out.append(
-            PairResult((entrants[a].name, entrants[b].name), wins, len(games) - sum(wins), means)
-        )  # type: ignore[arg-type]
+            PairResult(
+                (entrants[a].name, entrants[b].name), wins, len(games) - sum(wins), (mean_a, mean_b)
+            )
+        )
     return out
 
 
@@ -150,7 +152,7 @@ def tournament(
     )
     tallies = tally(contest.entrants, run.played)
     rated = ratings(contest.entrants, run.played)
-    standings = [Standing(t, *r) for t, r in zip(tallies, rated)]
+    standings = [Standing(t, *r) for t, r in zip(tallies, rated, strict=True)]
     standings.sort(
         key=lambda s: (-s.rating, -s.tally.wins, -(s.tally.mean_score or 0), s.tally.name)
     )

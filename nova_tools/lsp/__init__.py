@@ -18,7 +18,7 @@ __all__ = ["create_server", "serve"]
 
 
 def create_server():
-    from .server import create_server as _create
+    from .routes import create_server as _create
 
     return _create()
 
@@ -38,7 +38,7 @@ def serve() -> None:
     _serve_stdio(server, BoundedInput(sys.stdin.buffer))
 
 
-def _serve_stdio(server, stdin: "BoundedInput") -> None:
+def _serve_stdio(server, stdin: BoundedInput) -> None:
     """pygls's ``start_io``, except that an input that ends without ``shutdown`` and ``exit`` (an
     editor that crashed, a client that just closes the pipe) ends the server the same polite way:
     the features stop their children while the event loop still runs. Otherwise asyncio closed the
@@ -68,7 +68,8 @@ def _serve_stdio(server, stdin: "BoundedInput") -> None:
         asyncio.run(
             run_async(
                 stop_event=server._stop_event,
-                reader=Reader(stdin, server.thread_pool),
+                # pygls types stdin as BinaryIO and calls only readline and read, as BoundedInput has
+                reader=Reader(stdin, server.thread_pool),  # type: ignore[arg-type]
                 protocol=server.protocol,
                 error_handler=server.report_server_error,
             )
@@ -91,7 +92,7 @@ async def _end_politely(server) -> None:
     for feature in server.features:
         try:
             await asyncio.wait_for(feature.shutdown(), 5.0)
-        except Exception:  # noqa: BLE001 - ending anyway; what is left is killed below
+        except Exception:  # ending anyway; what is left is killed below
             log.warning("a feature did not stop cleanly", exc_info=True)
     for feature in server.features:
         feature.exit()

@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..limits import DEFAULT_EXPORT
+
 IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _IDENT_CHAR = re.compile(r"[\w$]")
 
@@ -232,14 +234,18 @@ class Source:
         return offset
 
 
-_EXPORT_DEFAULT = re.compile(r"\bexport\s+default\b|\bexport\s*\{[^}]*?\bas\s+default\b")
+_EXPORT_AS_DEFAULT = re.compile(r"\bexport\s*\{[^}]*?\bas\s+default\b")
 
 
 def export_default_span(text: str) -> tuple[int, int] | None:
-    """Where the module's default export is written (``export default`` or ``export { x as
-    default }`` at module level, never in a comment or a string), or None."""
+    """Where the module's default export is written (an ``export default`` line, else ``export {
+    x as default }``, at module level, never in a comment or a string), or None."""
     source = Source(text)
-    for m in _EXPORT_DEFAULT.finditer(source.masked):
+    for m in DEFAULT_EXPORT.finditer(source.masked):  # strings and comments masked out
+        start = m.start() + m.group(0).index("export")
+        if source.depths[start] == 0:
+            return start, m.end()
+    for m in _EXPORT_AS_DEFAULT.finditer(source.masked):
         if source.depths[m.start()] == 0:
             return m.span()
     return None

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from .diagnostics import CompileError, Diagnostic
+from .diagnostics import CompileError, Diagnostic, Severity
 from .paths import PACKAGED_TYPINGS, REPO_TYPINGS, TSC
 from .tstext import export_default_span
 
@@ -138,7 +138,7 @@ def parse_tsc_output(output: str, cwd: Path, display=None) -> list[Diagnostic]:
 
     def flush() -> None:
         if pending is not None:
-            sev = "warning" if pending["sev"] == "warning" else "error"
+            sev: Severity = "warning" if pending["sev"] == "warning" else "error"
             diags.append(
                 Diagnostic(
                     pending["file"],

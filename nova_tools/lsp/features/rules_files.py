@@ -19,7 +19,7 @@ from lsprotocol import types
 from ...rules import Rules, RulesError, jsonc, resolve
 from ...rules.loading import RuleProblem, parse_text
 from .. import ruledocs
-from ..context import Document, DocumentKind, Feature, is_rules_document
+from ..context import Document, DocumentKind, Feature
 from ..plaintext import markdown_to_plain
 from ..settings import SHIPPED_DEFAULTS
 from ..textpos import LineIndex
@@ -131,6 +131,7 @@ def render_rule(
 
 
 def hover(text: str, offset: int) -> tuple[str, tuple[int, int]] | None:
+    parsed: jsonc.Parsed | None
     try:
         parsed = jsonc.parse(text)
     except jsonc.JsoncError:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.protocol import default_converter
@@ -32,17 +32,18 @@ log = logging.getLogger(__name__)
 CONVERTER = default_converter()
 
 
-def to_json(value: object) -> object:
+def to_json(value: object) -> Any:
     return CONVERTER.unstructure(value)
 
 
-def structure_result(method: str, raw: object) -> object:
-    """tsc's raw JSON result of ``method`` as the lsprotocol type a pygls handler returns."""
+def structure_result(method: str, raw: object) -> Any:
+    """tsc's raw JSON result of ``method`` as the lsprotocol type a pygls handler returns (Any:
+    the type is the one ``METHOD_TO_TYPES`` names for the method)."""
     response_type = types.METHOD_TO_TYPES[method][1]
     return CONVERTER.structure({"jsonrpc": "2.0", "id": 0, "result": raw}, response_type).result
 
 
-async def diagnostics(ts: "TsServer", uri: str) -> list[types.Diagnostic]:
+async def diagnostics(ts: TsServer, uri: str) -> list[types.Diagnostic]:
     try:
         raw = await ts.diagnostics(uri)
     except TsUnavailable as error:
@@ -64,7 +65,7 @@ async def diagnostics(ts: "TsServer", uri: str) -> list[types.Diagnostic]:
     return out
 
 
-async def hover(ts: "TsServer", params: types.HoverParams) -> types.Hover | None:
+async def hover(ts: TsServer, params: types.HoverParams) -> types.Hover | None:
     try:
         raw = await ts.request(types.TEXT_DOCUMENT_HOVER, to_json(params))
     except TsUnavailable:
@@ -72,7 +73,7 @@ async def hover(ts: "TsServer", params: types.HoverParams) -> types.Hover | None
     return structure_result(types.TEXT_DOCUMENT_HOVER, raw) if raw else None
 
 
-async def completion(ts: "TsServer", params: types.CompletionParams):
+async def completion(ts: TsServer, params: types.CompletionParams):
     try:
         raw = await ts.request(types.TEXT_DOCUMENT_COMPLETION, to_json(params))
     except TsUnavailable:
@@ -84,7 +85,7 @@ def is_tsc_item(item: types.CompletionItem) -> bool:
     return isinstance(item.data, dict) and "fileName" in item.data
 
 
-async def resolve_completion(ts: "TsServer", item: types.CompletionItem) -> types.CompletionItem:
+async def resolve_completion(ts: TsServer, item: types.CompletionItem) -> types.CompletionItem:
     try:
         raw = await ts.request(types.COMPLETION_ITEM_RESOLVE, to_json(item))
     except TsUnavailable:
