@@ -78,7 +78,7 @@ def _check_token(address: str) -> None:
     """Ask the cluster's control service once (milliseconds) whether it takes this client, so a
     cluster that wants a token says so at once instead of after Ray's 20 s of retries."""
     try:
-        from ray._raylet import GcsClient  # Ray's own client of the control service
+        from ray._raylet import GcsClient  # type: ignore[attr-defined]  # Ray's own client
         from ray.exceptions import AuthenticationError
     except ImportError:  # another Ray: ray.init says what it says
         return
