@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import engine, store
+from ..limits import MAX_ROUNDS, MAX_SEED, overwrite_refusal
 from ..play import GameSession, sandbox_build
 from ..rules import Rules, RulesError, load, loads, resolve
 from ..toolchain.compile import CompiledScript, compile_android, compile_sources
@@ -58,15 +59,13 @@ def create_game(
     """A new game file. ``final_round`` sets ``rules.match.finalRound`` over whatever the rules say."""
     path = Path(path)
     resolved = with_final_round(resolve_rules(rules), final_round)
-    if not 0 <= seed < 2**63:
+    if not 0 <= seed <= MAX_SEED:
         raise ApiError(f"the seed must be a whole number from 0 to 2^63 - 1, not {seed}")
     if path.parent and not path.parent.exists():
         raise ApiError(f"the folder {path.parent} does not exist")
     with store.locked(path):  # checked under the lock, so two creators cannot both win
-        if path.exists() and not force:
-            raise ApiError(
-                f"{path} already exists; replace it only deliberately (--force on the command line)"
-            )
+        if refusal := overwrite_refusal(path, force=force):
+            raise ApiError(refusal)
         game = store.new_game(path, resolved, seed, sandbox_build())
         store.save(game)
     return Created(
@@ -228,8 +227,8 @@ def run_rounds(
     If interrupted, the rounds already completed are saved and the interruption re-raised."""
     if rounds < 1:
         raise ApiError(f"the number of rounds must be at least 1, not {rounds}")
-    if rounds > 100_000:
-        raise ApiError(f"{rounds} rounds is more than one run may play (at most 100000)")
+    if rounds > MAX_ROUNDS:
+        raise ApiError(f"{rounds} rounds is more than one run may play (at most {MAX_ROUNDS})")
     start = time.perf_counter()
     with store.locked(path):
         game = store.load(path)
@@ -238,44 +237,32 @@ def run_rounds(
             game.state, bundles_of(game), keep_events=False, source_maps=source_maps_of(game)
         )
         first = game.state.round + 1
-        turns = failed = 0
-        destroyed: list[str] = []
-        done = 0
         try:
-            for asked in range(1, rounds + 1):
-                if stop is not None and stop():
-                    break
-                report = session.play_round()
-                done = asked
-                game.record(report.events)
-                turns += report.turns
-                failed += report.failed_turns
-                destroyed.extend(report.destroyed)
-                if progress is not None:
-                    progress(done, rounds)
+            # each whole round is recorded as soon as it is played
+            session.play(
+                rounds, progress=progress, stop=stop, on_round=lambda r: game.record(r.events)
+            )
         except BaseException:
             # a round is recorded only once it is whole, so the recorded events always end on a
             # round boundary: keep what was completed.
             store.save(game)
             raise
         written = store.save(game)
-    # the next `nova status` of this file answers without replaying it
-    statuscache.remember(
-        written,
-        Status(
-            round=game.state.round,
-            final_turn=game.rules.match.final_round,
-            players=standings(game.state),
-            match=game.match,
-        ).to_json(),
+    status = Status(
+        round=game.state.round,
+        final_turn=game.rules.match.final_round,
+        players=standings(game.state),
+        match=game.match,
     )
+    statuscache.remember(written, status.to_json())  # the next `nova status` reads it back
     return RunSummary(
-        rounds=done,
+        rounds=game.state.round - first + 1,
         first_round=first,
         last_round=game.state.round,
-        turns=turns,
-        failed_turns=failed,
-        destroyed=tuple(destroyed),
+        turns=session.turns,
+        failed_turns=session.failed_turns,
+        destroyed=session.destroyed,
         seconds=time.perf_counter() - start,
         final_round=game.rules.match.final_round,
+        status=status,
     )

@@ -32,10 +32,11 @@ class Result(BaseModel):
     )
 
     # the fields ``to_json()`` gives, when the documented shape is a part of the result
-    json_fields: ClassVar[frozenset[str] | None] = None
+    json_fields: ClassVar[set[str] | frozenset[str] | None] = None
 
     def to_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True, include=self.json_fields)
+        shown = None if self.json_fields is None else set(self.json_fields)
+        return self.model_dump(mode="json", by_alias=True, include=shown)
 
 
 class Position(Result):
@@ -98,6 +99,8 @@ class RunSummary(Result):
     final_round: int | None = (
         None  # rules.match.finalRound: None means the game has no arrival date
     )
+    # the standings the run left, as `nova status` gives them (so nobody reads the file again)
+    status: Status | None = None
 
 
 class SourcePlace(Result):

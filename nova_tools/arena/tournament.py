@@ -122,12 +122,14 @@ def head_to_head(entrants: Sequence[Entrant], records: Sequence) -> list[PairRes
     for a, b in itertools.combinations(range(len(entrants)), 2):
         games = [r for r in records if {s.entrant for s in r.seats} == {a, b}]
         wins = (sum(1 for r in games if r.winner == a), sum(1 for r in games if r.winner == b))
-        means = tuple(
+        mean_a, mean_b = (
             sum(r.seat_of(i).score for r in games) / len(games) if games else None for i in (a, b)
         )
         out.append(
-            PairResult((entrants[a].name, entrants[b].name), wins, len(games) - sum(wins), means)
-        )  # type: ignore[arg-type]
+            PairResult(
+                (entrants[a].name, entrants[b].name), wins, len(games) - sum(wins), (mean_a, mean_b)
+            )
+        )
     return out
 
 

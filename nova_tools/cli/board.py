@@ -26,21 +26,12 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from ..api.wording import MATERIAL_ORDER, points
+from ..limits import BUILDING_LETTERS
 
 if TYPE_CHECKING:
     from ..api import Frame
 
-GLYPHS = {
-    "charger": "C",
-    "depot": "D",
-    "extractor": "X",
-    "processor": "P",
-    "acidProcessingPlant": "A",
-    "scanner": "S",
-    "radar": "R",
-    "relayTower": "T",
-    "colonyModule": "M",
-}
+GLYPHS = BUILDING_LETTERS
 LOOSE = {
     "metal": "m",
     "electronics": "e",

@@ -14,13 +14,13 @@ import sys
 import time
 from pathlib import Path
 
+from ..limits import DISCLOSURES
 from .output import emit_json, score_table
 from .signals import terminate_as_interrupt
 
 # `match` (websockets and the protocol models) is imported when a match command runs, not for
 # every `nova` command line.
 DEFAULT_TIMEOUT = 60.0
-DISCLOSURES = ("full", "recording")
 EXIT_CODES = {"verified": 0, "desynced": 3, "abandoned": 4}
 
 

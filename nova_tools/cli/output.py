@@ -15,7 +15,9 @@ def fmt_points(points: float) -> str:
     return f"{points:g}" if points == int(points) else f"{points:.2f}".rstrip("0")
 
 
-def table(rows: list[list[str]], header: list[str], right: set[int] = frozenset()) -> str:
+def table(
+    rows: list[list[str]], header: list[str], right: frozenset[int] | set[int] = frozenset()
+) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
 
     def line(cells: list[str]) -> str:

@@ -7,7 +7,7 @@ for speed; a test checks that view against :class:`World`.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic.alias_generators import to_camel
@@ -329,5 +329,7 @@ AnyAction = (
 """Every action model, as one union."""
 ACTION_MODELS: tuple[type[BaseModel], ...] = get_args(AnyAction)
 Action = Annotated[AnyAction, Field(discriminator="type")]
-ACTION_ADAPTER: TypeAdapter = TypeAdapter(Action)
-ACTION_TYPES = tuple(m.model_fields["type"].annotation.__args__[0] for m in ACTION_MODELS)  # type: ignore[union-attr]
+ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
+ACTION_TYPES: tuple[str, ...] = tuple(
+    get_args(m.model_fields["type"].annotation)[0] for m in ACTION_MODELS
+)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -24,19 +24,22 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import api, arena, match
+from ..arena import league as leagues
 from ..errors import NovaError
 from ..starter.house import names as house_names
 from . import work
 from .folder import STARTER, LabFolder, OutsideRoot
-from .guard import Guard
+from .guard import MAX_BODY, Guard, too_big
 from .jobs import JobBoard
 from .reads import Reads, encode
 from .wire import (
     ArenaRequest,
     HostRequest,
+    JobKind,
     JobStarted,
     JoinRequest,
     LabInfo,
+    LeagueList,
     RunRequest,
     ScriptList,
 )
@@ -44,12 +47,15 @@ from .wire import (
 log = logging.getLogger("nova.lab")
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 64 * 1024
 USER_ERRORS = (NovaError, match.MatchError, arena.ArenaError)
 
 
 class BadRequest(NovaError):
     """A request the lab cannot read (a bad query parameter, a body that is not the request)."""
+
+
+class TooBig(BadRequest):
+    """A request body that streams past MAX_BODY (refused with 413, the rest left unread)."""
 
 
 def problem(sentence: str, status: int = 400) -> JSONResponse:
@@ -87,10 +93,16 @@ def text(request: Request, name: str) -> str | None:
     return raw if raw else None
 
 
-async def body_of(request: Request, model: type) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest(f"the request is {len(raw)} bytes; the lab takes at most {MAX_BODY}")
+async def body_of(request: Request, model: type[BaseModel]) -> Any:
+    # read as it streams, never more than MAX_BODY (the Guard refused a larger Content-Length)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TooBig(too_big(size))
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     try:
         return model.model_validate_json(raw)
     except ValidationError as error:
@@ -157,6 +169,24 @@ class Lab:
         )
         return answer(moment)
 
+    def leagues(self, request: Request) -> Response:
+        return answer(LeagueList(leagues=tuple(leagues.summaries(self.folder.root))))
+
+    def _league(self, request: Request) -> Path:
+        return leagues.in_folder(self.folder.root, request.path_params["name"])
+
+    def league_table(self, request: Request) -> Response:
+        return answer(leagues.table(self._league(request)))
+
+    def league_games(self, request: Request) -> Response:
+        with leagues.League.open(self._league(request)) as league:
+            page = league.games(
+                text(request, "entry"),
+                whole_number(request, "offset", default=0) or 0,
+                whole_number(request, "limit", default=200, low=1, high=500) or 200,
+            )
+        return answer(page)
+
     def scripts(self, request: Request) -> Response:
         found, truncated = self.folder.scripts()
         return answer(
@@ -171,7 +201,7 @@ class Lab:
         self,
         request: Request,
         model: type,
-        kind_of: Callable[[Any], str],
+        kind_of: Callable[[Any], JobKind],
         title_of: Callable[[Any], str],
         make,
     ) -> Response:
@@ -268,10 +298,13 @@ def handle_user_error(request: Request, error: Exception) -> Response:
     )
     if isinstance(error, OutsideRoot):
         status = 403
+    if isinstance(error, TooBig):
+        status = 413
     return problem(str(error).replace(str(request.app.state.root) + "/", ""), status)
 
 
-def handle_http(request: Request, error: HTTPException) -> Response:
+def handle_http(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
     if error.status_code == 404:
         return problem(f"the lab has no page or endpoint {request.url.path}", 404)
     if error.status_code == 405:
@@ -310,6 +343,9 @@ def create_app(root: str | Path, port: int | None = None) -> tuple[Guard, Lab]:
         Route("/api/games/{name}/status", lab.status),
         Route("/api/games/{name}/events", lab.events),
         Route("/api/games/{name}/androids/{android}", lab.android),
+        Route("/api/leagues", lab.leagues),
+        Route("/api/leagues/{name}", lab.league_table),
+        Route("/api/leagues/{name}/games", lab.league_games),
         Route("/api/scripts", lab.scripts),
         Route("/api/runs", lab.run, methods=["POST"]),
         Route("/api/matches/host", lab.host, methods=["POST"]),
@@ -319,7 +355,10 @@ def create_app(root: str | Path, port: int | None = None) -> tuple[Guard, Lab]:
         Route("/api/jobs/{job}/events", lab.job_events),
         Route("/api/jobs/{job}/cancel", lab.cancel, methods=["POST"]),
     ]
-    handlers = {HTTPException: handle_http, Exception: handle_bug}
+    handlers: dict[type[Exception], Callable[[Request, Exception], Response]] = {
+        HTTPException: handle_http,
+        Exception: handle_bug,
+    }
     for error_type in USER_ERRORS:
         handlers[error_type] = handle_user_error
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)

@@ -8,6 +8,7 @@ read afresh.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections import OrderedDict
@@ -99,7 +100,7 @@ class Reads:
                 continue  # a link out of the root is not listed
             try:
                 listing = self._kept(
-                    ("listing", name), path, lambda name=name, path=path: self._listing(name, path)
+                    ("listing", name), path, functools.partial(self._listing, name, path)
                 )
             except OSError:
                 continue  # removed while listing

@@ -186,16 +186,18 @@ def arena_run(folder: LabFolder, request: ArenaRequest):
             if report.stop_requested():
                 raise KeyboardInterrupt  # the arena stops between games and keeps those played
 
+        result: arena.Comparison | arena.Tournament
         if request.kind == "compare":
             result = arena.compare(
                 (entrants[0], entrants[1]), rules, seeds, rounds, backend, progress=progress
             )
             sentence = f"{result.verdict()} over {result.games} games"
         else:
-            result = arena.tournament(entrants, rules, seeds, rounds, backend, progress=progress)
+            ranked = arena.tournament(entrants, rules, seeds, rounds, backend, progress=progress)
+            result = ranked
             sentence = (
-                f"{result.ranking[0].tally.name} ranks first over {result.games} games"
-                if result.ranking
+                f"{ranked.ranking[0].tally.name} ranks first over {ranked.games} games"
+                if ranked.ranking
                 else "no games were played"
             )
         outcome = ArenaOutcome.model_validate({"kind": request.kind, **result.to_json()})

@@ -8,6 +8,7 @@ import os
 import re
 from pathlib import Path
 
+from ..limits import overwrite_refusal
 from ..play import Seat
 from .messages import PLAYER_ID
 from .result import MatchError
@@ -33,10 +34,8 @@ def check_out_file(out: str | Path, force: bool) -> Path:
         raise MatchError(f"the folder {folder} cannot be written to")
     if out.is_dir():
         raise MatchError(f"{out} is a folder, not a file to write the match to")
-    if out.exists() and not force:
-        raise MatchError(
-            f"{out} already exists; replace it only deliberately (--force on the command line)"
-        )
+    if refusal := overwrite_refusal(out, force=force):
+        raise MatchError(refusal)
     return out
 
 

@@ -29,6 +29,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..engine.view import encode
+from ..limits import utf16_length
+
 # A world key whose JSON text is at most this long (`round`, `width`, `height`) is parsed with the
 # turn's other small values; a lazy key costs a closure and an accessor.
 EAGER_CHARS = 24
@@ -82,6 +85,7 @@ class TurnGlobals:
         game = GameGlobals(
             _dumps(values["rules"]) if "rules" in values else None, values.get("finalTurn")
         )
+        # a tool's globals may leave androidId or turn out: the script then reads them undefined
         turn = cls(game, values.get("androidId"), values.get("turn"), None)  # type: ignore[arg-type]
         return turn if world is None else cls.of(game, turn.android_id, turn.turn, world)
 
@@ -98,7 +102,7 @@ class TurnGlobals:
                     pairs += (key, -1)
                     small.append(text)
                 else:
-                    pairs += (key, _utf16_length(text))
+                    pairs += (key, utf16_length(text))
                     large.append(text)
             keys, eager, texts = _dumps(pairs), ",".join(small), "".join(large)
         head = (
@@ -112,15 +116,9 @@ class TurnGlobals:
             + eager
             + "]]"
         )
-        return str(_utf16_length(head)) + ":" + head + texts
+        return str(utf16_length(head)) + ":" + head + texts
 
 
-# One encoder for every call: json.dumps with any option builds a new JSONEncoder each time.
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-
-
-def _utf16_length(text: str) -> int:
-    """The text's length as JavaScript counts it (UTF-16 code units)."""
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+# One encoder for every call (json.dumps with any option builds a new JSONEncoder each time),
+# the engine's: a game hands over engine.world_texts, which must equal what `of` would encode.
+_dumps = encode

@@ -47,6 +47,8 @@ def get_android(
     check_range("max_chars", max_chars, 100, 16384)
     loaded = api.open_game(folder.existing(game))
     report = api.android_report(loaded, android_id, player=player)
+    if not isinstance(report, api.AndroidReport):  # only a peer match record gives less
+        raise api.ApiError(f"{game} is a peer match record; its androids are read with get_status")
     memory, recording = report.memory, report.recording
     start = max(0, len(recording) - max_chars) if recording_offset is None else recording_offset
     check_range(
