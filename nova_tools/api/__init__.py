@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from ..engine.reasons import Outcome, Reason, failed_turn
     from ..engine.refusals import Refusal, UnknownPlayer
     from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
+    from ..play.runner import TurnsBusy, limit_turns, turns_limit
     from .access import game_rules, open_game, read_game, require_player
     from .dryrun import DryRun, dry_run
     from .errors import USER_ERRORS, ApiError, NovaError

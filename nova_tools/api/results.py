@@ -99,6 +99,8 @@ class RunSummary(Result):
     final_round: int | None = (
         None  # rules.match.finalRound: None means the game has no arrival date
     )
+    # the standings the run left, as `nova status` gives them (so nobody reads the file again)
+    status: Status | None = None
 
 
 class SourcePlace(Result):

@@ -95,7 +95,7 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     from ..mcp import serve
 
-    serve(root=Path(args.root), http=args.http, port=args.port)
+    serve(root=Path(args.root), http=args.http, port=args.port, max_turns=args.max_turns)
     return 0
 
 
@@ -151,4 +151,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--http", action="store_true", help="serve streamable HTTP on 127.0.0.1 instead of stdio"
     )
     p.add_argument("--port", type=int, default=8765)
+    p.add_argument(
+        "--max-turns",
+        type=int,
+        default=None,
+        metavar="N",
+        help="run at most N android turns at once (dry runs, rounds); more wait, then are refused "
+        "(default: from the machine's cores and memory)",
+    )
     p.set_defaults(handler=cmd_mcp)

@@ -70,19 +70,32 @@ class ViewCache:
     so a change the engine makes anywhere (or a test makes by hand) is never served stale.
     """
 
-    __slots__ = ("fragments", "revealed_from", "revealed", "order_from", "order", "tiles_text")
+    __slots__ = ("fragments", "revealed_from", "revealed", "sights")
 
     def __init__(self) -> None:
         # tile index -> (composition, scattered, revealedBy, the tile's JSON text)
         self.fragments: dict[int, tuple[dict[str, Any], dict[str, Any], list[str] | None, str]] = {}
         self.revealed_from: tuple[tuple[str, frozenset[int] | None], ...] | None = None
         self.revealed: dict[int, list[str]] = {}
-        self.order_from: tuple[object, ...] | None = None
-        self.order: list[int] = []
-        # the last tiles text: (order, revealed, compositions, scattered, text) it was made from
-        self.tiles_text: (
-            tuple[list[int], dict[int, list[str]], list[dict[str, Any]], list[dict[str, Any]], str]
-            | None
+        # (tiles, whole, the acting android's tile, the player's visible tiles) -> what is in view
+        self.sights: dict[tuple[int, bool, int | None, frozenset[int]], _Sight] = {}
+
+
+# Views kept per state: the players' and androids' distinct sights of a round or two.
+SIGHTS = 64
+
+
+class _Sight:
+    """The tiles one view includes (sorted, and as a set) and the last tiles text made of them:
+    (revealed, compositions, scattered, text), the first three being what it was made from."""
+
+    __slots__ = ("order", "members", "text")
+
+    def __init__(self, order: list[int], members: set[int] | frozenset[int]) -> None:
+        self.order = order
+        self.members = members
+        self.text: (
+            tuple[dict[int, list[str]], list[dict[str, Any]], list[dict[str, Any]], str] | None
         ) = None
 
 
@@ -109,24 +122,25 @@ def _revealed_by(state: GameState) -> dict[int, list[str]]:
     return seen
 
 
-def _included(
-    state: GameState, player: str, acting: Android | None, whole: bool
-) -> tuple[list[int], set[int] | frozenset[int]]:
-    """The indices of the tiles in view, sorted, and as a set."""
+def _included(state: GameState, player: str, acting: Android | None, whole: bool) -> _Sight:
+    """The tiles in view: sorted, and as a set (kept per sight: see ViewCache.sights)."""
     width = state.width
     visible = state.visible.get(player, frozenset())
+    if not isinstance(visible, frozenset):  # a set put there by hand: keys must be hashable
+        visible = frozenset(visible)
     own = acting.y * width + acting.x if acting is not None else None
-    cache = _cache(state)
-    key = (len(state.tiles), whole, own, visible)
-    if cache.order_from != key:
+    sights = _cache(state).sights
+    key = (len(state.tiles), whole, own, visible)  # a frozenset keeps its hash: a cheap lookup
+    sight = sights.get(key)
+    if sight is None:
         included = set(range(len(state.tiles))) if whole else set(visible)
         if own is not None:
             included.add(own)
-        cache.order_from, cache.order = key, sorted(included)
-    order = cache.order
-    if whole or own is None or own in visible:
-        return order, (visible if not whole else set(order))
-    return order, set(order)
+        if len(sights) >= SIGHTS:
+            sights.clear()
+        members = visible if not whole and (own is None or own in visible) else included
+        sight = sights[key] = _Sight(sorted(included), members)
+    return sight
 
 
 def _tile_json(state: GameState, index: int, revealed: dict[int, list[str]]) -> dict[str, Any]:
@@ -181,7 +195,8 @@ def world_view(
     memory and recording (every other android's are redacted). With ``whole``, every tile, as a
     player-facing replay keeps the world (rulebook section on replays): nothing fogged, and
     every android's memory and recording still redacted."""
-    order, included = _included(state, player, acting, whole)
+    sight = _included(state, player, acting, whole)
+    order, included = sight.order, sight.members
     revealed = _revealed_by(state)
     return {
         "round": state.round,
@@ -197,32 +212,31 @@ def world_texts(
 ) -> dict[str, str]:
     """``{key: encode(value)}`` for every key of :func:`world_view` (same arguments), in its
     order: what the sandbox hands a script. Tiles whose fragment is kept are not re-encoded."""
-    order, included = _included(state, player, acting, whole)
+    sight = _included(state, player, acting, whole)
     revealed = _revealed_by(state)
     cache = _cache(state)
     out = {
         "round": encode(state.round),
         "width": encode(state.width),
         "height": encode(state.height),
-        "tiles": _tiles_text(state, cache, order, revealed),
+        "tiles": _tiles_text(state, cache, sight, revealed),
     }
-    for key, value in _rest(state, player, acting, included).items():
+    for key, value in _rest(state, player, acting, sight.members).items():
         out[key] = encode(value)
     return out
 
 
 def _tiles_text(
-    state: GameState, cache: ViewCache, order: list[int], revealed: dict[int, list[str]]
+    state: GameState, cache: ViewCache, sight: _Sight, revealed: dict[int, list[str]]
 ) -> str:
     """The JSON text of the tiles at ``order``: the last one again when the same tiles are in
     view, seen by the same players, and none of them changed (two list comparisons); else joined
     from the tiles' fragments, each re-encoded only if its tile changed."""
-    tiles = state.tiles
-    last = cache.tiles_text
-    if last is not None and last[0] is order and last[1] is revealed:
+    tiles, order, last = state.tiles, sight.order, sight.text
+    if last is not None and last[0] is revealed:
         picked = list(map(tiles.__getitem__, order))  # C-level loops: ~25 ns a tile
-        if list(map(_composition, picked)) == last[2] and list(map(_scattered, picked)) == last[3]:
-            return last[4]
+        if list(map(_composition, picked)) == last[1] and list(map(_scattered, picked)) == last[2]:
+            return last[3]
     fragments = cache.fragments
     texts = []
     for index in order:
@@ -242,8 +256,7 @@ def _tiles_text(
             texts.append(kept[3])
     text = "[" + ",".join(texts) + "]"
     # the fragments hold copies of what they were made from: compared, not the tiles' own dicts
-    cache.tiles_text = (
-        order,
+    sight.text = (
         revealed,
         [fragments[i][0] for i in order],
         [fragments[i][1] for i in order],

@@ -24,11 +24,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import api, arena, match
+from ..arena import league as leagues
 from ..errors import NovaError
 from ..starter.house import names as house_names
 from . import work
 from .folder import STARTER, LabFolder, OutsideRoot
-from .guard import Guard
+from .guard import MAX_BODY, Guard, too_big
 from .jobs import JobBoard
 from .reads import Reads, encode
 from .wire import (
@@ -38,6 +39,7 @@ from .wire import (
     JobStarted,
     JoinRequest,
     LabInfo,
+    LeagueList,
     RunRequest,
     ScriptList,
 )
@@ -45,12 +47,15 @@ from .wire import (
 log = logging.getLogger("nova.lab")
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 64 * 1024
 USER_ERRORS = (NovaError, match.MatchError, arena.ArenaError)
 
 
 class BadRequest(NovaError):
     """A request the lab cannot read (a bad query parameter, a body that is not the request)."""
+
+
+class TooBig(BadRequest):
+    """A request body that streams past MAX_BODY (refused with 413, the rest left unread)."""
 
 
 def problem(sentence: str, status: int = 400) -> JSONResponse:
@@ -89,9 +94,15 @@ def text(request: Request, name: str) -> str | None:
 
 
 async def body_of(request: Request, model: type[BaseModel]) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest(f"the request is {len(raw)} bytes; the lab takes at most {MAX_BODY}")
+    # read as it streams, never more than MAX_BODY (the Guard refused a larger Content-Length)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TooBig(too_big(size))
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     try:
         return model.model_validate_json(raw)
     except ValidationError as error:
@@ -157,6 +168,24 @@ class Lab:
             text(request, "player"),
         )
         return answer(moment)
+
+    def leagues(self, request: Request) -> Response:
+        return answer(LeagueList(leagues=tuple(leagues.summaries(self.folder.root))))
+
+    def _league(self, request: Request) -> Path:
+        return leagues.in_folder(self.folder.root, request.path_params["name"])
+
+    def league_table(self, request: Request) -> Response:
+        return answer(leagues.table(self._league(request)))
+
+    def league_games(self, request: Request) -> Response:
+        with leagues.League.open(self._league(request)) as league:
+            page = league.games(
+                text(request, "entry"),
+                whole_number(request, "offset", default=0) or 0,
+                whole_number(request, "limit", default=200, low=1, high=500) or 200,
+            )
+        return answer(page)
 
     def scripts(self, request: Request) -> Response:
         found, truncated = self.folder.scripts()
@@ -269,6 +298,8 @@ def handle_user_error(request: Request, error: Exception) -> Response:
     )
     if isinstance(error, OutsideRoot):
         status = 403
+    if isinstance(error, TooBig):
+        status = 413
     return problem(str(error).replace(str(request.app.state.root) + "/", ""), status)
 
 
@@ -312,6 +343,9 @@ def create_app(root: str | Path, port: int | None = None) -> tuple[Guard, Lab]:
         Route("/api/games/{name}/status", lab.status),
         Route("/api/games/{name}/events", lab.events),
         Route("/api/games/{name}/androids/{android}", lab.android),
+        Route("/api/leagues", lab.leagues),
+        Route("/api/leagues/{name}", lab.league_table),
+        Route("/api/leagues/{name}/games", lab.league_games),
         Route("/api/scripts", lab.scripts),
         Route("/api/runs", lab.run, methods=["POST"]),
         Route("/api/matches/host", lab.host, methods=["POST"]),

@@ -27,10 +27,11 @@ log = logging.getLogger("nova_tools.mcp")
 MAX_PROBLEMS = 20  # rules problems or compile diagnostics listed in one error message
 
 
-def reply(data: _Out, text: str) -> CallToolResult:
+def reply(data: _Out | api.Result, text: str) -> CallToolResult:
     """A successful result: ``data`` as structured content, ``text`` as the readable summary."""
+    structured = data.wire() if isinstance(data, _Out) else data.to_json()
     return CallToolResult(
-        content=[TextContent(type="text", text=text)], structured_content=data.wire()
+        content=[TextContent(type="text", text=text)], structured_content=structured
     )
 
 

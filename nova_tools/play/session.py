@@ -193,14 +193,19 @@ class GameSession:
         *,
         progress: Callable[[int, int], None] | None = None,
         stop: Callable[[], bool] | None = None,
+        on_round: Callable[[RoundReport], None] | None = None,
     ) -> list[RoundReport]:
-        """Play up to ``rounds`` rounds; ``progress(done, rounds)`` after each, and ``stop()``
-        (if given) is asked before each: a true answer ends the run between rounds."""
+        """Play up to ``rounds`` rounds; after each, ``on_round(report)`` (a caller that keeps
+        every whole round as it is played) and ``progress(done, rounds)``; ``stop()`` (if given)
+        is asked before each: a true answer ends the run between rounds."""
         reports = []
         for done in range(1, rounds + 1):
             if stop is not None and stop():
                 break
-            reports.append(self.play_round())
+            report = self.play_round()
+            reports.append(report)
+            if on_round is not None:
+                on_round(report)
             if progress is not None:
                 progress(done, rounds)
         return reports

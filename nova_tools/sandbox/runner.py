@@ -50,6 +50,7 @@ from .bytecode import (
 from .determinism import ByteStream, math_random_state
 from .globals import GameGlobals, TurnGlobals
 from .guest import (
+    PAGE,
     SCRATCH_BYTES,
     SCRATCH_PAYLOAD,
     TAG_EXCEPTION,
@@ -114,6 +115,7 @@ class Sandbox:
         self._pre = linker.instantiate_pre(compiled.module)
         self._watchdog = watchdog_for(self._engine)
         self._lock = threading.Lock()
+        self._built = False  # whether this turn compiled or built an image (its timeout: run_turn)
         # The guest every turn runs in, restored from an image first; replaced after a trap, or
         # when its memory grew past the next image's (memory cannot shrink).
         self._guest: Guest | None = None
@@ -150,12 +152,18 @@ class Sandbox:
                 )
             payload = encode_string(globals.payload(), self._snapshot.object_version)
             ceiling = wasm_fuel_ceiling(budgets.fuel, len(code))
-            started = time.thread_time()
+            started = time.thread_time()  # a system call (~2 µs): read once on a warm turn
+            self._built = False
             compiled = self._compiled(code, budgets, ceiling, digest)
             game = self._game_image(globals.game, budgets.memory)
             loaded = self._bundle_image(game, compiled, (digest, budgets.memory))
-            # A cold turn's compile counts towards its timeout (CPU time: watchdog.py), as parsing did.
-            timeout_ms = max(0, budgets.timeout_ms - int((time.thread_time() - started) * 1000))
+            # A cold turn's compile counts towards its timeout (CPU time: watchdog.py), as parsing
+            # did; a warm turn's clock starts here, a few microseconds before the script does.
+            clock: float | None = started
+            timeout_ms = budgets.timeout_ms
+            if self._built:
+                timeout_ms = max(0, timeout_ms - int((time.thread_time() - started) * 1000))
+                clock = None  # the watchdog reads the clock again
             image = loaded.image if loaded is not None else game.image
             state = self._state
             cap = image.size + budgets.memory + MEMORY_SLACK + 2 * (len(payload) + compiled.size)
@@ -164,13 +172,38 @@ class Sandbox:
             state.fuel = budgets.fuel
             state.random = ByteStream(seed)
             turn = _Turn(guest, self._snapshot, image, state, budgets, ceiling)
-            limit = self._watchdog.arm(guest.store, timeout_ms)
+            limit = self._watchdog.arm(guest.store, timeout_ms, now=clock)
             try:
                 return turn.run(compiled, loaded, payload, seed)
             finally:
                 self._watchdog.disarm(limit)
                 if turn.trapped:
-                    self._guest = None  # its state is whatever the trap left: start afresh
+                    self._let_go()  # its state is whatever the trap left: start afresh
+
+    def memory_bytes(self) -> int:
+        """The linear memory this sandbox holds between turns (0 when it holds no instance)."""
+        with self._lock:
+            return self._guest.pages() * PAGE if self._guest is not None else 0
+
+    def release_memory(self, above: int = 0) -> bool:
+        """Let go of the instance when its linear memory is more than ``above`` bytes: wasm memory
+        never shrinks, so a turn that grew a large heap would keep it until the instance goes. The
+        next turn starts a fresh instance from its image, as after a trap (the same result).
+        Returns whether it let go."""
+        with self._lock:
+            guest = self._guest
+            if guest is None or guest.pages() * PAGE <= above:
+                return False
+            self._let_go()
+            return True
+
+    def _let_go(self) -> None:
+        """Drop the instance and close its store at once: a Guest sits in reference cycles, so
+        without closing, its linear memory would wait for Python's cycle collector."""
+        guest, self._guest = self._guest, None
+        if guest is not None:
+            self._state.memory = None
+            guest.store.close()
 
     # -- images ----------------------------------------------------------------------------------
 
@@ -178,6 +211,7 @@ class Sandbox:
         """The reusable guest, holding ``image`` and limited to ``cap`` bytes of linear memory."""
         guest = self._guest
         if guest is None or guest.pages() > image.pages:
+            self._let_go()
             guest = self._guest = Guest(self._engine, self._pre, self._state)
             guest.scratch = self._snapshot.scratch
         if guest.cap != cap:
@@ -203,12 +237,13 @@ class Sandbox:
         key = game_key(game, memory)
         found = GAMES.get(key)
         if found is None:
+            self._built = True
             try:
                 found = build_game_image(
                     self._building(self._snapshot.image), self._snapshot, game, memory
                 )
             except BaseException:
-                self._guest = None
+                self._let_go()
                 raise
             GAMES.put(key, found)
         return found
@@ -221,12 +256,13 @@ class Sandbox:
         key = (game.key, code_key)
         found = BUNDLES.get(key)
         if found is None and key not in BUNDLES:
+            self._built = True
             try:
                 found = build_bundle_image(
                     self._building(game.image), self._snapshot, game, compiled
                 )
             except BaseException:
-                self._guest = None
+                self._let_go()
                 raise
             BUNDLES.put(key, found)
         return found
@@ -239,6 +275,7 @@ class Sandbox:
         found = CACHE.get(key, ceiling)
         if found is not None:
             return found
+        self._built = True
         state = self._state
         state.ticks = 0
         # No tick limit: parsing polls no interrupt, and describing a syntax error must not
@@ -253,7 +290,7 @@ class Sandbox:
         except wasmtime.Trap as trap:  # the watchdog, while describing a syntax error
             compiled = Compiled(fuel=ceiling, trap=trap)
         if compiled.trap is not None:
-            self._guest = None
+            self._let_go()
         CACHE.put(key, compiled)  # not if it was cut short by something non-deterministic
         return compiled
 

@@ -3,11 +3,13 @@ DESIGN section 6) and the checks of arguments the api does not check itself."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import Field
 
-from ...api import NAME_RULE, ApiError
+from ...api import NAME_RULE, ApiError, GameFolder, check_name
+from ...arena.league import SUFFIX
 from .. import content
 
 GameArg = Annotated[
@@ -48,6 +50,19 @@ EntryArg = Annotated[
         description="With files: the entry file (default 'main.ts'). With source: the file name used in errors."
     ),
 ]
+
+
+LeagueArg = Annotated[
+    str,
+    Field(
+        description=f"The league's name ({NAME_RULE}): the file NAME.league in the server's root (league_add creates it)."
+    ),
+]
+
+
+def league_path(folder: GameFolder, name: str) -> Path:
+    """The league file a name addresses (never outside the root)."""
+    return folder.root / (check_name(name, "league name") + SUFFIX)
 
 
 def check_player(player: str) -> str:
@@ -92,11 +107,13 @@ def sources(
 __all__ = [
     "RULES_DOC",
     "GameArg",
+    "LeagueArg",
     "LibraryIdArg",
     "WholeMapArg",
     "PlayerArg",
     "RulesArg",
     "check_player",
     "check_range",
+    "league_path",
     "sources",
 ]

@@ -4,6 +4,7 @@ summarised in a few lines (the arena's comparison, without its per-game results)
 from __future__ import annotations
 
 import functools
+import threading
 from typing import Annotated, Any
 
 import anyio.from_thread
@@ -14,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ... import api, arena
 from ...api import ApiError, GameFolder
+from ...arena.shared import WorkerPool
 from ..edge import log, reply
 from ..models import ComparedScript, ScoreDifference, ScriptsCompared, SeedGap
 from ..shaping import points_text
@@ -22,6 +24,10 @@ from .registry import tool
 
 MAX_GAMES = 40  # seeds x 2 seat orders in one call: a call returns within a few minutes
 MAX_ROUNDS = 300
+
+# Every comparison of this server plays on these workers (one per core), whoever calls; a call
+# that is cancelled stops its games within a second (arena/shared.py).
+WORKERS = WorkerPool()
 
 
 class ScriptChoice(BaseModel):
@@ -149,17 +155,23 @@ async def compare_scripts(
                 )
                 reporting = False
 
-    result = await anyio.to_thread.run_sync(
-        functools.partial(
-            arena.compare,
-            entrants,
-            resolved,
-            seed_list,
-            rounds,
-            arena.choose_backend(),
-            progress=progress,
+    stop = threading.Event()
+    try:
+        # abandoned when the call is cancelled: then ``stop`` ends its games at once
+        result = await anyio.to_thread.run_sync(
+            functools.partial(
+                arena.compare,
+                entrants,
+                resolved,
+                seed_list,
+                rounds,
+                WORKERS.backend(stop),
+                progress=progress,
+            ),
+            abandon_on_cancel=True,
         )
-    )
+    finally:
+        stop.set()
     return reply(_summary(result), _text(result))
 
 

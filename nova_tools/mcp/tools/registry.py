@@ -46,6 +46,7 @@ def tool(
     something (a client may ask its user first)."""
 
     def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        # the tool's marks ride on the function itself, read back by register()
         fn.nova_tool = ToolInfo(title, read_only, destructive)  # type: ignore[attr-defined]
         return fn
 
@@ -70,6 +71,7 @@ def _bind_folder(fn: Callable[..., Any], folder: GameFolder) -> Callable[..., An
     functools.update_wrapper(
         bound, fn
     )  # name, docstring, and __wrapped__: type hints resolve in fn's module
+    # the signature the SDK reads (inspect honours __signature__; no type declares it)
     bound.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     bound.__annotations__ = {k: v for k, v in fn.__annotations__.items() if k != FOLDER}
     return bound
@@ -78,7 +80,7 @@ def _bind_folder(fn: Callable[..., Any], folder: GameFolder) -> Callable[..., An
 def register(app: MCPServer, folder: GameFolder, tools: Iterable[Callable[..., Any]]) -> None:
     """Add ``tools``, in order, to ``app``: each behind the edge that turns mistakes into error results."""
     for fn in tools:
-        info: ToolInfo = fn.nova_tool  # type: ignore[attr-defined]
+        info: ToolInfo = fn.nova_tool  # type: ignore[attr-defined]  # set by @tool
         # the docstring without its code indentation: what an agent reads in tools/list
         description = inspect.cleandoc(fn.__doc__ or "")
         app.add_tool(
