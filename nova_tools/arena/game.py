@@ -14,7 +14,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .. import engine, store
-from ..engine.reasons import failed_turn
 from ..play import GameSession, GameSpec, Seat, stored_game
 from .plan import Contest, GameTask
 
@@ -85,16 +84,15 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
     failed: dict[str, Counter[str]] = {seat_player(i): Counter() for i in range(len(task.seats))}
     moves = {seat_player(i): hashlib.sha256() for i in range(len(task.seats))}
     for _ in range(task.rounds):
-        for event in session.play_round().events:
-            if event["type"] != "turn":
-                continue
-            owner = state.androids[event["android"]].owner
-            turns[owner] += 1
-            moves[owner].update(
-                json.dumps(event.get("action"), sort_keys=True, default=str).encode() + b"\n"
-            )
-            if failed_turn(event):
-                failed[owner][event["code"]] += 1
+        report = session.play_round()  # its counts, made as the round was played
+        turns.update(report.turns_by)
+        for owner, code in report.failures:
+            failed[owner][code] += 1
+        for event in report.events:  # what each seat did, for telling identical games apart
+            if event["type"] == "turn":
+                moves[state.androids[event["android"]].owner].update(
+                    json.dumps(event.get("action"), sort_keys=True, default=str).encode() + b"\n"
+                )
     points = {s.player: s.points for s in engine.scores(state)}
     seats = tuple(
         SeatRecord(

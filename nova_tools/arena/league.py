@@ -399,6 +399,12 @@ class League:
                 f"the league has {len(entries)} entr{'y' if len(entries) == 1 else 'ies'}; "
                 "add at least two (nova league add) before playing"
             )
+        asked = len(entries) * (len(entries) - 1) * len(seeds)
+        if asked > MAX_GAMES:
+            raise LeagueError(
+                f"{len(entries)} entries on {len(seeds)} seeds make {asked} pairings; "
+                f"one play may ask for at most {MAX_GAMES} (give fewer seeds)"
+            )
         wanted = [
             (a, b, seed, order)
             for a, b in itertools.combinations(range(len(entries)), 2)
