@@ -7,12 +7,13 @@ worker, in any process, on any machine of a Ray cluster.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 
 from .. import engine, store
-from ..engine.reasons import failed_turn
 from ..play import GameSession, GameSpec, Seat, stored_game
 from .plan import Contest, GameTask
 
@@ -31,6 +32,9 @@ class SeatRecord:
     score: float
     turns: int
     failed: tuple[tuple[str, int], ...]  # (reason code, failed turns), by code
+    # a digest of every action the seat's androids took, in order: two scripts made the same
+    # moves from a seat when their digests there are equal
+    moves: str = ""
 
     @property
     def failed_turns(self) -> int:
@@ -78,14 +82,17 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
     state = session.state
     turns: Counter[str] = Counter()
     failed: dict[str, Counter[str]] = {seat_player(i): Counter() for i in range(len(task.seats))}
+    moves = {seat_player(i): hashlib.sha256() for i in range(len(task.seats))}
     for _ in range(task.rounds):
-        for event in session.play_round().events:
-            if event["type"] != "turn":
-                continue
-            owner = state.androids[event["android"]].owner
-            turns[owner] += 1
-            if failed_turn(event):
-                failed[owner][event["code"]] += 1
+        report = session.play_round()  # its counts, made as the round was played
+        turns.update(report.turns_by)
+        for owner, code in report.failures:
+            failed[owner][code] += 1
+        for event in report.events:  # what each seat did, for telling identical games apart
+            if event["type"] == "turn":
+                moves[state.androids[event["android"]].owner].update(
+                    json.dumps(event.get("action"), sort_keys=True, default=str).encode() + b"\n"
+                )
     points = {s.player: s.points for s in engine.scores(state)}
     seats = tuple(
         SeatRecord(
@@ -94,6 +101,7 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
             points[seat_player(seat)],
             turns[seat_player(seat)],
             tuple(sorted(failed[seat_player(seat)].items())),
+            moves[seat_player(seat)].hexdigest(),
         )
         for seat, entrant in enumerate(task.seats)
     )

@@ -107,5 +107,13 @@ def test_the_league_page_shows_the_table_and_an_entrys_games(lab: Lab, root: Pat
         OUTPUT.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(OUTPUT / "league.png"), full_page=True)
         context.close()
+        small = browser.new_context(viewport={"width": 800, "height": 600})
+        narrow = small.new_page()
+        narrow.goto(lab.url + "#/league/%C3%A9chelle?entry=hoarder")
+        narrow.locator("table.entry-games tbody tr").first.wait_for(timeout=TIMEOUT_MS)
+        assert narrow.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+            "the League page scrolls sideways at 800x600"
+        )
+        small.close()
         browser.close()
     assert not errors, errors
