@@ -7,6 +7,8 @@ worker, in any process, on any machine of a Ray cluster.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -30,6 +32,9 @@ class SeatRecord:
     score: float
     turns: int
     failed: tuple[tuple[str, int], ...]  # (reason code, failed turns), by code
+    # a digest of every action the seat's androids took, in order: two scripts made the same
+    # moves from a seat when their digests there are equal
+    moves: str = ""
 
     @property
     def failed_turns(self) -> int:
@@ -77,11 +82,17 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
     state = session.state
     turns: Counter[str] = Counter()
     failed: dict[str, Counter[str]] = {seat_player(i): Counter() for i in range(len(task.seats))}
+    moves = {seat_player(i): hashlib.sha256() for i in range(len(task.seats))}
     for _ in range(task.rounds):
         report = session.play_round()  # its counts, made as the round was played
         turns.update(report.turns_by)
         for owner, code in report.failures:
             failed[owner][code] += 1
+        for event in report.events:  # what each seat did, for telling identical games apart
+            if event["type"] == "turn":
+                moves[state.androids[event["android"]].owner].update(
+                    json.dumps(event.get("action"), sort_keys=True, default=str).encode() + b"\n"
+                )
     points = {s.player: s.points for s in engine.scores(state)}
     seats = tuple(
         SeatRecord(
@@ -90,6 +101,7 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
             points[seat_player(seat)],
             turns[seat_player(seat)],
             tuple(sorted(failed[seat_player(seat)].items())),
+            moves[seat_player(seat)].hexdigest(),
         )
         for seat, entrant in enumerate(task.seats)
     )
