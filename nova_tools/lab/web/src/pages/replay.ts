@@ -152,7 +152,7 @@ export function replayPage(context: PageContext): Page {
     renderScores(scoresBody, frame.players, colours);
     chart.setCursor(turns ? turns.baseIndex : index);
     eventsTitle.textContent = `Events of round ${frame.round}`;
-    events.show(frame.round, turns ? turns.at + 1 : null, showProblem);
+    events.show(frame.round, turns ? turns.at + 1 : null, showProblem, fog);
     refreshInspector();
     rememberPlace(frame.round);
   }
