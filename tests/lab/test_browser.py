@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
 from lab_testing import CHROMIUM_FLAGS, OUTPUT, Lab, chromium, running_lab
@@ -470,3 +471,154 @@ def test_the_lab_benchmark_keeps_running(browser) -> None:
         "baseline: an idle frame",
     ):
         assert label in text
+
+
+CROSSER = """
+const crosser: AndroidTurn = () => {
+  const me = world.androids.find((a) => a.id === androidId)!;
+  const east = Math.floor((turn - 1) / (rules.world.width - 1)) % 2 === 0;
+  const x = me.position.x;
+  const direction = east ? (x < rules.world.width - 1 ? 'east' : 'west') : x > 0 ? 'west' : 'east';
+  return { type: 'android.move', direction };
+};
+export default crosser;
+"""
+FOG_ROUNDS = 8
+FOG_CHECKED = (2, 4, 5, 7)  # bob's walker is out of alice's sight at rounds 2 and 5, in it at 4, 7
+
+
+@pytest.fixture(scope="module")
+def crossing(tmp_path_factory) -> Iterator[Lab]:
+    """An 8-round game of alice (the starter, at home) and bob (an android walking across the
+    board and back), in a lab: bob walks in and out of alice's sight."""
+    folder = tmp_path_factory.mktemp("crossing")
+    (folder / "crosser.ts").write_text(CROSSER, encoding="utf-8")
+    game = folder / "crossing.json"
+    assert nova("create-game", "--file", game, "--seed", "6").code == 0
+    for player, script in (("alice", api.starter_entry()), ("bob", folder / "crosser.ts")):
+        assert nova("upload", "--file", game, "--player", player, script).code == 0
+    for player, script in (("alice", "script-1"), ("bob", "script-2")):
+        assert nova("launch", "--file", game, "--player", player, "--script", script).code == 0
+    assert nova("run", "--file", game, "--rounds", FOG_ROUNDS).code == 0
+    with running_lab(folder) as running:
+        yield running
+
+
+def listed_events(page, round: int, view: str) -> list[dict]:
+    """The events panel's entries once it shows ``round`` in ``view`` ('' the whole board), with
+    the tile each turn's entry names, beside the tiles the board draws as fog."""
+    page.wait_for_selector(f"ol.events[data-round='{round}'][data-view='{view}']", state="attached")
+    canvas = page.locator("canvas.board")
+    assert canvas.get_attribute("data-round") == str(round)
+    assert canvas.get_attribute("data-fog") == ("on" if view else "off")
+    return page.evaluate(
+        """() => [...document.querySelectorAll('ol.events li[data-type]')].map((li) => ({
+            type: li.dataset.type, android: li.dataset.android ?? null,
+            tile: li.dataset.tile ?? null, text: li.textContent }))"""
+    )
+
+
+def drawn_as_fog(page) -> set[str]:
+    return set((page.locator("canvas.board").get_attribute("data-fog-tiles") or "").split())
+
+
+def walk_the_rounds(page, rounds: tuple[int, ...], view: str) -> dict[int, tuple[list, set]]:
+    """Step with the arrow keys from the first round to each of ``rounds`` in turn and read the
+    events panel and the fog there."""
+    page.keyboard.press("Home")
+    read = {}
+    for round in rounds:
+        for _ in range(3 * FOG_ROUNDS):  # a bound: a viewer that never gets there fails, not hangs
+            if int(page.locator(".where").get_attribute("data-round")) >= round:
+                break
+            page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f".where[data-round='{round}']")
+        read[round] = (listed_events(page, round, view), drawn_as_fog(page))
+    return read
+
+
+def on_fog(read: dict[int, tuple[list, set]]) -> list[tuple[int, str]]:
+    """Every listed event on a tile the board drew as fog, with its round."""
+    return [
+        (round, event["text"])
+        for round, (events, fog) in read.items()
+        for event in events
+        if event["tile"] in fog
+    ]
+
+
+def without_query_key(url: str, key: str) -> str:
+    parts = urlsplit(url)
+    kept = [(k, v) for k, v in parse_qsl(parts.query) if k != key]
+    return urlunsplit(parts._replace(query=urlencode(kept)))
+
+
+def open_as(browser, lab: Lab, player: str, without_player: bool = False) -> Page:
+    """The replay of the crossing game "as PLAYER saw it"; ``without_player``: every events
+    request the page makes loses its ``player=`` on the way (a page with that bug)."""
+    view = Page(browser, lab.url)
+    if without_player:
+        view.context.route(
+            re.compile(r".*/api/games/crossing/events\?.*player=.*"),
+            lambda route: route.continue_(url=without_query_key(route.request.url, "player")),
+        )
+    view.open("#/replay/crossing")
+    view.page.wait_for_selector(".replay-page[data-loaded=yes]")
+    view.page.select_option("select.fog", player)
+    view.page.wait_for_selector("canvas.board[data-fog=on]")
+    view.page.locator("canvas.board").focus()  # the arrow keys step the rounds, not the select
+    return view
+
+
+def test_as_alice_saw_it_the_events_panel_lists_no_event_on_a_tile_drawn_as_fog(
+    browser, crossing: Lab
+) -> None:
+    """Issue 24's must-show, in the browser: "as alice saw it", round by round, no entry of the
+    events panel lies on a tile the board draws as fog, while the whole board lists bob's turns
+    on those very tiles; and the same check catches a page that asks for the events without
+    alice's name."""
+    owners = {
+        a.id: a.owner
+        for a in api.open_game(crossing.root / "crossing.json").state.androids.values()
+    }
+    view = open_as(browser, crossing, "alice")
+    page = view.page
+    seen = walk_the_rounds(page, FOG_CHECKED, "alice")
+    for round, (events, fog) in seen.items():
+        turns = [e for e in events if e["type"] == "turn"]
+        assert turns and all(e["tile"] for e in turns), f"round {round}: a turn names no tile"
+        assert fog, f"round {round}: alice's view draws no fog"
+    assert on_fog(seen) == []
+    bobs_seen = {
+        r for r, (events, _) in seen.items() for e in events if owners.get(e["android"]) == "bob"
+    }
+    assert bobs_seen and bobs_seen != set(FOG_CHECKED), (
+        f"bob's turns are listed for alice at rounds {sorted(bobs_seen)}: pick rounds where bob is "
+        "both in and out of her sight"
+    )
+
+    # the whole board lists bob's turns on the tiles alice's view drew as fog: the check had
+    # something to hide
+    page.select_option("select.fog", "")
+    page.wait_for_selector("canvas.board[data-fog=off]")
+    page.locator("canvas.board").focus()
+    whole = walk_the_rounds(page, FOG_CHECKED, "")
+    hidden = [
+        (round, event["text"])
+        for round, (events, _) in whole.items()
+        for event in events
+        if owners.get(event["android"]) == "bob" and event["tile"] in seen[round][1]
+    ]
+    assert {round for round, _ in hidden} == set(FOG_CHECKED) - bobs_seen, hidden
+    for round, (events, _) in seen.items():
+        assert [e["text"] for e in events if e["type"] != "turn"] == [
+            e["text"] for e in whole[round][0] if e["type"] != "turn"
+        ]  # the round's other events are listed in both views
+    view.close()
+
+    # the page as it would be if it asked for the events without alice's name: the same check
+    # fails (the real lab answers; only the request's query loses `player=`)
+    leaky = open_as(browser, crossing, "alice", without_player=True)
+    caught = on_fog(walk_the_rounds(leaky.page, FOG_CHECKED, "alice"))
+    assert {round for round, _ in caught} == set(FOG_CHECKED) - bobs_seen, caught
+    leaky.close()

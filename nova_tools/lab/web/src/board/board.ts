@@ -1,7 +1,7 @@
 // The board's public face: give it state, it redraws at once; it reports what the user picked.
 
 import { pick } from './events';
-import { geometry, render } from './render';
+import { foggedTiles, geometry, render } from './render';
 import { type BoardState, type Selection, initialState } from './state';
 
 export class Board {
@@ -57,6 +57,7 @@ export class Board {
     canvas.dataset.turn = frame.turn === null ? '' : String(frame.turn);
     canvas.dataset.tile = String(cssWidth / state.width);
     canvas.dataset.fog = state.fog ? 'on' : 'off';
+    canvas.dataset.fogTiles = foggedTiles(state);
   }
 
   dispose(): void {

@@ -24,6 +24,22 @@ export function geometry(state: BoardState, cssWidth: number): Geometry {
   return { tile, gap: tile >= 24 ? 2 : 1 };
 }
 
+/** Whether tile (x, y) is drawn as fog: a player's view is on and its frame holds no such tile. */
+export function isFogged(state: BoardState, x: number, y: number): boolean {
+  return state.fog !== null && !state.fog.tiles.has(y * state.width + x);
+}
+
+/** The tiles drawn as fog, as `x,y` words (empty on the whole board): the canvas carries them
+ * for the browser tests, which check that a player's view lists no event on a fogged tile. */
+export function foggedTiles(state: BoardState): string {
+  const words: string[] = [];
+  if (state.fog === null) return '';
+  for (let y = 0; y < state.height; y++) {
+    for (let x = 0; x < state.width; x++) if (isFogged(state, x, y)) words.push(`${x},${y}`);
+  }
+  return words.join(' ');
+}
+
 export function render(ctx: CanvasRenderingContext2D, state: BoardState, geo: Geometry): void {
   const { width, height } = state;
   const { tile } = geo;
@@ -31,12 +47,9 @@ export function render(ctx: CanvasRenderingContext2D, state: BoardState, geo: Ge
   ctx.save();
   ctx.fillStyle = BOARD.background;
   ctx.fillRect(0, 0, width * tile, height * tile);
-  const fogged = state.fog !== null;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const data = frame.tiles.get(y * width + x);
-      const seen = !fogged || data !== undefined;
-      drawTile(ctx, geo, x, y, data, seen);
+      drawTile(ctx, geo, x, y, frame.tiles.get(y * width + x), !isFogged(state, x, y));
     }
   }
   const stacks = new Map<number, AndroidState[]>();

@@ -153,9 +153,16 @@ export function replayPage(context: PageContext): Page {
     renderScores(scoresBody, frame.players, colours);
     chart.setCursor(turns ? turns.baseIndex : index);
     eventsTitle.textContent = `Events of round ${frame.round}`;
-    events.show(frame.round, turns ? turns.at + 1 : null, showProblem, fog);
+    const ended = endOfRound(frame.round);
+    events.show(frame.round, turns ? turns.at + 1 : null, showProblem, fog, (android) => ended?.androids.get(android)?.position);
     refreshInspector();
     rememberPlace(frame.round);
+  }
+
+  /** The whole board at the end of `round` (where its turns lie, as the api counts what is seen). */
+  function endOfRound(round: number): Frame | undefined {
+    for (let i = frames.length - 1; i >= 0; i--) if (frames[i]!.round === round) return frames[i];
+    return undefined;
   }
 
   // the address keeps the round and the view (to share a position), at most a few times a second:

@@ -6,6 +6,9 @@ import { gameUrl, getJSON, query } from '../http';
 
 type Event = Record<string, unknown>;
 
+/** Where an android ended a round, on the whole board (undefined: not on it then). */
+export type WhereAt = (android: string) => { x: number; y: number } | undefined;
+
 export function actionWords(action: Record<string, unknown> | undefined): string {
   if (!action) return 'no action';
   const type = String(action.type ?? '?').replace('android.', '');
@@ -53,12 +56,14 @@ export class EventsPanel {
 
   /** Show round `round`'s events (after a short pause, so scrubbing does not flood the lab). */
   /** With `player`: only what that player could see (the api decides, as it decides the fog). */
-  show(round: number, turn: number | null, onProblem: (error: unknown) => void, player: string | null = null): void {
+  /** `whereAt`: where each android ended the round; a turn's entry names that tile (`data-tile`,
+   * the tile the api's rule puts the turn on), so a test can hold it against the fog. */
+  show(round: number, turn: number | null, onProblem: (error: unknown) => void, player: string | null = null, whereAt: WhereAt = () => undefined): void {
     window.clearTimeout(this.timer);
-    this.timer = window.setTimeout(() => void this.load(round, turn, player).catch(onProblem), 150);
+    this.timer = window.setTimeout(() => void this.load(round, turn, player, whereAt).catch(onProblem), 150);
   }
 
-  private async load(round: number, turn: number | null, player: string | null): Promise<void> {
+  private async load(round: number, turn: number | null, player: string | null, whereAt: WhereAt): Promise<void> {
     const ticket = ++this.request;
     const asked = player === null ? { round, limit: 500 } : { round, limit: 500, player };
     const page = await getJSON<EventsPage>(gameUrl(this.game, 'events') + query(asked));
@@ -72,9 +77,19 @@ export class EventsPanel {
         const failed = isTurn && event.outcome !== 'accepted';
         const current = turn !== null && isTurn && turnsSeen === turn;
         const later = turn !== null && isTurn && turnsSeen > turn;
-        return h('li', { class: [failed ? 'failed' : '', current ? 'current' : '', later ? 'later' : ''].join(' ').trim(), dataset: { type: String(event.type) } }, describe(event));
+        const dataset: Record<string, string> = { type: String(event.type) };
+        if (isTurn) {
+          const android = String(event.android);
+          const at = whereAt(android);
+          dataset.android = android;
+          if (at) dataset.tile = `${at.x},${at.y}`;
+        }
+        return h('li', { class: [failed ? 'failed' : '', current ? 'current' : '', later ? 'later' : ''].join(' ').trim(), dataset }, describe(event));
       }),
     );
+    // which round and view the list shows now (it fills a moment after the cursor moves)
+    this.list.dataset.round = String(round);
+    this.list.dataset.view = player ?? '';
     if (page.events.length === 0) this.list.appendChild(h('li', { class: 'muted', text: 'no events this round' }));
     if (page.total > page.events.length) this.list.appendChild(h('li', { class: 'muted', text: `… ${page.total - page.events.length} more (nova events --round ${round})` }));
   }
