@@ -26,10 +26,11 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from ..engine.reasons import Outcome, Reason, failed_turn
     from ..engine.refusals import Refusal, UnknownPlayer
     from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
-    from .access import game_rules, open_game, read_game, require_player
+    from .access import game_rules, open_game, read_game, require_player, write_game_bytes
     from .dryrun import DryRun, dry_run
     from .errors import USER_ERRORS, ApiError, NovaError
     from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
+    from .forks import Edit, base_files, fork
     from .frames import replay_frames
     from .games import (
         PlayerScript,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
         upload_script,
     )
     from .history import score_history, status_at
-    from .library import LibraryEntry, LibraryScript, ScriptLibrary, add_to_library
+    from .library import LibraryScript, ScriptLibrary, add_to_library
     from .played import PlayedGame, demo_spec, play_to_file, starter_entry
     from .reference import action_docs
     from .reference import write_docs as write_generated_docs
@@ -73,13 +74,17 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
         Holdings,
         Launched,
         LeadChange,
+        LibraryEntry,
         Message,
         OwnAndroid,
         PlayerHistory,
+        PlayerScore,
         PlayerWorld,
         Position,
         RecordedAndroid,
         Result,
+        RuleProblem,
+        RulesCheck,
         RunGame,
         RunSummary,
         ScoreHistory,
@@ -108,6 +113,7 @@ _WHERE = {
     "Refusal": ("..engine.refusals", "Refusal"),
     "UnknownPlayer": ("..engine.refusals", "UnknownPlayer"),
     "game_rules": (".access", "game_rules"),
+    "write_game_bytes": (".access", "write_game_bytes"),
     "open_game": (".access", "open_game"),
     "read_game": (".access", "read_game"),
     "require_player": (".access", "require_player"),
@@ -126,7 +132,10 @@ _WHERE = {
     "replay_timeline": (".timeline", "replay_timeline"),
     "play_run": (".runs", "play_run"),
     "PlayerScript": (".games", "PlayerScript"),
-    "LibraryEntry": (".library", "LibraryEntry"),
+    "LibraryEntry": (".results", "LibraryEntry"),
+    "Edit": (".forks", "Edit"),
+    "base_files": (".forks", "base_files"),
+    "fork": (".forks", "fork"),
     "LibraryScript": (".library", "LibraryScript"),
     "ScriptLibrary": (".library", "ScriptLibrary"),
     "add_to_library": (".library", "add_to_library"),
@@ -172,6 +181,9 @@ _WHERE = {
     "OwnAndroid": (".results", "OwnAndroid"),
     "PlayerHistory": (".results", "PlayerHistory"),
     "PlayerWorld": (".results", "PlayerWorld"),
+    "PlayerScore": (".results", "PlayerScore"),
+    "RuleProblem": (".results", "RuleProblem"),
+    "RulesCheck": (".results", "RulesCheck"),
     "Position": (".results", "Position"),
     "RecordedAndroid": (".results", "RecordedAndroid"),
     "Result": (".results", "Result"),
@@ -246,12 +258,15 @@ __all__ = [
     "PlayedGame",
     "PlayerHistory",
     "PlayerScript",
+    "PlayerScore",
     "PlayerWorld",
     "Position",
     "Reason",
     "RecordedAndroid",
     "Refusal",
     "Result",
+    "RuleProblem",
+    "RulesCheck",
     "RunGame",
     "RunSummary",
     "ScoreHistory",
@@ -273,6 +288,9 @@ __all__ = [
     "check_name",
     "PlayerScript",
     "LibraryEntry",
+    "Edit",
+    "base_files",
+    "fork",
     "LibraryScript",
     "ScriptLibrary",
     "add_to_library",
@@ -308,4 +326,5 @@ __all__ = [
     "upload_script",
     "write_generated_docs",
     "write_replay",
+    "write_game_bytes",
 ]

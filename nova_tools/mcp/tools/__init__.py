@@ -23,6 +23,7 @@ from .get_world import get_world
 from .launch_android import launch_android
 from .list_games import list_games
 from .list_scripts import list_scripts
+from .play_game import play_game
 from .registry import register, tool
 from .run_rounds import MAX_ROUNDS, run_rounds
 from .upload_script import upload_script
@@ -45,6 +46,7 @@ TOOLS = (
     get_board_image,
     get_score_history,
     compare_scripts,
+    play_game,
     delete_game,
 )
 

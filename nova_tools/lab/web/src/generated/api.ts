@@ -218,7 +218,7 @@ export interface Position {
 export interface TurnSummary {
   round: number;
   action: Record<string, unknown> | null;
-  outcome: string;
+  outcome: 'accepted' | 'refused' | 'invalid' | 'error';
   code: string | null;
   reason: string | null;
   ticks: number;
