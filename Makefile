@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup editor-tools emacs browser demo test test-under-load bench mutation planted-bugs schemas clean
+.PHONY: setup editor-tools emacs browser demo lint test test-under-load bench mutation planted-bugs schemas clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -48,7 +48,12 @@ browser:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
 	  || echo "Could not install chromium (not root?): the browser tests skip on a local run and fail under CI"; }
 
-test: setup editor-tools browser
+# ruff's lint rules and formatter ([tool.ruff] in pyproject.toml).
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: setup editor-tools browser lint
 	$(BIN)/python -m pytest -q
 
 # The whole suite three times in a row beside two busy loops on both cores (issue 17); RUNS=n.
@@ -72,6 +77,11 @@ $(VENV)/.mutation-installed: pyproject.toml
 # Plant the known one-line bugs of issue 17 in a scratch copy; each must fail the suite.
 planted-bugs: setup
 	$(BIN)/python tests/planted_bugs.py --control
+
+# The golden record (tests/golden/games.json): the state hash after every round of a few games
+# of the house androids. Regenerate it only when a change is meant to alter games (CONTRIBUTING.md).
+golden: setup
+	$(BIN)/python tests/golden_testing.py
 
 schemas: setup
 	$(BIN)/nova generate

@@ -1,5 +1,5 @@
-"""Run every benchmark in turn: `python -m bench [NAME ...]` (names: engine, sandbox, turn,
-toolchain, lsp, arena, user, lab, calibration). Each reports medians, and ratios against a baseline measured in the same run."""
+"""Run every benchmark in turn: `python -m bench [NAME ...]` (names: engine, sandbox, native, turn,
+toolchain, lsp, arena, user, lab, calibration, load). Each reports medians, and ratios against a baseline measured in the same run."""
 
 from __future__ import annotations
 
@@ -7,7 +7,19 @@ import importlib
 import sys
 import time
 
-ORDER = ("engine", "sandbox", "turn", "toolchain", "lsp", "arena", "user", "lab", "calibration")
+ORDER = (
+    "engine",
+    "sandbox",
+    "native",
+    "turn",
+    "toolchain",
+    "lsp",
+    "arena",
+    "user",
+    "lab",
+    "calibration",
+    "load",
+)
 
 
 def main(argv: list[str]) -> int:

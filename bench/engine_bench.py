@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nova_tools.engine import (  # noqa: E402
+from nova_tools.engine import (
     Decision,
     GameState,
     active_count,
@@ -46,9 +46,9 @@ from nova_tools.engine import (  # noqa: E402
     turn_seed,
     world_view,
 )
-from nova_tools.engine.materials import total  # noqa: E402
-from nova_tools.engine.prng import SplitMix64  # noqa: E402
-from nova_tools.rules import Rules, resolve  # noqa: E402
+from nova_tools.engine.materials import total
+from nova_tools.engine.prng import SplitMix64
+from nova_tools.rules import Rules, resolve
 
 PLAYERS = ("ada", "bo", "cy", "di")
 REPLAY_TARGET = 100_000  # events/s, DESIGN section 7
@@ -298,10 +298,10 @@ def measure(
         "turn_us": med(turn_s) / turns * 1e6,
         "dumps_us": med(dumps_s) / turns * 1e6,
         "turns_per_s": turns / med(turn_s),
-        "turn_over_dumps": med(t / d for t, d in zip(turn_s, dumps_s)),
+        "turn_over_dumps": med(t / d for t, d in zip(turn_s, dumps_s, strict=True)),
         "replay_events_per_s": len(log) / med(replay_s),
         "parse_events_per_s": len(log) / med(parse_s),
-        "replay_over_parse": med(r / p for r, p in zip(replay_s, parse_s)),
+        "replay_over_parse": med(r / p for r, p in zip(replay_s, parse_s, strict=True)),
         "repeats": repeats,
         "state_hash_ms": hash_costs(repeats),
     }

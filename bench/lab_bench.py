@@ -41,7 +41,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nova_tools import api  # noqa: E402
+from nova_tools import api
 
 OPEN_TARGET_S = 1.0
 SCRUB_TARGET_MS = 50.0

@@ -37,8 +37,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lsprotocol import types  # noqa: E402
-from pygls.lsp.client import LanguageClient  # noqa: E402
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
 
 SCRIPT = """\
 const me = () => world.androids.find((a) => a.id === androidId)!;

@@ -153,7 +153,7 @@ def starter_case() -> tuple[str, TurnGlobals, str] | None:
         from nova_tools.toolchain import compile_sources
 
         bundle = compile_sources(files(), ENTRY).bundle
-    except Exception as exc:  # noqa: BLE001 - a missing toolchain only skips this case
+    except Exception as exc:  # a missing toolchain only skips this case
         print(f"(starter-sized bundle skipped: {exc})")
         return None
     state = engine.generate(Rules(), 3)

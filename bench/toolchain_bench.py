@@ -19,10 +19,10 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nova_tools import starter  # noqa: E402
-from nova_tools.toolchain.bundle import bundle_file, bundle_sources  # noqa: E402
-from nova_tools.toolchain.compile import compile_android, compile_sources  # noqa: E402
-from nova_tools.toolchain.typecheck import typecheck_file, typecheck_sources  # noqa: E402
+from nova_tools import starter
+from nova_tools.toolchain.bundle import bundle_file, bundle_sources
+from nova_tools.toolchain.compile import compile_android, compile_sources
+from nova_tools.toolchain.typecheck import typecheck_file, typecheck_sources
 
 TARGET_S = 0.5
 

@@ -42,7 +42,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nova_tools import api, engine, starter, store, strictjson  # noqa: E402
+from nova_tools import api, engine, starter, store, strictjson
 
 REPLAY_TARGET = 100_000  # events/s, DESIGN section 7
 UPLOAD_TARGET_S = 0.5

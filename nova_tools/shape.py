@@ -34,10 +34,11 @@ class Result(BaseModel):
     )
 
     # the fields ``to_json()`` gives, when the documented shape is a part of the result
-    json_fields: ClassVar[frozenset[str] | None] = None
+    json_fields: ClassVar[set[str] | frozenset[str] | None] = None
 
     def to_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True, include=self.json_fields)
+        shown = None if self.json_fields is None else set(self.json_fields)
+        return self.model_dump(mode="json", by_alias=True, include=shown)
 
     def wire(self) -> dict[str, Any]:
         """The whole result as the MCP tools give it: every field, except an optional one that

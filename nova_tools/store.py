@@ -13,10 +13,12 @@ import contextlib
 import errno
 import json
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from . import engine, strictjson
 from .engine.state import GameState, canonical
@@ -40,10 +42,10 @@ class StoredScript:
     # The bundle's source map (toolchain/sourcemap.py), which turns the positions a script's
     # errors report into the player's own files and lines; absent in files written before maps
     # were kept (they load as they are) and for a peer's script in a match.
-    source_map: dict | None = None
+    source_map: dict[str, Any] | None = None
 
-    def to_json(self) -> dict:
-        data = {
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "player": self.player,
             "name": self.name,
             "sha256": self.sha256,
@@ -54,7 +56,7 @@ class StoredScript:
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> "StoredScript":
+    def from_json(cls, data: dict[str, Any]) -> StoredScript:
         return cls(
             data["player"], data["name"], data["sha256"], data["bundle"], data.get("sourceMap")
         )
@@ -68,21 +70,21 @@ class Game:
     rules: Rules
     seed: int
     sandbox: dict[str, str]
-    initial: dict
+    initial: dict[str, Any]
     scripts: dict[str, StoredScript]
-    events: list[dict]
+    events: list[dict[str, Any]]
     state: GameState = field(repr=False)
     # A peer match's account of itself (who played, how far it was verified); a game with one is
     # finished: a match cannot be continued once it has run (rulebook 1.1).
-    match: dict | None = None
+    match: dict[str, Any] | None = None
     # A run played to its arrival round in the browser lab (``{"rounds": N}``): finished too, for
     # the same reason (rulebook 1.1: the Run panel's round count is a real deadline).
-    run: dict | None = None
+    run: dict[str, Any] | None = None
 
-    def record(self, new_events: list[dict]) -> None:
+    def record(self, new_events: list[dict[str, Any]]) -> None:
         self.events.extend(new_events)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data = {
             "format": FORMAT,
             "version": VERSION,
@@ -246,14 +248,16 @@ def _read_data(path: Path, raw: bytes | None = None) -> object:
     return _decode(path, raw)
 
 
-def _watchable(replay: dict) -> dict:
+def _watchable(replay: dict[str, Any]) -> dict[str, Any]:
     """A replay export as a game file's data: its log with the notes it redacted left out (they
     change nothing in the world), no scripts, the replay's own version checked as a game's."""
-    from .engine.notes import NOTE_KEYS
     from .engine.view import REDACTED
+    from .limits import NOTE_KEYS
 
     def plain(event: object) -> object:
-        action = event.get("action") if isinstance(event, dict) else None
+        if not isinstance(event, dict):
+            return event
+        action = event.get("action")
         if not isinstance(action, dict) or not any(action.get(k) == REDACTED for k in NOTE_KEYS):
             return event
         return {
@@ -340,7 +344,7 @@ def _lock_path(path: Path) -> Path:
     return real.with_name(real.name + ".lock")
 
 
-def _open_lock(lock: Path, path: Path):
+def _open_lock(lock: Path, path: Path) -> BinaryIO:
     # Never through a link: a planted NAME.json.lock link would make the lock create or truncate
     # a file wherever it points (outside an MCP server's folder, say).
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -362,14 +366,14 @@ def locked(path: str | Path) -> Iterator[None]:
     path = Path(path)
     handle = _open_lock(_lock_path(path), path)
     with handle:
-        try:
-            import fcntl
-
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        except ImportError:  # pragma: no cover - Windows: msvcrt locks the first byte
+        if sys.platform == "win32":  # pragma: no cover - msvcrt locks the first byte
             import msvcrt
 
             msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         yield
 
 
@@ -397,13 +401,15 @@ RECORD_VERSION = 1
 class MatchRecord:
     path: Path
     rules: Rules
-    match: dict  # the match's account of itself (players, rounds, verification)
-    status: dict  # the `nova status --json` object at the end of the match
-    androids: list[dict]  # the player's own androids: id, ownerId, scriptId, active, recording
-    scripts: dict[str, dict]  # the player's own scripts: id -> {name, sha256}
+    match: dict[str, Any]  # the match's account of itself (players, rounds, verification)
+    status: dict[str, Any]  # the `nova status --json` object at the end of the match
+    androids: list[
+        dict[str, Any]
+    ]  # the player's own androids: id, ownerId, scriptId, active, recording
+    scripts: dict[str, dict[str, Any]]  # the player's own scripts: id -> {name, sha256}
     sandbox: dict[str, str]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -423,7 +429,7 @@ def save_record(record: MatchRecord) -> None:
         raise GameFileError(f"cannot write {record.path} ({error.strerror or error})") from None
 
 
-def _record_from(path: Path, data: dict) -> MatchRecord:
+def _record_from(path: Path, data: dict[str, Any]) -> MatchRecord:
     where = _describe(path)
     version = data.get("version")
     if not isinstance(version, int) or version > RECORD_VERSION:

@@ -99,6 +99,7 @@ FOLDERS = {
     "starter": "inprocess",
     "editors": "realpart",
     "lab": "subprocess",  # the real `nova lab` process (its browser tests are marked realpart)
+    "golden": "inprocess",  # the golden record: recorded games replayed in this process
 }
 
 FILES = {
@@ -116,6 +117,7 @@ FILES = {
     "mcp/test_world_text.py": "unit",
     "mcp/test_hostile_requests.py": "subprocess",  # the real nova mcp over stdio
     "mcp/test_hostile_clients.py": "subprocess",  # two clients of one nova mcp --http
+    "mcp/test_bounds.py": "subprocess",  # nova mcp --http under many calls: memory, workers
     "match/test_protocol.py": "inprocess",
     "play/test_one_game_loop.py": "subprocess",  # nova demo, and a second process for determinism
     "play/test_error_places.py": "subprocess",  # nova events and nova dry-run, as a user runs them
@@ -126,6 +128,7 @@ FILES = {
     "test_suite_rules.py": "subprocess",  # runs pytest on a suite of its own
     "test_tiers.py": "unit",
     "test_planted_bugs_apply.py": "unit",
+    "test_one_home.py": "unit",
 }
 
 

@@ -11,7 +11,6 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from nova_testing import Run
@@ -25,7 +24,7 @@ class Process:
     """A `nova` (or test peer) process whose output is collected as it comes (so a test can wait for
     a line); killed if it outlives its limit."""
 
-    running: list["Process"] = []  # killed by the tests' fixture if a test fails half-way
+    running: list[Process] = []  # killed by the tests' fixture if a test fails half-way
 
     def __init__(self, argv: list[str], cwd: Path) -> None:
         Process.running.append(self)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .. import engine
 from ..engine.state import Android, Building, GameState
 from ..engine.view import android_json, building_json
+from ..limits import utf16_length
 from .results import (
     AndroidReport,
     AndroidState,
@@ -37,8 +38,8 @@ def android_report(android: Android) -> AndroidReport:
 
 def own_android(android: Android) -> OwnAndroid:
     data = android_json(android, private=True)
-    data["memoryLength"] = len(data.pop("memory"))
-    data["recordingLength"] = len(data.pop("recording"))
+    data["memoryLength"] = utf16_length(data.pop("memory"))
+    data["recordingLength"] = utf16_length(data.pop("recording"))
     return OwnAndroid.model_validate(data)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..engine.reasons import Outcome
 from ..engine.state import from_json, to_json
+from ..limits import utf16_length
 from ..play import GameSession, GameSpec, Seat
 from ..rules import Rules
 from ..toolchain.compile import CompiledScript
@@ -85,8 +86,8 @@ def dry_run(
         code=event.get("code"),
         reason=event.get("reason"),
         penalty=rules.android.failed_turn_health_penalty,
-        memory_size=len(memory) if isinstance(memory, str) else None,
-        recording_size=len(recording) if isinstance(recording, str) else None,
+        memory_size=utf16_length(memory) if isinstance(memory, str) else None,
+        recording_size=utf16_length(recording) if isinstance(recording, str) else None,
         event=event,
         logs=tuple(line[:MAX_LOG_LINE_CHARS] for line in session.runner.last_logs[:MAX_LOG_LINES]),
         stack=tuple(

@@ -62,7 +62,7 @@ class GameFolder:
     root: Path
 
     @classmethod
-    def at(cls, root: str | Path) -> "GameFolder":
+    def at(cls, root: str | Path) -> GameFolder:
         return cls(Path(root).resolve())
 
     def path(self, name: str) -> Path:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from .. import engine, store
 from ..engine.state import GameState
-from .access import open_game
 from .convert import android_state, building_state, score_lines, visible_tile
 from .errors import ApiError
 from .results import Frame, FrameScore, Position
@@ -74,6 +73,7 @@ def frame_of(moment: Moment) -> Frame:
         if tile.composition or tile.scattered
     )
     seats = {p.id: p.seat for p in state.players.values()}
+    owners = {a.id: a.owner for a in state.androids.values()}
     return Frame(
         round=moment.round,
         turn=moment.turn,
@@ -86,8 +86,21 @@ def frame_of(moment: Moment) -> Frame:
             FrameScore(id=s.player, seat=seats[s.player], score=s.points, breakdown=score_lines(s))
             for s in engine.scores(state)
         ),
-        events=tuple({**event, "text": describe_event(event)} for event in moment.events),
+        events=tuple({**event, "text": describe_event(event, owners)} for event in moment.events),
     )
+
+
+class Frames(Iterator[Frame]):
+    """The frames of a recorded game, made one at a time as they are read (a long game is never
+    held whole: `nova play` in a pipe prints each frame and lets it go). ``last_round`` is the
+    game's last round, known before the first frame."""
+
+    def __init__(self, game: store.Game, frames: Iterator[Frame]) -> None:
+        self.last_round: int = game.state.round
+        self._frames = frames
+
+    def __next__(self) -> Frame:
+        return next(self._frames)
 
 
 def replay_frames(
@@ -96,10 +109,12 @@ def replay_frames(
     first_round: int = 0,
     last_round: int | None = None,
     per_turn: bool = False,
-) -> Iterator[Frame]:
-    """The frames of a recorded game (a game file, or a player's replay export), from ``first_round`` to ``last_round`` (both included; the
-    frame of round 0 is the world after setup). With ``per_turn``, a frame after every turn too
-    (``turn`` counts the turns of its round), then the round's end."""
+) -> Frames:
+    """The frames of a recorded game (a game file, or a player's replay export), from
+    ``first_round`` to ``last_round`` (both included; the frame of round 0 is the world after
+    setup). With ``per_turn``, a frame after every turn too (``turn`` counts the turns of its
+    round), then the round's end. A range that the game does not have is refused at once, before
+    any frame is made."""
     game = path if isinstance(path, store.Game) else store.load(path, replays=True)
     if first_round < 0 or (last_round is not None and last_round < first_round):
         raise ApiError(
@@ -109,6 +124,12 @@ def replay_frames(
         raise ApiError(
             f"{game.path} has no round {first_round} (it has rounds 0-{game.state.round})"
         )
+    return Frames(game, _frames(game, first_round, last_round, per_turn))
+
+
+def _frames(
+    game: store.Game, first_round: int, last_round: int | None, per_turn: bool
+) -> Iterator[Frame]:
     for moment in moments(game, per_turn=per_turn):
         if moment.round < first_round:
             continue

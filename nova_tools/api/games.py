@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import engine, store
+from ..limits import MAX_ROUNDS, MAX_SEED, overwrite_refusal
 from ..play import GameSession, sandbox_build
 from ..rules import Rules, RulesError, load, loads, resolve
 from ..toolchain.compile import CompiledScript, compile_android, compile_sources
@@ -58,15 +59,13 @@ def create_game(
     """A new game file. ``final_round`` sets ``rules.match.finalRound`` over whatever the rules say."""
     path = Path(path)
     resolved = with_final_round(resolve_rules(rules), final_round)
-    if not 0 <= seed < 2**63:
+    if not 0 <= seed <= MAX_SEED:
         raise ApiError(f"the seed must be a whole number from 0 to 2^63 - 1, not {seed}")
     if path.parent and not path.parent.exists():
         raise ApiError(f"the folder {path.parent} does not exist")
     with store.locked(path):  # checked under the lock, so two creators cannot both win
-        if path.exists() and not force:
-            raise ApiError(
-                f"{path} already exists; replace it only deliberately (--force on the command line)"
-            )
+        if refusal := overwrite_refusal(path, force=force):
+            raise ApiError(refusal)
         game = store.new_game(path, resolved, seed, sandbox_build())
         store.save(game)
     return Created(
@@ -228,8 +227,8 @@ def run_rounds(
     If interrupted, the rounds already completed are saved and the interruption re-raised."""
     if rounds < 1:
         raise ApiError(f"the number of rounds must be at least 1, not {rounds}")
-    if rounds > 100_000:
-        raise ApiError(f"{rounds} rounds is more than one run may play (at most 100000)")
+    if rounds > MAX_ROUNDS:
+        raise ApiError(f"{rounds} rounds is more than one run may play (at most {MAX_ROUNDS})")
     start = time.perf_counter()
     with store.locked(path):
         game = store.load(path)

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import store
-from ..play import GameResult, GameSession, GameSpec, Seat, stored_game
+from ..engine.state import GameState
+from ..limits import overwrite_refusal
+from ..play import GameResult, GameSession, GameSpec, Seat, SpecError, stored_game
 from ..rules import Rules
 from ..toolchain.compile import CompiledScript, compile_android
 from .errors import ApiError
@@ -57,9 +59,8 @@ class PlayedGame:
     seconds: float
 
 
-def _seats(result: GameResult) -> tuple[SeatPlayed, ...]:
+def _seats(result: GameResult, state: GameState) -> tuple[SeatPlayed, ...]:
     launched = [e for e in result.events if e["type"] == "android.launched"]
-    state = result.state
     seats = []
     for event in launched:
         # launched on its charger (an initial charger is never salvaged)
@@ -78,17 +79,46 @@ def play_to_file(
     progress: Callable[[int, int], None] | None = None,
 ) -> PlayedGame:
     """Play ``spec`` in memory and write it as the game file ``path`` (atomically)."""
-    path = Path(path)
-    if path.parent and not path.parent.exists():
-        raise ApiError(f"the folder {path.parent} does not exist")
-    if path.exists() and not force:
-        raise ApiError(
-            f"{path} already exists; replace it only deliberately (--force on the command line)"
-        )
     start = time.perf_counter()
-    session = GameSession.start(spec)
-    session.play(spec.rounds, progress=progress)
-    with store.locked(path):
-        store.save(stored_game(session, path))
+    session = play_and_save(path, spec, force=force, progress=progress)
     result = session.result()
-    return PlayedGame(path, _seats(result), result, time.perf_counter() - start)
+    return PlayedGame(
+        Path(path), _seats(result, session.state), result, time.perf_counter() - start
+    )
+
+
+def play_and_save(
+    path: str | Path,
+    spec: GameSpec,
+    *,
+    force: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+    extra: dict[str, object] | None = None,
+) -> GameSession:
+    """The one way a whole game is played in memory and kept: refuse to replace a file unless
+    ``force`` (asked again under the lock, after the play), play ``spec.rounds`` rounds (``stop()``
+    is asked before each: a true answer abandons the game and nothing is written), write the game
+    file atomically with the top-level keys ``extra`` (a run's ``run``)."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise ApiError(f"the folder {path.parent} does not exist")
+    if refusal := overwrite_refusal(path, force=force):
+        raise ApiError(refusal)
+    try:
+        session = GameSession.start(spec)
+    except SpecError as error:
+        raise ApiError(str(error)) from None
+    session.play(spec.rounds, progress=progress, stop=stop)
+    if session.round < spec.rounds:
+        raise ApiError(
+            f"the game was stopped after round {session.round} of {spec.rounds}; nothing was written"
+        )
+    with store.locked(path):
+        if overwrite_refusal(path, force=force):
+            raise ApiError(f"{path} appeared while the game was played; pick another name")
+        game = stored_game(session, path)
+        for key, value in (extra or {}).items():
+            setattr(game, key, value)
+        store.save(game)
+    return session

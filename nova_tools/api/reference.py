@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..engine import wire
 from ..engine.reasons import reason_table
+from ..limits import NOTES
 from ..rules.walk import model_doc
 from .results import ActionDoc, ActionField
 
@@ -88,7 +89,7 @@ def action_docs() -> tuple[ActionDoc, ...]:
                 name=f.alias or name, required=f.is_required(), description=f.description or ""
             )
             for name, f in model.model_fields.items()
-            if name not in ("type", "memory", "recording")
+            if name not in ("type", *NOTES)
         )
         docs.append(ActionDoc(type=action_type, summary=model_doc(model), fields=fields))
     return tuple(docs)

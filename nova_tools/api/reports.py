@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from pathlib import Path
 from typing import Literal
 
 from .. import store
-from ..engine.notes import NOTE_KEYS, NoteTracker
+from ..engine.notes import NoteTracker
 from ..engine.reasons import Outcome, failed_turn
 from ..engine.view import REDACTED, android_json
 from ..engine.wire import ACTION_TYPES
+from ..limits import NOTE_KEYS
 from .access import open_game, read_game, require_player
 from .convert import android_report as report_of
 from .convert import standings
@@ -156,7 +158,9 @@ def events_page(
     if notes == "none":
         shown = {i: _without_notes(e) for i, e in shown.items()}
     items = tuple(
-        _with_text(i, redact_event(shown[i], owners, player) if player is not None else shown[i])
+        _with_text(
+            i, redact_event(shown[i], owners, player) if player is not None else shown[i], owners
+        )
         for i in page
     )
     return EventsPage(
@@ -172,7 +176,7 @@ def _round_range(round: int | None, first: int | None, last: int | None) -> tupl
         return (round, round)
     if first is None and last is None:
         return None
-    low, high = (0 if first is None else first), (2**63 if last is None else last)
+    low, high = (0 if first is None else first), (sys.maxsize if last is None else last)
     if low > high:
         raise ApiError(
             f"the round range {first}-{last} is empty: from_round must not be above to_round"
@@ -219,9 +223,10 @@ def _involves(event: dict, android: str) -> bool:
     )
 
 
-def _with_text(index: int, event: dict) -> dict:
-    """An event as a read gives it: its place in the log, the event, and what it says in words."""
-    return {"index": index, **event, "text": describe_event(event)}
+def _with_text(index: int, event: dict, owners: dict[str, str]) -> dict:
+    """An event as a read gives it: its place in the log, the event, and what it says in words
+    (each android named with its owner)."""
+    return {"index": index, **event, "text": describe_event(event, owners)}
 
 
 def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, dict]:
@@ -239,7 +244,7 @@ def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, dict]:
 
 def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
     """An event as ``player`` may read it: another player's memory and recording redacted."""
-    if event.get("type") != "turn" or owners.get(event.get("android")) == player:
+    if event.get("type") != "turn" or owners.get(str(event.get("android"))) == player:
         return event
     redacted = dict(event)
     action = event.get("action")

@@ -143,6 +143,8 @@ class RunSummary(Result):
     scores: tuple[PlayerScore, ...] = Field(
         (), description="Colony readiness per player after the last round."
     )
+    # the standings the run left, as `nova status` gives them (so nobody reads the file again)
+    status: Status | None = Field(None, exclude=True)
 
 
 class PlayerScore(Result):

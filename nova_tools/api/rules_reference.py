@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from ..rules import Rules
-from ..rules.walk import MISSING, default_json, node_at, reference, tidy, value_at
+from ..rules.walk import MISSING, Node, default_json, node_at, reference, tidy, value_at
 
 RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
@@ -55,7 +56,7 @@ def bag_text(bag: dict, joiner: str = ", ") -> str:
     return joiner.join(parts) or "nothing"
 
 
-def shown(path: tuple, value: object) -> str:
+def shown(path: tuple[str | int, ...], value: Any) -> str:
     """A rule's value as the reference writes it: JSON for a number, a word or null; a material
     bag, a sight, an extraction or a conversion in words."""
     value = tidy(value)
@@ -113,6 +114,14 @@ def _scalar_rows(within: tuple) -> list[str]:
     return rows
 
 
+def rule_at(path: tuple[str | int, ...]) -> Node:
+    """The node of a rule this reference names, which must exist."""
+    node = node_at(path)
+    if node is None:
+        raise KeyError(f"the rules have no {'.'.join(map(str, path))}")
+    return node
+
+
 def _inside_leaf(path: tuple) -> bool:
     """Whether ``path`` is a field of a leaf value (shown whole, in its parent's row)."""
     for depth in range(1, len(path)):
@@ -145,11 +154,11 @@ def _buildings_section() -> list[str]:
         out.append(f"| `{kind}` | " + " | ".join(cells) + " |")
     out += ["", "| rule | meaning |", "|---|---|"]
     for field in BUILDING_FIELDS:
-        node = node_at(("buildings", "charger", field))
+        node = rule_at(("buildings", "charger", field))
         out.append(f"| `{field}` | {_cell(node.description)} |")
     out += ["", "What each type is for:", ""]
     for kind in defaults:
-        out.append(f"- `{kind}`: {node_at(('buildings', kind)).description}")
+        out.append(f"- `{kind}`: {rule_at(('buildings', kind)).description}")
     return out
 
 
@@ -182,15 +191,15 @@ def _generation_rows() -> list[str]:
     ]
     pods = default_json()["world"]["generation"]["pods"]
     rows.append(
-        f"| `rules.world.generation.pods.count` | {pods['count']} | {_cell(node_at(('world', 'generation', 'pods', 'count')).description)} |"
+        f"| `rules.world.generation.pods.count` | {pods['count']} | {_cell(rule_at(('world', 'generation', 'pods', 'count')).description)} |"
     )
-    contents = node_at(("world", "generation", "pods", "contents"))
+    contents = rule_at(("world", "generation", "pods", "contents"))
     rows.append(
         f"| `rules.world.generation.pods.contents` | {_cell('; '.join(f'{m} {shown((), r)}' for m, r in pods['contents'].items()))} "
         f"| {_cell(contents.description)} Each entry is a roll between `min` and `max`, both included. |"
     )
     for kind in ("ore", "water", "acid", "radiation"):
-        node = node_at(("world", "generation", kind))
+        node = rule_at(("world", "generation", kind))
         rows.append(
             f"| `rules.world.generation.{kind}` | {_cell(shown((), node.default))} | {_cell(node.description)} |"
         )
@@ -217,8 +226,9 @@ def _leaves_section() -> list[str]:
         "",
     ]
     for title, path in LEAF_EXAMPLES:
-        node = node_at(path)
-        model = node.model
+        model = rule_at(path).model
+        if model is None:
+            raise TypeError(f"{path} holds no leaf value")
         out += [
             f"### {title}",
             "",
@@ -256,7 +266,7 @@ def rules_markdown() -> str:
         out += [
             f"## {title} (`rules.{group}`)",
             "",
-            f"{node_at((group,)).description} See {where}.",
+            f"{rule_at((group,)).description} See {where}.",
             "",
         ]
         if group == "buildings":

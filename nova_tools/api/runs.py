@@ -15,13 +15,14 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .. import store
-from ..play import GameSession, GameSpec, Seat, SpecError, stored_game
+from ..limits import overwrite_refusal
+from ..play import GameSpec, Seat, SpecError
 from ..rules import Rules
 from .access import open_game
 from .convert import standings
 from .errors import ApiError
 from .games import compile_upload, resolve_rules, script_name, with_final_round
+from .played import play_and_save
 from .results import RunGame
 
 MAX_RUN_ROUNDS = 10_000
@@ -73,8 +74,8 @@ def play_run(
         raise ApiError(f"a run needs from 1 to {MAX_SEATS} players, not {len(seats)}")
     if not path.parent.is_dir():
         raise ApiError(f"the folder {path.parent} does not exist")
-    if path.exists() and not force:
-        raise ApiError(f"{path} already exists; pick another name or replace it deliberately")
+    if refusal := overwrite_refusal(path, force=force):
+        raise ApiError(refusal)
     resolved = run_rules(rules, rounds, width, height)
     start = time.perf_counter()
     compiled = [
@@ -82,20 +83,11 @@ def play_run(
     ]
     try:
         spec = GameSpec(resolved, seed, tuple(compiled), rounds)
-        session = GameSession.start(spec)
     except SpecError as error:
         raise ApiError(str(error)) from None
-    session.play(rounds, progress=progress, stop=stop)
-    if session.round < rounds:
-        raise ApiError(
-            f"the run was stopped after round {session.round} of {rounds}; nothing was written"
-        )
-    with store.locked(path):
-        if path.exists() and not force:
-            raise ApiError(f"{path} appeared while the run was played; pick another name")
-        game = stored_game(session, path)
-        game.run = {"rounds": rounds}
-        store.save(game)
+    session = play_and_save(
+        path, spec, force=force, progress=progress, stop=stop, extra={"run": {"rounds": rounds}}
+    )
     game = open_game(path)  # read back: a file that does not load is never reported as written
     return RunGame(
         path=path,

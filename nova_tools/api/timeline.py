@@ -14,9 +14,9 @@ from pathlib import Path
 
 from .. import engine, store
 from ..engine.materials import ordered
-from ..engine.notes import NOTE_KEYS
 from ..engine.state import ordered_dict
 from ..engine.view import REDACTED, android_json, building_json
+from ..limits import NOTE_KEYS
 from .access import open_game, require_player
 from .errors import ApiError
 from .frames import Moment, moments

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-NOTES = ("memory", "recording")
 QUOTE = 60  # characters of a broadcast quoted in its line
 
 # The materials in the order the game lists them (rules.models.MATERIALS; repeated here so this
@@ -181,7 +180,17 @@ def _failed_words(event: Mapping) -> str:
     return f"{head} [{event.get('code', '?')}] {event.get('reason', '')}".rstrip()
 
 
-def _round_end_words(event: Mapping) -> list[str]:
+def whose(android: object, owners: Mapping[str, str] | None) -> str:
+    """``alice's android-4``: an android named with its owner (just its id when unknown).
+
+    >>> whose("android-4", {"android-4": "alice"}), whose("android-9", {}), whose("android-2", None)
+    ("alice's android-4", 'android-9', 'android-2')
+    """
+    owner = owners.get(android) if owners and isinstance(android, str) else None
+    return f"{owner}'s {android}" if owner else f"{android}"
+
+
+def _round_end_words(event: Mapping, owners: Mapping[str, str] | None) -> list[str]:
     parts = []
     for made in event.get("production", ()):
         owner = f"{made['owner']}'s " if made.get("owner") else ""
@@ -194,28 +203,30 @@ def _round_end_words(event: Mapping) -> list[str]:
         parts.append(f"{what} {' and '.join(did)}")
     for hurt in event.get("hazards", ()):
         took = [f"{points(hurt[k])} {k}" for k in ("acid", "radiation") if hurt.get(k)]
-        parts.append(f"{hurt.get('android')} took {' and '.join(took)} damage")
+        parts.append(f"{whose(hurt.get('android'), owners)} took {' and '.join(took)} damage")
     causes = event.get("causes") or {}
     for android in event.get("destroyed", ()):
         cause = CAUSES.get(causes.get(android, ""), "")
-        parts.append(f"{android} destroyed" + (f" ({cause})" if cause else ""))
+        parts.append(f"{whose(android, owners)} destroyed" + (f" ({cause})" if cause else ""))
     return parts
 
 
-def describe_event(event: Mapping) -> str:
-    """One line saying what an event of the log was: ``r12 android-3 deposited 5 metal into the
-    depot building-4``; a failed turn says FAILED, its reason code and why."""
+def describe_event(event: Mapping, owners: Mapping[str, str] | None = None) -> str:
+    """One line saying what an event of the log was: ``r12 alice's android-3 deposited 5 metal
+    into the depot building-4``; a failed turn says FAILED, its reason code and why. ``owners``
+    (android id -> player) names each android's owner; without it an android is named by its id.
+    Every player may read whose android is whose: each launch is in the log under its player."""
     kind = event.get("type")
     if kind == "turn":
-        head = f"r{event.get('round')} {event.get('android')}"
+        head = f"r{event.get('round')} {whose(event.get('android'), owners)}"
         if (
             event.get("outcome") != "accepted"
         ):  # engine.failed_turn, which would load the engine here
             return f"{head} {_failed_words(event)}"
-        action = event.get("action") if isinstance(event.get("action"), dict) else {}
-        return f"{head} {_turn_words(action, event.get('result') or {})}"
+        action = event.get("action")
+        return f"{head} {_turn_words(action if isinstance(action, dict) else {}, event.get('result') or {})}"
     if kind == "round.ended":
-        parts = _round_end_words(event)
+        parts = _round_end_words(event, owners)
         return f"r{event.get('round')} round ended" + (f": {'; '.join(parts)}" if parts else "")
     if kind == "round.started":
         return f"r{event.get('round')} round started"
@@ -286,7 +297,7 @@ def history_step(rounds: int, rows: int = 20) -> int:
 def _leaders_text(leaders, names, scores) -> str:
     if not leaders:
         return "nobody leads (no points yet)"
-    by_player = dict(zip(names, scores))
+    by_player = dict(zip(names, scores, strict=True))
     if len(leaders) > 1:
         return f"{' and '.join(leaders)} tie at {points(by_player[leaders[0]])}"
     leader = leaders[0]
@@ -310,20 +321,20 @@ def score_history_lines(history, every: int | None = None) -> list[str]:
     step = every or history_step(last)
     shown = history.sampled(step) if step > 1 else history
     columns = [[points(v) for v in p.scores] for p in shown.players]
-    widths = [max(len(n), *(len(v) for v in col)) for n, col in zip(names, columns)]
+    widths = [max(len(n), *(len(v) for v in col)) for n, col in zip(names, columns, strict=True)]
     round_width = max(len("round"), len(str(last)))
     title = "every round" if step == 1 else f"every {step} rounds and the last"
     lines = [f"Scores after each round ({title}; round 0 is after setup):"]
     lines.append(
         "  "
         + "round".rjust(round_width)
-        + "".join("  " + n.rjust(w) for n, w in zip(names, widths))
+        + "".join("  " + n.rjust(w) for n, w in zip(names, widths, strict=True))
     )
     for i, round_number in enumerate(shown.rounds):
         lines.append(
             "  "
             + str(round_number).rjust(round_width)
-            + "".join("  " + col[i].rjust(w) for col, w in zip(columns, widths))
+            + "".join("  " + col[i].rjust(w) for col, w in zip(columns, widths, strict=True))
         )
     if history.lead_changes:
         lines.append("Where the lead changed:")

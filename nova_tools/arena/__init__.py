@@ -31,15 +31,15 @@ from .results import (
     ComparisonResult,
     Difference,
     GameResult,
-    HeadToHead,
     MapShape,
+    PairTotals,
     RankedScript,
     ScriptTotals,
     SeedGap,
     Timing,
     TournamentResult,
 )
-from .run import Run, entrants_from_files, play_all, script_name
+from .run import Run, entrants_from_files, play_all, script_entry, script_name
 from .stats import Interval, interval, t_quantile
 from .summary import ScriptTally, game_result
 from .tournament import PairResult, Standing, Tournament, tournament
@@ -51,7 +51,7 @@ __all__ = [
     "ComparisonResult",
     "Difference",
     "GameResult",
-    "HeadToHead",
+    "PairTotals",
     "MapShape",
     "RankedScript",
     "ScriptTotals",
@@ -87,6 +87,7 @@ __all__ = [
     "play_all",
     "play_task",
     "round_robin_plan",
+    "script_entry",
     "script_name",
     "seat_players",
     "t_quantile",

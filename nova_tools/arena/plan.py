@@ -19,13 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..limits import MAX_ROUNDS, MAX_SEED
 from ..rules import RuleProblem, Rules, RulesError, resolve
 from ..rules.loading import parse_text, read_file
 from ..toolchain.compile import CompiledScript
 from .errors import ArenaError
 
-MAX_SEED = 2**63 - 1
-MAX_GAMES = 100_000
+MAX_GAMES = 100_000  # games in one comparison (not a round count)
 DEFAULT_ROUNDS = 100
 
 
@@ -90,8 +90,8 @@ def parse_seeds(text: str) -> tuple[int, ...]:
 
 
 def _check_rounds(rounds: int) -> None:
-    if not 1 <= rounds <= 100_000:
-        raise ArenaError(f"the number of rounds must be from 1 to 100000, not {rounds}")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise ArenaError(f"the number of rounds must be from 1 to {MAX_ROUNDS}, not {rounds}")
 
 
 def compare_plan(seeds: tuple[int, ...], rounds: int) -> list[GameTask]:
@@ -128,6 +128,7 @@ def arena_rules(
     Arenas play fair maps: ``world.symmetry`` is ``"rotational"`` unless the rules set it. Scripts
     know when the game ends: ``match.finalRound`` is the number of rounds unless the rules set it;
     the number of rounds, when not given, is the rules' final round, or 100."""
+    raw: object
     if isinstance(rules, Rules):
         raw, source = rules.to_json(), "rules"
     elif isinstance(rules, Path):

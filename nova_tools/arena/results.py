@@ -40,7 +40,7 @@ class RankedScript(ScriptTotals):
     sigma: float
 
 
-class HeadToHead(Result):
+class PairTotals(Result):
     scripts: tuple[str, str]
     wins: tuple[int, int]
     draws: int
@@ -170,7 +170,7 @@ class TournamentResult(ArenaRun):
     """``nova tournament --json``: every pair of scripts, ranked."""
 
     ranking: tuple[RankedScript, ...] = Field(description="Best first.")
-    pairs: tuple[HeadToHead, ...]
+    pairs: tuple[PairTotals, ...]
 
 
 class ComparisonBrief(Result):

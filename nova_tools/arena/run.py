@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..starter.house import house, is_house
 from ..store import write_atomic
 from ..toolchain.compile import CompiledScript, compile_android
 from .backends import Backend
@@ -43,19 +44,33 @@ def unique_names(names: Sequence[str]) -> list[str]:
     return out
 
 
+def script_entry(ref: Path | str) -> tuple[Path, str]:
+    """The entry file a script reference means and its name in reports: ``house:NAME`` is that
+    house android (named as written), anything else a path to a ``.ts`` entry file."""
+    if is_house(str(ref)):
+        android = house(str(ref))
+        return android.entry_path, android.ref
+    return Path(ref), script_name(Path(ref))
+
+
 def entrants_from_files(
-    paths: Sequence[Path], names: Sequence[str] | None = None
+    paths: Sequence[Path | str], names: Sequence[str] | None = None
 ) -> tuple[Entrant, ...]:
-    """Type-check and bundle each script once (a file given twice is compiled once)."""
+    """Type-check and bundle each script once (a file given twice is compiled once); a
+    ``house:NAME`` stands for that house android."""
+    entries = [script_entry(p) for p in paths]
     compiled: dict[Path, CompiledScript] = {}
-    for path in paths:
-        key = Path(path).resolve()
+    for (entry, _), given in zip(entries, paths, strict=True):
+        key = entry.resolve()
         if key not in compiled:
             if not key.exists():
-                raise ArenaError(f"the script {path} does not exist")
+                raise ArenaError(f"the script {given} does not exist")
             compiled[key] = compile_android(key)
-    labels = unique_names(list(names) if names else [script_name(Path(p)) for p in paths])
-    return tuple(Entrant(label, compiled[Path(p).resolve()]) for label, p in zip(labels, paths))
+    labels = unique_names(list(names) if names else [label for _, label in entries])
+    return tuple(
+        Entrant(label, compiled[entry.resolve()])
+        for label, (entry, _) in zip(labels, entries, strict=True)
+    )
 
 
 @dataclass(frozen=True)

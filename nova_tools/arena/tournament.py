@@ -17,7 +17,7 @@ from pathlib import Path
 from .backends import Backend
 from .errors import ArenaError
 from .plan import Contest, Entrant, round_robin_plan
-from .results import HeadToHead, MapShape, RankedScript, TournamentResult
+from .results import MapShape, PairTotals, RankedScript, TournamentResult
 from .run import Progress, Run, play_all
 from .summary import ScriptTally, game_result, tally, timing
 
@@ -52,8 +52,8 @@ class PairResult:
     draws: int
     mean_scores: tuple[float | None, float | None]
 
-    def result(self) -> HeadToHead:
-        return HeadToHead(
+    def result(self) -> PairTotals:
+        return PairTotals(
             scripts=self.names,
             wins=self.wins,
             draws=self.draws,
@@ -120,7 +120,7 @@ def ratings(entrants: Sequence[Entrant], records: Sequence) -> list[tuple[float,
     for record in sorted(records, key=lambda r: r.task.index):
         teams = [[current[s.entrant]] for s in record.seats]
         rated = model.rate(teams, scores=[s.score for s in record.seats])
-        for seat, team in zip(record.seats, rated):
+        for seat, team in zip(record.seats, rated, strict=True):
             current[seat.entrant] = team[0]
     return [(r.ordinal(), r.mu, r.sigma) for r in current]
 
@@ -130,12 +130,14 @@ def head_to_head(entrants: Sequence[Entrant], records: Sequence) -> list[PairRes
     for a, b in itertools.combinations(range(len(entrants)), 2):
         games = [r for r in records if {s.entrant for s in r.seats} == {a, b}]
         wins = (sum(1 for r in games if r.winner == a), sum(1 for r in games if r.winner == b))
-        means = tuple(
+        mean_a, mean_b = (
             sum(r.seat_of(i).score for r in games) / len(games) if games else None for i in (a, b)
         )
         out.append(
-            PairResult((entrants[a].name, entrants[b].name), wins, len(games) - sum(wins), means)
-        )  # type: ignore[arg-type]
+            PairResult(
+                (entrants[a].name, entrants[b].name), wins, len(games) - sum(wins), (mean_a, mean_b)
+            )
+        )
     return out
 
 
@@ -158,7 +160,7 @@ def tournament(
     )
     tallies = tally(contest.entrants, run.played)
     rated = ratings(contest.entrants, run.played)
-    standings = [Standing(t, *r) for t, r in zip(tallies, rated)]
+    standings = [Standing(t, *r) for t, r in zip(tallies, rated, strict=True)]
     standings.sort(
         key=lambda s: (-s.rating, -s.tally.wins, -(s.tally.mean_score or 0), s.tally.name)
     )

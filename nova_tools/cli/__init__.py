@@ -11,7 +11,7 @@ import os
 import sys
 
 from ..errors import NovaError
-from . import arena, commands, lab, match, play, tools
+from . import arena, commands, lab, league, match, play, tools
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.register(sub)
     match.register(sub)
     arena.register(sub)
+    league.register(sub)
     lab.register(sub)
     tools.register(sub)
     return parser

@@ -254,7 +254,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "compare",
         help="play two scripts against each other on many seeds, both seat orders; who is better, with a confidence interval",
     )
-    p.add_argument("scripts", type=Path, nargs="+", metavar="SCRIPT.ts", help="A.ts B.ts")
+    p.add_argument(
+        "scripts",
+        nargs="+",
+        metavar="SCRIPT",
+        help="A.ts B.ts: entry files, or house:NAME for a house android (house:starter ...)",
+    )
     _options(p)
     p.add_argument(
         "--detail",
@@ -267,6 +272,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "tournament",
         help="a round robin of scripts (every pair, both seat orders, every seed), ranked by rating",
     )
-    p.add_argument("scripts", type=Path, nargs="+", metavar="SCRIPT.ts")
+    p.add_argument(
+        "scripts",
+        nargs="+",
+        metavar="SCRIPT",
+        help="entry files, or house:NAME for a house android",
+    )
     _options(p)
     p.set_defaults(handler=cmd_tournament)

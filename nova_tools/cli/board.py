@@ -26,21 +26,12 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from ..api.wording import MATERIAL_ORDER, points
+from ..limits import BUILDING_LETTERS
 
 if TYPE_CHECKING:
     from ..api import Frame
 
-GLYPHS = {
-    "charger": "C",
-    "depot": "D",
-    "extractor": "X",
-    "processor": "P",
-    "acidProcessingPlant": "A",
-    "scanner": "S",
-    "radar": "R",
-    "relayTower": "T",
-    "colonyModule": "M",
-}
+GLYPHS = BUILDING_LETTERS
 LOOSE = {
     "metal": "m",
     "electronics": "e",
@@ -81,7 +72,7 @@ class Window:
     @classmethod
     def around(
         cls, frame: Frame, centre: tuple[int, int] | None, columns: int, rows: int
-    ) -> "Window":
+    ) -> Window:
         """A window of at most ``columns`` x ``rows`` tiles, centred on ``centre`` where the board allows."""
         columns, rows = max(1, min(columns, frame.width)), max(1, min(rows, frame.height))
         cx, cy = centre if centre is not None else (frame.width // 2, frame.height // 2)
@@ -92,7 +83,7 @@ class Window:
     def whole(self, frame: Frame) -> bool:
         return self.columns >= frame.width and self.rows >= frame.height
 
-    def moved(self, frame: Frame, dx: int, dy: int) -> "Window":
+    def moved(self, frame: Frame, dx: int, dy: int) -> Window:
         x0 = min(max(0, self.x0 + dx), frame.width - self.columns)
         y0 = min(max(0, self.y0 + dy), frame.height - self.rows)
         return Window(x0, y0, self.columns, self.rows)

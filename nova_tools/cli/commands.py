@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from .. import api
+from ..limits import NOTES, utf16_length
 from .output import ProgressBar, emit_json, fmt_points, score_table
 
 
@@ -136,7 +137,7 @@ def cmd_android(args: argparse.Namespace) -> int:
         print(
             f"{report.id} of {report.owner_id} ({state} at the end of the match), script {report.script_id}"
         )
-        print(f"  recording ({len(report.recording)} chars):")
+        print(f"  recording ({utf16_length(report.recording)} chars):")
         print("    " + (report.recording.replace("\n", "\n    ") or "(empty)"))
         return 0
     cargo = ", ".join(f"{u} {m}" for m, u in report.cargo.items()) or "empty"
@@ -150,9 +151,9 @@ def cmd_android(args: argparse.Namespace) -> int:
         f"  at ({report.position.x}, {report.position.y})  battery {fmt_points(report.battery)}  health {fmt_points(report.health)}"
     )
     print(f"  cargo: {cargo}")
-    print(f"  memory ({len(report.memory)} chars):")
+    print(f"  memory ({utf16_length(report.memory)} chars):")
     print("    " + (report.memory.replace("\n", "\n    ") or "(empty)"))
-    print(f"  recording ({len(report.recording)} chars):")
+    print(f"  recording ({utf16_length(report.recording)} chars):")
     print("    " + (report.recording.replace("\n", "\n    ") or "(empty)"))
     return 0
 
@@ -190,7 +191,7 @@ def cmd_events(args: argparse.Namespace) -> int:
     for event in page.events:
         print(event["text"])
         if args.notes:
-            for note in ("memory", "recording"):
+            for note in NOTES:
                 if isinstance(value := (event.get("action") or {}).get(note), str):
                     print(f"  {note}: " + value.replace("\n", "\n  " + " " * len(note) + "  "))
     shown = len(page.events)
@@ -205,8 +206,10 @@ def cmd_rules_validate(args: argparse.Namespace) -> int:
     try:
         load(args.rules)
     except RulesError as error:
-        for problem in error.problems or [None]:
-            print(f"{error.source}: {problem}" if problem else str(error), file=sys.stderr)
+        if not error.problems:
+            print(str(error), file=sys.stderr)
+        for problem in error.problems:
+            print(f"{error.source}: {problem}", file=sys.stderr)
         return 1
     print(f"{args.rules}: valid")
     return 0
@@ -237,7 +240,7 @@ def cmd_dry_run(args: argparse.Namespace) -> int:
         return 0 if result.accepted else 2
     shown = result.action
     if isinstance(shown, dict):  # the notes can be kilobytes: their sizes are printed below
-        shown = {k: v for k, v in shown.items() if k not in ("memory", "recording")}
+        shown = {k: v for k, v in shown.items() if k not in NOTES}
     print(f"{result.android_id}, round {result.round}: returned {json.dumps(shown)}")
     print(f"  ticks spent: {result.ticks}")
     for line in result.logs:

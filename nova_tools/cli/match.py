@@ -14,14 +14,13 @@ import sys
 import time
 from pathlib import Path
 
-from .. import api
+from ..limits import DISCLOSURES
 from .output import emit_json, score_table
 from .signals import terminate_as_interrupt
 
 # `match` (websockets and the protocol models) is imported when a match command runs, not for
 # every `nova` command line.
 DEFAULT_TIMEOUT = 60.0
-DISCLOSURES = ("full", "recording")
 EXIT_CODES = {"verified": 0, "desynced": 3, "abandoned": 4}
 
 
@@ -160,9 +159,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--player", "-p", required=True, help="your player id in the match")
     p.add_argument(
         "script",
-        type=Path,
         metavar="SCRIPT.ts",
-        help="your android's entry file (type-checked and bundled, as by upload)",
+        help="your android's entry file (type-checked and bundled, as by upload), or house:NAME",
     )
     p.add_argument(
         "--file", "-f", required=True, type=Path, metavar="OUT.json", help="where to keep the match"

@@ -15,13 +15,15 @@ def fmt_points(points: float) -> str:
     return f"{points:g}" if points == int(points) else f"{points:.2f}".rstrip("0")
 
 
-def table(rows: list[list[str]], header: list[str], right: set[int] = frozenset()) -> str:
+def table(
+    rows: list[list[str]], header: list[str], right: frozenset[int] | set[int] = frozenset()
+) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
 
     def line(cells: list[str]) -> str:
         return "  ".join(
             str(c).rjust(w) if i in right else str(c).ljust(w)
-            for i, (c, w) in enumerate(zip(cells, widths))
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
 
     return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])

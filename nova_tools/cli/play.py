@@ -117,31 +117,44 @@ KEYS = {
 def cmd_play(args: argparse.Namespace) -> int:
     from .. import api
 
-    all_frames = list(api.replay_frames(args.file))
-    index = 0
-    if args.round is not None:
-        matches = [i for i, f in enumerate(all_frames) if f.round == args.round]
-        if not matches:
-            print(
-                f"nova play: {args.file} has no round {args.round} (it has rounds 0-{all_frames[-1].round})",
-                file=sys.stderr,
-            )
-            return 1
-        index = matches[-1]
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.no_input
+    frames = api.replay_frames(args.file)
+    last = frames.last_round
+    if args.round is not None and not 0 <= args.round <= last:
+        print(
+            f"nova play: {args.file} has no round {args.round} (it has rounds 0-{last})",
+            file=sys.stderr,
+        )
+        return 1
     if not interactive:
         import shutil  # here, not at the top: `nova --help` and every other command skip it
 
         size = shutil.get_terminal_size((WIDTH, HEIGHT))
         width = max(WIDTH, min(size.columns, 200)) if sys.stdout.isatty() else WIDTH
-        chosen = [all_frames[index]] if args.round is not None else all_frames
-        for frame in chosen:
+        shown = frames if args.round is None else iter([_last_of_round(frames, args.round)])
+        # one frame at a time, printed and let go: a long game is never held whole in a pipe
+        for frame in shown:
             window = fitted_window(frame, width, 10_000, args.at)
-            lines = render(frame, f"({frame.round}/{all_frames[-1].round})", width, 10_000, window)
-            print("\n".join(line.plain.rstrip() for line in lines))
-            print()
+            lines = render(frame, f"({frame.round}/{last})", width, 10_000, window)
+            sys.stdout.write("\n".join(line.plain.rstrip() for line in lines) + "\n\n")
         return 0
+    all_frames = list(frames)
+    index = 0
+    if args.round is not None:
+        index = [i for i, f in enumerate(all_frames) if f.round == args.round][-1]
     return _step_through(all_frames, index, args.at)
+
+
+def _last_of_round(frames, number: int):
+    """The last frame of round ``number`` (a launch between rounds makes a frame of its own),
+    reading no frame past it."""
+    chosen = None
+    for frame in frames:
+        if frame.round > number:
+            break
+        if frame.round == number:
+            chosen = frame
+    return chosen
 
 
 def _terminal_size() -> tuple[int, int]:

@@ -44,9 +44,10 @@ def cmd_new_android(args: argparse.Namespace) -> int:
     from ..starter import scaffold
 
     target = Path(args.dir)
-    scaffold(target)
+    scaffold(target, args.base)
+    made_from = f" from {args.base}" if args.base else ""
     print(
-        f"Created an android project in {target}: edit src/main.ts, then `nova upload --file GAME --player YOU {target / 'src' / 'main.ts'}`."
+        f"Created an android project in {target}{made_from}: edit src/main.ts, then `nova upload --file GAME --player YOU {target / 'src' / 'main.ts'}`."
     )
     return 0
 
@@ -94,7 +95,7 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     from ..mcp import serve
 
-    serve(root=Path(args.root), http=args.http, port=args.port)
+    serve(root=Path(args.root), http=args.http, port=args.port, max_turns=args.max_turns)
     return 0
 
 
@@ -109,6 +110,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("new-android", help="scaffold a TypeScript android project from the starter")
     p.add_argument("dir", metavar="DIR")
+    p.add_argument(
+        "--from",
+        dest="base",
+        metavar="house:NAME",
+        help="start from a house android instead of the starter (house:champion ...)",
+    )
     p.set_defaults(handler=cmd_new_android)
 
     p = sub.add_parser(
@@ -144,4 +151,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--http", action="store_true", help="serve streamable HTTP on 127.0.0.1 instead of stdio"
     )
     p.add_argument("--port", type=int, default=8765)
+    p.add_argument(
+        "--max-turns",
+        type=int,
+        default=None,
+        metavar="N",
+        help="run at most N android turns at once (dry runs, rounds); more wait, then are refused "
+        "(default: from the machine's cores and memory)",
+    )
     p.set_defaults(handler=cmd_mcp)

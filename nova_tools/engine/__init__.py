@@ -14,7 +14,7 @@ from .rounds import Decision, apply_turn, begin_round, end_round, play_round, tu
 from .scenario import Scenario
 from .scoring import Contribution, Score, score, scores
 from .state import GameState, from_json, state_hash, to_json
-from .view import REDACTED, world_view
+from .view import REDACTED, world_texts, world_view
 
 __all__ = [
     "REDACTED",
@@ -49,5 +49,6 @@ __all__ = [
     "to_json",
     "turn_order",
     "turn_seed",
+    "world_texts",
     "world_view",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from math import floor
+from typing import Any
 
 from ..rules import MATERIALS
 from . import materials as mat
@@ -65,11 +66,11 @@ def owed(state: GameState, building: Building) -> mat.Bag:
 # --- the actions -----------------------------------------------------------------------------------
 
 
-def wait(state: GameState, android: Android, action: wire.WaitAction) -> dict:
+def wait(state: GameState, android: Android, action: wire.WaitAction) -> dict[str, Any]:
     return {}
 
 
-def move(state: GameState, android: Android, action: wire.MoveAction) -> dict:
+def move(state: GameState, android: Android, action: wire.MoveAction) -> dict[str, Any]:
     dx, dy = STEPS[action.direction]
     x, y = android.x + dx, android.y + dy
     if not state.on_map(x, y):
@@ -87,7 +88,7 @@ def move(state: GameState, android: Android, action: wire.MoveAction) -> dict:
     return {"to": {"x": x, "y": y}}
 
 
-def charge(state: GameState, android: Android, action: wire.ChargeAction) -> dict:
+def charge(state: GameState, android: Android, action: wire.ChargeAction) -> dict[str, Any]:
     building = _owned_building_here(state, android, purpose="charge on")
     amount = state.rules.building(building.type).charge
     if amount <= 0:
@@ -97,7 +98,7 @@ def charge(state: GameState, android: Android, action: wire.ChargeAction) -> dic
     return {"charged": _settle(android.battery - before)}
 
 
-def collect(state: GameState, android: Android, action: wire.CollectAction) -> dict:
+def collect(state: GameState, android: Android, action: wire.CollectAction) -> dict[str, Any]:
     tile = state.tile(android.x, android.y)
     room = _cargo_room(state, android)
     wanted = _amounts(action.resources)
@@ -134,7 +135,7 @@ def collect(state: GameState, android: Android, action: wire.CollectAction) -> d
     return {"collected": mat.ordered(wanted)}
 
 
-def deposit(state: GameState, android: Android, action: wire.DepositAction) -> dict:
+def deposit(state: GameState, android: Android, action: wire.DepositAction) -> dict[str, Any]:
     building = _owned_building_here(state, android, purpose="deposit into")
     if not state.rules.building(building.type).storage.deposit:
         raise Refusal("no-deposit", f"{a(building.type)} does not accept deposits")
@@ -159,7 +160,7 @@ def deposit(state: GameState, android: Android, action: wire.DepositAction) -> d
     }
 
 
-def withdraw(state: GameState, android: Android, action: wire.WithdrawAction) -> dict:
+def withdraw(state: GameState, android: Android, action: wire.WithdrawAction) -> dict[str, Any]:
     building = _owned_building_here(state, android, purpose="withdraw from")
     if not state.rules.building(building.type).storage.withdraw:
         raise Refusal("no-withdraw", f"{a(building.type)} does not allow withdrawals")
@@ -233,7 +234,7 @@ def _finish_if_built(state: GameState, building: Building) -> bool:
     return False
 
 
-def _progress(state: GameState, site: Building) -> dict:
+def _progress(state: GameState, site: Building) -> dict[str, Any]:
     """What a construction site still needs after this turn: material and then ticks."""
     if site.complete:
         return {}
@@ -242,7 +243,7 @@ def _progress(state: GameState, site: Building) -> dict:
 
 def start_construction(
     state: GameState, android: Android, action: wire.StartConstructionAction
-) -> dict:
+) -> dict[str, Any]:
     here = state.building_on(android.x, android.y)
     if here is not None:
         kind = "construction site" if not here.complete else "building"
@@ -278,7 +279,7 @@ def start_construction(
 
 def continue_construction(
     state: GameState, android: Android, action: wire.ContinueConstructionAction
-) -> dict:
+) -> dict[str, Any]:
     site = state.building_on(android.x, android.y)
     if site is None or site.complete:
         raise Refusal("no-site", f"there is no construction site on ({android.x}, {android.y})")
@@ -311,7 +312,7 @@ def continue_construction(
     }
 
 
-def salvage(state: GameState, android: Android, action: wire.SalvageAction) -> dict:
+def salvage(state: GameState, android: Android, action: wire.SalvageAction) -> dict[str, Any]:
     building = state.building_on(android.x, android.y)
     if building is None:
         raise Refusal(
@@ -325,7 +326,7 @@ def salvage(state: GameState, android: Android, action: wire.SalvageAction) -> d
     salvage_rules = state.rules.salvage
     damage = salvage_rules.own_damage if own else salvage_rules.hostile_damage
     building.health = _settle(building.health - damage)
-    result: dict = {
+    result: dict[str, Any] = {
         "building": building.id,
         "buildingType": building.type,
         "owner": building.owner,
@@ -350,7 +351,7 @@ def salvage(state: GameState, android: Android, action: wire.SalvageAction) -> d
     return result
 
 
-def repair(state: GameState, android: Android, action: wire.RepairAction) -> dict:
+def repair(state: GameState, android: Android, action: wire.RepairAction) -> dict[str, Any]:
     building = _owned_building_here(state, android, purpose="repair")
     full = state.rules.building(building.type).health
     if building.health >= full:
@@ -370,7 +371,7 @@ def repair(state: GameState, android: Android, action: wire.RepairAction) -> dic
     }
 
 
-def broadcast(state: GameState, android: Android, action: wire.BroadcastAction) -> dict:
+def broadcast(state: GameState, android: Android, action: wire.BroadcastAction) -> dict[str, Any]:
     limit = state.rules.android.broadcast_limit
     size = utf16_length(action.content)  # what the script's .length counts
     if size > limit:
@@ -385,7 +386,7 @@ def broadcast(state: GameState, android: Android, action: wire.BroadcastAction) 
     return {}
 
 
-def clean_acid(state: GameState, android: Android, action: wire.CleanAcidAction) -> dict:
+def clean_acid(state: GameState, android: Android, action: wire.CleanAcidAction) -> dict[str, Any]:
     dx, dy = STEPS[action.direction]
     x, y = android.x + dx, android.y + dy
     if not state.on_map(x, y):
@@ -441,14 +442,14 @@ def _on_own_charger(state: GameState, android: Android, purpose: str) -> Buildin
     return building
 
 
-def launch(state: GameState, android: Android, action: wire.LaunchAction) -> dict:
+def launch(state: GameState, android: Android, action: wire.LaunchAction) -> dict[str, Any]:
     _on_own_charger(state, android, "launching")
     check_launch(state, android.owner, action.script_id)
     child = spawn(state, android.owner, action.script_id, android.x, android.y)
     return {"android": child.id, "script": action.script_id}
 
 
-def dismantle(state: GameState, android: Android, action: wire.DismantleAction) -> dict:
+def dismantle(state: GameState, android: Android, action: wire.DismantleAction) -> dict[str, Any]:
     target_id = action.target_android_id
     if target_id is None:
         android.active = False
@@ -468,7 +469,8 @@ def dismantle(state: GameState, android: Android, action: wire.DismantleAction) 
     return {"android": target.id}
 
 
-HANDLERS: dict[str, Callable[[GameState, Android, object], dict]] = {
+# each handler takes the action model of its key's type (wire.ACTION_MODELS), hence Any here
+HANDLERS: dict[str, Callable[[GameState, Android, Any], dict[str, Any]]] = {
     "android.wait": wait,
     "android.move": move,
     "android.charge": charge,

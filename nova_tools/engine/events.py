@@ -9,9 +9,13 @@ exactly those inputs without running any script, and checks that each event come
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
+from pydantic import ValidationError
+
+from ..limits import NOTE_KEYS, NOTES
 from . import players
-from .notes import NOTE_KEYS, NOTES, expand
+from .notes import expand
 from .reasons import Outcome, Reason
 from .refusals import Refusal
 from .rounds import (
@@ -19,11 +23,13 @@ from .rounds import (
     apply_turn,
     begin_round,
     charge_failed_turn,
+    judge,
     resolve_round_end,
     turn_order,
 )
-from .state import GameState
+from .state import Android, GameState
 from .visibility import recompute
+from .wire import ACTION_ADAPTER, AnyAction
 
 # Refusals of an action's memory or recording: the log does not keep those notes, so the replay
 # takes the recorded verdict (the penalty is all such a turn does).
@@ -45,7 +51,7 @@ LATER_RESULT_FIELDS = {
 LATER_ROUND_END_FIELDS = frozenset({"production", "hazards", "causes"})
 
 
-def fits(produced: dict, logged: dict) -> bool:
+def fits(produced: dict[str, Any], logged: dict[str, Any]) -> bool:
     """Whether a replayed event matches the logged one, allowing for a log written before the
     later details (fields named above that the logged event lacks)."""
     if produced == logged:
@@ -87,7 +93,7 @@ class Replayer:
         # live one, visibility included (for callers that look at the state between events).
         self.sight_stale = False
 
-    def apply(self, index: int, event: dict) -> None:
+    def apply(self, index: int, event: dict[str, Any]) -> None:
         state, kind = self.state, event.get("type")
         if kind == "turn":  # by far the most common event: checked first
             self._turn(index, event)
@@ -141,7 +147,7 @@ class Replayer:
         else:
             raise ReplayError(f"event {index}: unknown event type {kind!r}")
 
-    def _turn(self, index: int, event: dict) -> None:
+    def _turn(self, index: int, event: dict[str, Any]) -> None:
         state = self.state
         if not self.in_round:
             raise ReplayError(f"event {index}: a turn outside a round")
@@ -158,24 +164,118 @@ class Replayer:
             # judged again: a log that claims a refusal the rules would not make (or the
             # reverse) does not replay
             logged = event["action"]
-            notes = (
-                {k: v for k, v in logged.items() if k in NOTE_KEYS}
-                if isinstance(logged, dict)
-                else None
-            )
-            produced = apply_turn(
-                state,
-                android_id,
-                Decision(value=_whole_notes(androids[android_id], logged), ticks=event["ticks"]),
-                logged_notes=notes,
-            )
+            android = androids[android_id]
+            known = _known_action(logged)
+            whole = _whole_note_values(android, logged) if known is not None else None
+            if known is not None and whole is not None:
+                # an action seen before in this exact form: judged without parsing it again
+                produced = judge(
+                    state,
+                    android,
+                    {
+                        "type": "turn",
+                        "round": state.round,
+                        "android": android_id,
+                        "ticks": event["ticks"],
+                    },
+                    known[0],
+                    whole[0],
+                    whole[1],
+                    {k: v for k, v in logged.items() if k in NOTE_KEYS} or None,
+                    known[1],
+                )
+            else:
+                notes = (
+                    {k: v for k, v in logged.items() if k in NOTE_KEYS}
+                    if isinstance(logged, dict)
+                    else None
+                )
+                produced = apply_turn(
+                    state,
+                    android_id,
+                    Decision(value=_whole_notes(android, logged), ticks=event["ticks"]),
+                    logged_notes=notes,
+                )
             if not fits(produced, event):
                 raise ReplayError(f"event {index}: the turn of {android_id} came out differently")
         else:
             charge_failed_turn(state, androids[android_id])
 
 
-def _whole_notes(android, logged: dict) -> dict:
+# Logged actions (their notes left out) already parsed in this process, by their exact form: the
+# action and its dump, which is what parsing that form again would give. A log repeats a few
+# forms (a move north, a charge, a deposit of the same cargo) hundreds of times, and parsing each
+# again was a third of a replay. Only a form whose dump is itself is kept (what this engine
+# writes); any other form is parsed every time, and judged exactly as before.
+_Form = tuple[tuple[str, type, object], ...]
+_KNOWN: dict[_Form, tuple[AnyAction, dict[str, Any]]] = {}
+_KNOWN_LIMIT = 4096  # forms kept at most (a broadcast's text makes each one new)
+
+
+def _form(logged: dict[str, Any]) -> _Form | None:
+    """A hashable key for a logged action's exact form without its notes: each field's name,
+    type and value (True and 1 differ here), one level of objects inside (its resources), in
+    name order; None for a form no action has (a list, a float, an object deeper down)."""
+    key: list[tuple[str, type, object]] = []
+    for name, value in logged.items():
+        if name in NOTE_KEYS:
+            continue
+        kind = type(value)
+        if kind is dict:
+            inner: list[tuple[str, type, object]] = []
+            for part, amount in value.items():
+                if type(amount) not in (int, str):
+                    return None
+                inner.append((part, type(amount), amount))
+            value = tuple(inner)
+        elif kind not in (int, str):
+            return None
+        key.append((name, kind, value))
+    key.sort()  # a dict's order is no part of its form (a file's keys are sorted, a dump's not)
+    return tuple(key)
+
+
+def _known_action(logged: object) -> tuple[AnyAction, dict[str, Any]] | None:
+    """The parsed action and its dump for a logged action in a form this engine writes, or None
+    (not such a form: the caller parses it the usual way, and judges it as before)."""
+    if type(logged) is not dict:
+        return None
+    key = _form(logged)
+    if key is None:
+        return None
+    known = _KNOWN.get(key)
+    if known is None:
+        plain = {k: v for k, v in logged.items() if k not in NOTE_KEYS}
+        try:
+            action = ACTION_ADAPTER.validate_python(plain)
+        except ValidationError:
+            return None
+        dump = action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")
+        if _form(dump) != key:
+            return None
+        if len(_KNOWN) >= _KNOWN_LIMIT:
+            _KNOWN.clear()
+        known = _KNOWN[key] = (action, dump)
+    return known
+
+
+def _whole_note_values(
+    android: Android, logged: dict[str, Any]
+) -> tuple[str | None, str | None] | None:
+    """The whole memory and recording a logged action sets (None: unchanged), or None when a
+    logged note is not text (the caller parses the action the usual way, which refuses it)."""
+    if not NOTE_KEYS & logged.keys():
+        return (None, None)
+    memory = expand(android.memory, logged, "memory")
+    recording = expand(android.recording, logged, "recording")
+    if (memory is not None and type(memory) is not str) or (
+        recording is not None and type(recording) is not str
+    ):
+        return None
+    return (memory, recording)
+
+
+def _whole_notes(android: Android, logged: dict[str, Any]) -> dict[str, Any]:
     """The action as the script returned it: notes logged as changes made whole again."""
     if not NOTE_KEYS & logged.keys():
         return logged
@@ -187,7 +287,7 @@ def _whole_notes(android, logged: dict) -> dict:
     return action
 
 
-def replay(initial: GameState, events: Iterable[dict]) -> GameState:
+def replay(initial: GameState, events: Iterable[dict[str, Any]]) -> GameState:
     """Apply a log to an initial state (changed in place and returned)."""
     replayer = Replayer(initial, defer_sight=True)
     for index, event in enumerate(events):

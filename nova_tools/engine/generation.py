@@ -24,7 +24,7 @@ def generate(rules: Rules, seed: int) -> GameState:
     width, height, symmetry = world.width, world.height, world.symmetry
     tiles = [Tile() for _ in range(width * height)]
     rng = SplitMix64(derive(seed, "generation", "composition"))
-    for index, tile in enumerate(tiles):
+    for index in range(len(tiles)):
         twins = [
             ty * width + tx
             for tx, ty in images(index % width, index // width, width, height, symmetry)

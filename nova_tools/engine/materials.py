@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..rules.models import MATERIALS, Materials
 
 Bag = dict[str, int]
 
 
-def bag(source: Materials | dict | None) -> Bag:
+def bag(source: Materials | dict[str, Any] | None) -> Bag:
     """A sparse bag from rules Materials, a wire dict, or None, in the fixed material order."""
     if source is None:
         return {}

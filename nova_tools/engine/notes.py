@@ -23,11 +23,12 @@ before judging the turn again.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..limits import NOTE_KEYS as NOTE_KEYS
+from ..limits import NOTES as NOTES
 from .reasons import Outcome
 
-NOTES = ("memory", "recording")
-# every key a logged action may carry a note in
-NOTE_KEYS = frozenset(k for n in NOTES for k in (n, n + "Edits"))
 _PROBE = 32  # characters of the new note used to find where the old one continues
 _WORTH = 16  # an edit must save at least this many characters over the whole note
 
@@ -69,11 +70,11 @@ def _continued_from(old: str, new: str) -> int | None:
     return None
 
 
-def _size(edits: list) -> int:
+def _size(edits: list[Any]) -> int:
     return sum(len(text) + 12 for _, _, text in edits)
 
 
-def compact(name: str, old: str, new: str) -> dict:
+def compact(name: str, old: str, new: str) -> dict[str, Any]:
     """The log entry for a note changing from ``old`` to ``new``."""
     if new == old:
         return {}
@@ -92,10 +93,11 @@ def compact(name: str, old: str, new: str) -> dict:
     return {name: new}
 
 
-def expand(old: str, logged: dict, name: str) -> str | None:
+def expand(old: str, logged: dict[str, Any], name: str) -> str | None:
     """The whole note a logged action set, given the android's note before it (None: unchanged)."""
     if name in logged:
-        return logged[name]
+        whole: str = logged[name]
+        return whole
     edits = logged.get(name + "Edits")
     if edits is None:
         return None
@@ -133,12 +135,12 @@ class NoteTracker:
     {'type': 'android.wait', 'memory': 'abcd'}
     """
 
-    def __init__(self, initial: list[dict]) -> None:
+    def __init__(self, initial: list[dict[str, Any]]) -> None:
         self.notes: dict[str, dict[str, str]] = {
             a["id"]: {n: a.get(n, "") for n in NOTES} for a in initial
         }
 
-    def whole(self, event: dict) -> dict:
+    def whole(self, event: dict[str, Any]) -> dict[str, Any]:
         kind = event.get("type")
         if kind == "android.launched":
             self.notes[event["android"]] = {n: "" for n in NOTES}

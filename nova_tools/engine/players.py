@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .prng import SplitMix64, derive
 from .refusals import Refusal, UnknownPlayer
 from .state import Android, Building, GameState, Player, Script
@@ -118,7 +120,7 @@ def _symmetric_tile(state: GameState, seat: int) -> tuple[int, int] | None:
     return fair[SplitMix64(derive(state.seed, "initial-charger", "rotational")).below(len(fair))]
 
 
-def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> dict:
+def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> dict[str, Any]:
     """Add a player with their completed, unsalvageable initial charger. Returns the event."""
     if not player or len(player) > 64 or not all(c.isalnum() or c in "-_." for c in player):
         raise Refusal(
@@ -171,7 +173,7 @@ def require_player(state: GameState, player: str) -> None:
 MAX_SCRIPT_NAME = 200
 
 
-def add_script(state: GameState, player: str, name: str) -> dict:
+def add_script(state: GameState, player: str, name: str) -> dict[str, Any]:
     """Register an uploaded script for a player (its compiled source lives in the game file)."""
     require_player(state, player)
     if not isinstance(name, str) or not 0 < len(name) <= MAX_SCRIPT_NAME or not is_plain_text(name):
@@ -208,7 +210,9 @@ def check_launch(state: GameState, player: str, script: str) -> None:
         )
 
 
-def launch(state: GameState, player: str, script: str, charger: str | None = None) -> dict:
+def launch(
+    state: GameState, player: str, script: str, charger: str | None = None
+) -> dict[str, Any]:
     """A player launches an android between rounds, on their initial charger unless another of
     their completed chargers is named. Returns the event."""
     require_player(state, player)
@@ -216,16 +220,17 @@ def launch(state: GameState, player: str, script: str, charger: str | None = Non
     if charger is None:
         site = next(b for b in state.buildings.values() if b.owner == player and b.initial)
     else:
-        site = state.buildings.get(charger)
+        named = state.buildings.get(charger)
         if (
-            site is None
-            or site.owner != player
-            or not site.complete
-            or state.rules.building(site.type).android_capacity <= 0
+            named is None
+            or named.owner != player
+            or not named.complete
+            or state.rules.building(named.type).android_capacity <= 0
         ):
             raise Refusal(
                 "not-a-charger", f"{quoted(charger)} is not a completed charger of {player}"
             )
+        site = named
     android = spawn(state, player, script, site.x, site.y)
     recompute(state)
     return {

@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 
 class Reason(StrEnum):
@@ -33,12 +34,18 @@ class Reason(StrEnum):
     group: str
     meaning: str
 
-    def __new__(cls, code: str, group: str, meaning: str) -> "Reason":
+    def __new__(cls, code: str, group: str, meaning: str) -> Reason:
         member = str.__new__(cls, code)
         member._value_ = code
         member.group = group
         member.meaning = meaning
         return member
+
+    @classmethod
+    def of(cls, code: str) -> Reason:
+        """The reason whose code is ``code`` (ValueError for an unknown one)."""
+        # An enum looked up by value; mypy reads the call as __new__'s, which defines members.
+        return cls(code)  # type: ignore[call-arg]
 
     # --- the script produced no action ----------------------------------------------------------
     OUT_OF_FUEL = (
@@ -173,7 +180,7 @@ class Outcome(StrEnum):
         return self is not Outcome.ACCEPTED
 
 
-def failed_turn(event: dict) -> bool:
+def failed_turn(event: dict[str, Any]) -> bool:
     """Whether a logged event is a turn that failed (refused, invalid, or a script error).
 
     >>> failed_turn({"type": "turn", "outcome": "refused"}), failed_turn({"type": "round.ended"})

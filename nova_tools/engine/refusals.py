@@ -15,10 +15,14 @@ class Refusal(NovaError):
 
     def __init__(self, code: str, reason: str) -> None:
         super().__init__(reason)
-        self.code = Reason(code)
+        self.code = Reason.of(code)
         self.reason = reason
 
-    def __reduce__(self):  # keep it picklable (refusals cross process boundaries in the arena)
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[Refusal], tuple[str, str]
+    ]:  # keep it picklable (refusals cross process boundaries in the arena)
         return (Refusal, (self.code.value, self.reason))
 
 
@@ -27,5 +31,5 @@ class UnknownPlayer(Refusal):
         super().__init__(Reason.UNKNOWN_PLAYER, f"there is no player {player!r} in this game")
         self.player = player
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[UnknownPlayer], tuple[str]]:  # type: ignore[override]
         return (UnknownPlayer, (self.player,))

@@ -15,19 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import ValidationError
 
+from ..limits import NOTES
 from . import materials as mat
 from .actions import HANDLERS, _settle
-from .notes import NOTES, compact
+from .notes import compact
 from .prng import derive
 from .reasons import Outcome, Reason
 from .refusals import Refusal
 from .state import Android, GameState
 from .text import clip, quoted, utf16_length
 from .visibility import recompute
-from .wire import ACTION_ADAPTER
+from .wire import ACTION_ADAPTER, AnyAction
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ def turn_seed(state: GameState, android_id: str) -> int:
     return derive(state.seed, "turn", android_id, state.round)
 
 
-def begin_round(state: GameState, *, sight: bool = True) -> dict:
+def begin_round(state: GameState, *, sight: bool = True) -> dict[str, Any]:
     """The round counter advances and visibility is recomputed (``sight=False``: by the caller,
     later; a replay that reads nothing in between recomputes once at the end)."""
     state.round += 1
@@ -82,11 +84,12 @@ def begin_round(state: GameState, *, sight: bool = True) -> dict:
     return {"type": "round.started", "round": state.round}
 
 
-def _parse(value: object):
+def _parse(value: object) -> AnyAction:
     if isinstance(value, dict) and "androidId" in value:
         # the engine adds androidId itself; a script that echoes it back is not wrong
         value = {k: v for k, v in value.items() if k != "androidId"}
-    return ACTION_ADAPTER.validate_python(value)
+    action: AnyAction = ACTION_ADAPTER.validate_python(value)
+    return action
 
 
 def _describe_invalid(error: ValidationError) -> str:
@@ -111,23 +114,32 @@ def charge_failed_turn(state: GameState, android: Android) -> None:
 
 
 def _fail(
-    state: GameState, android: Android, event: dict, outcome: Outcome, code: str, reason: str
-) -> dict:
+    state: GameState,
+    android: Android,
+    event: dict[str, Any],
+    outcome: Outcome,
+    code: str,
+    reason: str,
+) -> dict[str, Any]:
     charge_failed_turn(state, android)
-    event.update(outcome=outcome.value, code=Reason(code).value, reason=reason)
+    event.update(outcome=outcome.value, code=Reason.of(code).value, reason=reason)
     return event
 
 
 def apply_turn(
-    state: GameState, android_id: str, decision: Decision, *, logged_notes: dict | None = None
-) -> dict:
+    state: GameState,
+    android_id: str,
+    decision: Decision,
+    *,
+    logged_notes: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Judge and apply one android's turn. Returns the turn event; a failed turn costs
     rules.android.failedTurnHealthPenalty health and leaves memory and recording unchanged.
 
     ``logged_notes``: a replay's notes as the log holds them (see notes.py), used as they are
     instead of being worked out again."""
     android = state.androids[android_id]
-    event: dict = {
+    event: dict[str, Any] = {
         "type": "turn",
         "round": state.round,
         "android": android_id,
@@ -141,21 +153,32 @@ def apply_turn(
         return _fail(
             state, android, event, Outcome.INVALID, Reason.NOT_AN_ACTION, _describe_invalid(error)
         )
+    return judge(state, android, event, action, action.memory, action.recording, logged_notes)
+
+
+def judge(
+    state: GameState,
+    android: Android,
+    event: dict[str, Any],
+    action: AnyAction,
+    memory: str | None,
+    recording: str | None,
+    logged_notes: dict[str, Any] | None = None,
+    logged: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Judge a well-formed action and apply it: the step of :func:`apply_turn` after parsing.
+    ``memory`` and ``recording`` are the notes the action sets (a replay knows the action
+    without them: it hands in a note-less action, the whole notes, the notes as logged and,
+    in ``logged``, the action's dump without its notes, so nothing is parsed or dumped twice)."""
     limits = state.rules.android
     try:
         # lengths in UTF-16 code units: what the script's own .length counts
-        if (
-            action.memory is not None
-            and (size := utf16_length(action.memory)) > limits.memory_limit
-        ):
+        if memory is not None and (size := utf16_length(memory)) > limits.memory_limit:
             raise Refusal(
                 Reason.MEMORY_TOO_LONG,
                 f"memory holds at most {limits.memory_limit} characters, got {size}",
             )
-        if (
-            action.recording is not None
-            and (size := utf16_length(action.recording)) > limits.recording_limit
-        ):
+        if recording is not None and (size := utf16_length(recording)) > limits.recording_limit:
             raise Refusal(
                 Reason.RECORDING_TOO_LONG,
                 f"recording holds at most {limits.recording_limit} characters, got {size}",
@@ -164,26 +187,30 @@ def apply_turn(
     except Refusal as refusal:
         # the whole action but its notes, so a replay can judge it again (memory and recording
         # are left out: a refused turn never writes them, and they can be large)
-        event["action"] = action.model_dump(
-            by_alias=True, exclude_none=True, exclude={"memory", "recording"}, mode="json"
+        event["action"] = (
+            dict(logged)
+            if logged is not None
+            else action.model_dump(
+                by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json"
+            )
         )
         return _fail(state, android, event, Outcome.REFUSED, refusal.code, refusal.reason)
-    logged = action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")
+    logged = (
+        dict(logged)
+        if logged is not None
+        else action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")
+    )
     # The notes are logged as changes (see notes.py): most turns rewrite the same memory, or the
     # same recording with a line added, and both can be kilobytes.
     # (a replay hands in the notes as logged, already checked to rebuild these very notes)
-    if action.memory is not None:
+    if memory is not None:
+        logged.update(compact("memory", android.memory, memory) if logged_notes is None else {})
+        android.memory = memory
+    if recording is not None:
         logged.update(
-            compact("memory", android.memory, action.memory) if logged_notes is None else {}
+            compact("recording", android.recording, recording) if logged_notes is None else {}
         )
-        android.memory = action.memory
-    if action.recording is not None:
-        logged.update(
-            compact("recording", android.recording, action.recording)
-            if logged_notes is None
-            else {}
-        )
-        android.recording = action.recording
+        android.recording = recording
     if logged_notes:
         logged.update(logged_notes)
     event.update(outcome=Outcome.ACCEPTED.value, action=logged)
@@ -192,7 +219,7 @@ def apply_turn(
     return event
 
 
-def _round_end_buildings(state: GameState) -> list[dict]:
+def _round_end_buildings(state: GameState) -> list[dict[str, Any]]:
     """Extraction, then each building's conversions; returns what each building made of it (only
     buildings where something happened)."""
     produced = []
@@ -222,26 +249,26 @@ def _round_end_buildings(state: GameState) -> list[dict]:
                 mat.add(used, needs)
                 mat.add(made, outputs)
         if extracted or made:
-            entry = {
+            produce: dict[str, Any] = {
                 "building": building.id,
                 "buildingType": building.type,
                 "owner": building.owner,
             }
             if extracted:
-                entry["extracted"] = mat.ordered(extracted)
+                produce["extracted"] = mat.ordered(extracted)
             if made:
-                entry.update(used=mat.ordered(used), made=mat.ordered(made))
-            produced.append(entry)
+                produce.update(used=mat.ordered(used), made=mat.ordered(made))
+            produced.append(produce)
     return produced
 
 
-def end_round(state: GameState) -> dict:
+def end_round(state: GameState) -> dict[str, Any]:
     event = resolve_round_end(state)
     recompute(state)
     return event
 
 
-def resolve_round_end(state: GameState) -> dict:
+def resolve_round_end(state: GameState) -> dict[str, Any]:
     """The round end without the visibility recompute (which :func:`end_round` adds): extraction,
     conversions, decay, hazard damage, destruction. Replay uses it directly, recomputing
     visibility only when something could observe it.
@@ -263,7 +290,7 @@ def resolve_round_end(state: GameState) -> dict:
         radiation = ground.get("radiation", 0) * rules.radiation_damage_per_point
         android.health = _settle(android.health - (rules.decay_per_round + radiation + acid))
         if acid or radiation:
-            hazard = {"android": android.id}
+            hazard: dict[str, Any] = {"android": android.id}
             if acid:
                 hazard["acid"] = _settle(acid)
             if radiation:
@@ -273,7 +300,7 @@ def resolve_round_end(state: GameState) -> dict:
             android.active = False
             destroyed.append(android.id)
             causes[android.id] = "health" if android.health <= 0 else "battery"
-    event: dict = {"type": "round.ended", "round": state.round, "destroyed": destroyed}
+    event: dict[str, Any] = {"type": "round.ended", "round": state.round, "destroyed": destroyed}
     if production:
         event["production"] = production
     if hazards:
@@ -283,7 +310,9 @@ def resolve_round_end(state: GameState) -> dict:
     return event
 
 
-def play_round(state: GameState, decide: Callable[[GameState, Android], Decision]) -> list[dict]:
+def play_round(
+    state: GameState, decide: Callable[[GameState, Android], Decision]
+) -> list[dict[str, Any]]:
     """Play one whole round, asking ``decide`` for each android's turn. Returns its events."""
     events = [begin_round(state)]
     for android_id in turn_order(state):

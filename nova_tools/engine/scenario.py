@@ -14,6 +14,8 @@ Used by the tests, and by dry-runs that need a world without a game file::
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..rules import MATERIALS, Rules
 from . import materials as mat
 from . import players
@@ -46,7 +48,9 @@ class Scenario:
             round=round,
         )
 
-    def tile(self, x: int, y: int, *, scattered: dict | None = None, **composition: int) -> Tile:
+    def tile(
+        self, x: int, y: int, *, scattered: dict[str, Any] | None = None, **composition: int
+    ) -> Tile:
         tile = self.state.tile(x, y)
         tile.composition = {k: v for k, v in composition.items() if v}
         if scattered is not None:
@@ -58,7 +62,8 @@ class Scenario:
         return player
 
     def script(self, player: str, name: str = "script") -> str:
-        return players.add_script(self.state, player, name)["script"]
+        added: str = players.add_script(self.state, player, name)["script"]
+        return added
 
     def building(
         self,
@@ -67,8 +72,8 @@ class Scenario:
         at: tuple[int, int],
         *,
         complete: bool = True,
-        storage: dict | None = None,
-        invested: dict | None = None,
+        storage: dict[str, Any] | None = None,
+        invested: dict[str, Any] | None = None,
         health: float | None = None,
         remaining_ticks: int | None = None,
     ) -> str:
@@ -99,7 +104,7 @@ class Scenario:
         at: tuple[int, int],
         *,
         script: str | None = None,
-        cargo: dict | None = None,
+        cargo: dict[str, Any] | None = None,
         battery: float | None = None,
         health: float | None = None,
         active: bool = True,

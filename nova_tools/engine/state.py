@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..rules import Rules
 from .materials import Bag, ordered
@@ -92,6 +93,8 @@ class GameState:
     # derived, rebuilt by the engine; not part of the JSON form
     building_at: dict[tuple[int, int], str] = field(default_factory=dict)
     visible: dict[str, frozenset[int]] = field(default_factory=dict)
+    # what the world views keep between turns (view.ViewCache; checked before every use)
+    views: Any = field(default=None, compare=False, repr=False)
 
     def tile(self, x: int, y: int) -> Tile:
         return self.tiles[y * self.width + x]
@@ -108,7 +111,7 @@ class GameState:
         return f"{kind}-{self.counters[kind]}"
 
 
-def to_json(state: GameState) -> dict:
+def to_json(state: GameState) -> dict[str, Any]:
     """The whole state as canonical JSON data (rules are stored beside it, not inside)."""
     return {
         "seed": state.seed,
@@ -120,7 +123,7 @@ def to_json(state: GameState) -> dict:
     }
 
 
-def _records(state: GameState) -> dict:
+def _records(state: GameState) -> dict[str, Any]:
     """Everything of :func:`to_json` but the board (the seed, round and board size, the tiles)."""
     return {
         "players": [[p.id, p.seat] for p in state.players.values()],
@@ -169,7 +172,7 @@ def ordered_dict(composition: Bag) -> Bag:
     return {k: composition[k] for k in _COMPOSITION_ORDER if composition.get(k)}
 
 
-def from_json(data: dict, rules: Rules) -> GameState:
+def from_json(data: dict[str, Any], rules: Rules) -> GameState:
     """Rebuild a state from :func:`to_json` output (derived indexes included)."""
     state = GameState(
         rules=rules,

@@ -13,14 +13,9 @@ make a reason (and the game file that keeps it) as large as itself.
 
 from __future__ import annotations
 
+from ..limits import utf16_length as utf16_length
+
 QUOTE_CHARS = 40
-
-
-def utf16_length(text: str) -> int:
-    """The length JavaScript gives ``text`` (UTF-16 code units)."""
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def quoted(text: object, limit: int = QUOTE_CHARS) -> str:

@@ -7,7 +7,7 @@ for speed; a test checks that view against :class:`World`.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic.alias_generators import to_camel
@@ -310,23 +310,24 @@ class DismantleAction(_ActionBase):
     )
 
 
-ACTION_MODELS = (
-    WaitAction,
-    MoveAction,
-    ChargeAction,
-    CollectAction,
-    DepositAction,
-    WithdrawAction,
-    StartConstructionAction,
-    ContinueConstructionAction,
-    SalvageAction,
-    RepairAction,
-    BroadcastAction,
-    CleanAcidAction,
-    LaunchAction,
-    DismantleAction,
+AnyAction = (
+    WaitAction
+    | MoveAction
+    | ChargeAction
+    | CollectAction
+    | DepositAction
+    | WithdrawAction
+    | StartConstructionAction
+    | ContinueConstructionAction
+    | SalvageAction
+    | RepairAction
+    | BroadcastAction
+    | CleanAcidAction
+    | LaunchAction
+    | DismantleAction
 )
-
-Action = Annotated[Union[tuple(ACTION_MODELS)], Field(discriminator="type")]  # type: ignore[valid-type]
-ACTION_ADAPTER: TypeAdapter = TypeAdapter(Action)
+"""Every action model, as one union."""
+ACTION_MODELS: tuple[type[BaseModel], ...] = get_args(AnyAction)
+Action = Annotated[AnyAction, Field(discriminator="type")]
+ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 ACTION_TYPES = tuple(m.model_fields["type"].annotation.__args__[0] for m in ACTION_MODELS)  # type: ignore[union-attr]

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -25,14 +25,16 @@ from starlette.staticfiles import StaticFiles
 
 from .. import api, arena, match
 from ..errors import NovaError
+from ..starter.house import names as house_names
 from . import work
 from .folder import STARTER, LabFolder, OutsideRoot
-from .guard import Guard
+from .guard import MAX_BODY, Guard, too_big
 from .jobs import JobBoard
 from .reads import Reads, encode
 from .wire import (
     ArenaRequest,
     HostRequest,
+    JobKind,
     JobStarted,
     JoinRequest,
     LabInfo,
@@ -43,12 +45,15 @@ from .wire import (
 log = logging.getLogger("nova.lab")
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 64 * 1024
 USER_ERRORS = (NovaError, match.MatchError, arena.ArenaError)
 
 
 class BadRequest(NovaError):
     """A request the lab cannot read (a bad query parameter, a body that is not the request)."""
+
+
+class TooBig(BadRequest):
+    """A request body that streams past MAX_BODY (refused with 413, the rest left unread)."""
 
 
 def problem(sentence: str, status: int = 400) -> JSONResponse:
@@ -86,10 +91,16 @@ def text(request: Request, name: str) -> str | None:
     return raw if raw else None
 
 
-async def body_of(request: Request, model: type) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest(f"the request is {len(raw)} bytes; the lab takes at most {MAX_BODY}")
+async def body_of(request: Request, model: type[BaseModel]) -> Any:
+    # read as it streams, never more than MAX_BODY (the Guard refused a larger Content-Length)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TooBig(too_big(size))
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     try:
         return model.model_validate_json(raw)
     except ValidationError as error:
@@ -158,7 +169,11 @@ class Lab:
 
     def scripts(self, request: Request) -> Response:
         found, truncated = self.folder.scripts()
-        return answer(ScriptList(starter=STARTER, scripts=tuple(found), truncated=truncated))
+        return answer(
+            ScriptList(
+                starter=STARTER, house=house_names(), scripts=tuple(found), truncated=truncated
+            )
+        )
 
     # jobs
 
@@ -166,7 +181,7 @@ class Lab:
         self,
         request: Request,
         model: type,
-        kind_of: Callable[[Any], str],
+        kind_of: Callable[[Any], JobKind],
         title_of: Callable[[Any], str],
         make,
     ) -> Response:
@@ -263,10 +278,13 @@ def handle_user_error(request: Request, error: Exception) -> Response:
     )
     if isinstance(error, OutsideRoot):
         status = 403
+    if isinstance(error, TooBig):
+        status = 413
     return problem(str(error).replace(str(request.app.state.root) + "/", ""), status)
 
 
-def handle_http(request: Request, error: HTTPException) -> Response:
+def handle_http(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
     if error.status_code == 404:
         return problem(f"the lab has no page or endpoint {request.url.path}", 404)
     if error.status_code == 405:
@@ -314,7 +332,10 @@ def create_app(root: str | Path, port: int | None = None) -> tuple[Guard, Lab]:
         Route("/api/jobs/{job}/events", lab.job_events),
         Route("/api/jobs/{job}/cancel", lab.cancel, methods=["POST"]),
     ]
-    handlers = {HTTPException: handle_http, Exception: handle_bug}
+    handlers: dict[type[Exception], Callable[[Request, Exception], Response]] = {
+        HTTPException: handle_http,
+        Exception: handle_bug,
+    }
     for error_type in USER_ERRORS:
         handlers[error_type] = handle_user_error
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)

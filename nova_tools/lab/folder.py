@@ -10,20 +10,19 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .. import api
 from ..errors import NovaError
+from ..limits import has_default_export, overwrite_refusal
+from ..starter.house import HouseError, house, is_house
 
 STARTER = "starter"  # the script name that picks the shipped starter android
 MAX_SCRIPTS = 500
 MAX_DEPTH = 6
 SKIPPED_FOLDERS = {"node_modules", "__pycache__", "dist", "build"}
-# an android's entry file ends with `export default turn;` (the toolchain refuses one without);
-# the modules it imports do not, and are left out of the Run panel's list
-DEFAULT_EXPORT = re.compile(rb"^[ \t]*export[ \t]+default\b", re.MULTILINE)
+# the Run panel lists entry files (limits.has_default_export); the modules they import are left out
 ENTRY_SCAN_BYTES = 512 * 1024
 
 
@@ -36,7 +35,7 @@ class LabFolder:
     root: Path  # resolved
 
     @classmethod
-    def at(cls, root: str | Path) -> "LabFolder":
+    def at(cls, root: str | Path) -> LabFolder:
         path = Path(root).expanduser().resolve()
         if not path.is_dir():
             raise OutsideRoot(
@@ -78,7 +77,7 @@ class LabFolder:
         path = self.games.path(name)
         if path.is_symlink():
             raise OutsideRoot(f"{path.name} is a link; the lab does not write through links")
-        if path.exists() and not force:
+        if overwrite_refusal(path, force=force):  # the rule is shared; the words are the lab's
             raise api.ApiError(
                 f"there is already a game {name!r}; pick another name (or tick 'replace')"
             )
@@ -112,9 +111,15 @@ class LabFolder:
         return sorted(found), False
 
     def script(self, name: str) -> Path:
-        """The entry file a script name means: the starter's, or a ``.ts`` file under the root."""
+        """The entry file a script name means: the starter's, a house android's (``house:NAME``),
+        or a ``.ts`` file under the root."""
         if name == STARTER:
             return api.starter_entry()
+        if is_house(name):
+            try:
+                return house(name).entry_path
+            except HouseError as error:
+                raise OutsideRoot(str(error)) from None
         shown = name if len(name) <= 120 else name[:120] + "..."
         pure = PurePosixPath(name)
         if "\\" in name or "\0" in name or pure.is_absolute() or not pure.parts:
@@ -151,6 +156,6 @@ def other_json(path: Path) -> bool:
 def _is_entry(path: Path) -> bool:
     try:
         with path.open("rb") as file:
-            return DEFAULT_EXPORT.search(file.read(ENTRY_SCAN_BYTES)) is not None
+            return has_default_export(file.read(ENTRY_SCAN_BYTES).decode("utf-8", "replace"))
     except OSError:
         return False

@@ -7,7 +7,9 @@ could still send it requests. So:
   DNS rebinding;
 * a request that changes something (POST) must carry JSON (``Content-Type: application/json``,
   which a cross-site form cannot send without a preflight the lab never answers) and, when the
-  browser says where it comes from (``Origin``), come from the lab's own page.
+  browser says where it comes from (``Origin``), come from the lab's own page;
+* a body is at most :data:`MAX_BODY` bytes: one whose ``Content-Length`` says more is refused
+  before a byte of it is read (and ``app.body_of`` stops reading one that streams past it).
 """
 
 from __future__ import annotations
@@ -17,6 +19,13 @@ import json
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost")
+MAX_BODY = (
+    64 * 1024
+)  # bytes of a request body (the largest request, a run with its script, is far less)
+
+
+def too_big(size: int) -> str:
+    return f"the request is {size} bytes or more; the lab takes at most {MAX_BODY}"
 
 
 def problem_body(sentence: str) -> bytes:
@@ -69,6 +78,11 @@ class Guard:
             return 405, f"the lab does not take {method} requests"
         if headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return 415, "send the request as JSON (Content-Type: application/json)"
+        length = headers.get("content-length", "0").strip()
+        if not length.isdigit():
+            return 400, "the request's Content-Length is not a number of bytes"
+        if int(length) > MAX_BODY:
+            return 413, too_big(int(length))
         origin = headers.get("origin")
         if origin is not None and self.port is not None and origin not in self.allowed_origins():
             return 403, f"a page from {origin} may not use this lab; open the lab's own page"

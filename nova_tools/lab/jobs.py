@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import NovaError
-from .wire import JobEvent, JobKind, JobView
+from .wire import JobEvent, JobEventKind, JobKind, JobState, JobView
 
 log = logging.getLogger("nova.lab")
 
@@ -39,18 +39,18 @@ class Job:
     id: str
     kind: JobKind
     title: str
-    state: str = "running"
+    state: JobState = "running"
     events: list[JobEvent] = field(default_factory=list)
     cancel: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
     waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = field(default_factory=list)
     thread: threading.Thread | None = None
 
-    def publish(self, kind: str, message: str, **fields: Any) -> None:
+    def publish(self, kind: JobEventKind, message: str, **fields: Any) -> None:
         with self.lock:
             event = JobEvent(seq=len(self.events), kind=kind, message=message, **fields)
             self.events.append(event)
-            if kind in ("done", "failed", "cancelled"):
+            if kind == "done" or kind == "failed" or kind == "cancelled":
                 self.state = kind
             waiters = list(self.waiters)
         for loop, ready in waiters:
@@ -137,7 +137,7 @@ class JobBoard:
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
         self.ids = itertools.count(1)
-        self.user_errors = (NovaError, *user_errors)
+        self.user_errors: tuple[type[BaseException], ...] = (NovaError, *user_errors)
 
     def start(self, kind: JobKind, title: str, body: Body) -> Job:
         with self.lock:

@@ -8,6 +8,7 @@ read afresh.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections import OrderedDict
@@ -98,7 +99,9 @@ class Reads:
             if not self.folder.inside(path):
                 continue  # a link out of the root is not listed
             try:
-                listing = self._kept(("listing", name), path, lambda: self._listing(name, path))
+                listing = self._kept(
+                    ("listing", name), path, functools.partial(self._listing, name, path)
+                )
             except OSError:
                 continue  # removed while listing
             if listing is not None:

@@ -14,6 +14,7 @@ stale (``python -m nova_tools.lab.build`` writes it before bundling).
 
 from __future__ import annotations
 
+import json
 import sys
 import types
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Union, get_args, get_origin
 from pydantic import BaseModel
 
 from .. import api
+from ..limits import BUILDING_LETTERS, NOTES
 from ..rules import Rules
 from ..toolchain.tstypes import TypeScriptTypes
 from . import wire
@@ -83,7 +85,19 @@ def render() -> str:
     while done < len(renderer.models):  # rendering a model may find more
         parts.append("\n".join(renderer.interface(renderer.models[done])) + "\n")
         done += 1
+    parts.append(_constants())
     return "\n".join(parts)
+
+
+def _constants() -> str:
+    """The shared facts the page draws with (``nova_tools.limits``), so it never copies them."""
+    letters = ", ".join(f"{key}: {json.dumps(value)}" for key, value in BUILDING_LETTERS.items())
+    return (
+        "/** The letter each building type is drawn with, on every board. */\n"
+        f"export const BUILDING_LETTERS: Record<string, string> = {{ {letters} }};\n"
+        "/** The action fields in which an android keeps its notes. */\n"
+        f"export const NOTES: readonly string[] = {json.dumps(list(NOTES))};\n"
+    )
 
 
 def stale() -> bool:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 from ..api import GameSummary, Result, Standing, Status
+from ..limits import MAX_SEED
 
 Disclosure = Literal["full", "recording"]
 JobKind = Literal["run", "host", "join", "compare", "tournament"]
 JobState = Literal["running", "done", "failed", "cancelled"]
+JobEventKind = Literal["started", "progress", "notice", "listening", "done", "failed", "cancelled"]
 
 
 class Request(Result):
@@ -62,6 +64,9 @@ class ScriptList(Result):
     """The android scripts under the root (``.ts`` entry files), as paths relative to it."""
 
     starter: str
+    house: tuple[
+        str, ...
+    ]  # the house androids (house:NAME), weakest first; the starter is house:starter
     scripts: tuple[str, ...]
     truncated: bool  # more files than the lab lists
 
@@ -70,7 +75,7 @@ class JobEvent(Result):
     """One thing a job reports: progress, a notice, the address it listens on, its end."""
 
     seq: int
-    kind: Literal["started", "progress", "notice", "listening", "done", "failed", "cancelled"]
+    kind: JobEventKind
     message: str
     done: int | None = None  # rounds (a run, a match) or games (the arena) finished
     total: int | None = None
@@ -192,7 +197,7 @@ class SeatRequest(Request):
 class RunRequest(Request):
     name: str  # the game file to write: ROOT/NAME.json
     seats: tuple[SeatRequest, ...] = Field(min_length=1, max_length=8)
-    seed: int = Field(0, ge=0, le=2**63 - 1)
+    seed: int = Field(0, ge=0, le=MAX_SEED)
     width: int = Field(12, ge=2, le=256)
     height: int = Field(12, ge=2, le=256)
     rounds: int = Field(20, ge=1, le=10_000)  # becomes rules.match.finalRound
@@ -232,7 +237,7 @@ class JobStarted(Result):
 
 
 #: Every model of the lab's wire, for the generated TypeScript types (typegen).
-WIRE_MODELS = (
+WIRE_MODELS: tuple[type[BaseModel], ...] = (
     Problem,
     LabInfo,
     GameList,

@@ -9,6 +9,7 @@ checked between rounds (or games). Nothing here plays or scores anything itself.
 from __future__ import annotations
 
 from .. import api, arena, match
+from ..starter.house import is_house
 from .folder import LabFolder
 from .jobs import Cancelled, Reporter
 from .wire import (
@@ -172,7 +173,12 @@ def arena_run(folder: LabFolder, request: ArenaRequest):
 
     def body(report: Reporter) -> tuple[str, dict]:
         report.notice(f"compiling {len(paths)} script(s)")
-        entrants = arena.entrants_from_files(paths)
+        # a house android keeps its house:NAME in the report (the path was checked above)
+        refs = [
+            name if is_house(name) else path
+            for name, path in zip(request.scripts, paths, strict=True)
+        ]
+        entrants = arena.entrants_from_files(refs)
         backend = arena.choose_backend(jobs=request.jobs)
 
         def progress(done: int, total: int) -> None:
@@ -180,16 +186,18 @@ def arena_run(folder: LabFolder, request: ArenaRequest):
             if report.stop_requested():
                 raise KeyboardInterrupt  # the arena stops between games and keeps those played
 
+        result: arena.Comparison | arena.Tournament
         if request.kind == "compare":
             result = arena.compare(
                 (entrants[0], entrants[1]), rules, seeds, rounds, backend, progress=progress
             )
             sentence = f"{result.verdict()} over {result.games} games"
         else:
-            result = arena.tournament(entrants, rules, seeds, rounds, backend, progress=progress)
+            ranked = arena.tournament(entrants, rules, seeds, rounds, backend, progress=progress)
+            result = ranked
             sentence = (
-                f"{result.ranking[0].tally.name} ranks first over {result.games} games"
-                if result.ranking
+                f"{ranked.ranking[0].tally.name} ranks first over {ranked.games} games"
+                if ranked.ranking
                 else "no games were played"
             )
         outcome = ArenaOutcome.model_validate({"kind": request.kind, **result.to_json()})

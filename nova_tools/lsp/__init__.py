@@ -38,7 +38,7 @@ def serve() -> None:
     _serve_stdio(server, BoundedInput(sys.stdin.buffer))
 
 
-def _serve_stdio(server, stdin: "BoundedInput") -> None:
+def _serve_stdio(server, stdin: BoundedInput) -> None:
     """pygls's ``start_io``, except that an input that ends without ``shutdown`` and ``exit`` (an
     editor that crashed, a client that just closes the pipe) ends the server the same polite way:
     the features stop their children while the event loop still runs. Otherwise asyncio closed the
@@ -91,7 +91,7 @@ async def _end_politely(server) -> None:
     for feature in server.features:
         try:
             await asyncio.wait_for(feature.shutdown(), 5.0)
-        except Exception:  # noqa: BLE001 - ending anyway; what is left is killed below
+        except Exception:  # ending anyway; what is left is killed below
             log.warning("a feature did not stop cleanly", exc_info=True)
     for feature in server.features:
         feature.exit()

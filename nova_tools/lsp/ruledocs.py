@@ -22,7 +22,6 @@ from ..rules.walk import (
     JsonPath,
     dotted,
     keys_of,
-    model_doc,
     node_at,
     tidy,
     type_label,

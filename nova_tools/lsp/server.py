@@ -261,7 +261,9 @@ class NovaServer(LanguageServer):
             return
         result = list(result or [])
         self.client_settings = Settings.from_json(result[0] if result else None)
-        self.ts.configure({s: v for s, v in zip(sections[1:], result[1:]) if isinstance(v, dict)})
+        self.ts.configure(
+            {s: v for s, v in zip(sections[1:], result[1:], strict=False) if isinstance(v, dict)}
+        )
         self.apply_settings()
 
     async def relay_from_tsc(self, method: str, params: object) -> None:

@@ -31,7 +31,7 @@ class Settings:
     android_id: str | None = None
 
     @classmethod
-    def from_json(cls, data: object) -> "Settings":
+    def from_json(cls, data: object) -> Settings:
         if not isinstance(data, dict):
             return cls()
         if isinstance(data.get("nova"), dict):
@@ -43,7 +43,7 @@ class Settings:
                 values[attr] = value.strip()
         return cls(**values)
 
-    def over(self, base: "Settings") -> "Settings":
+    def over(self, base: Settings) -> Settings:
         """These settings, falling back to ``base`` for the ones not given."""
         return replace(
             base,

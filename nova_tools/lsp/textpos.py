@@ -10,10 +10,7 @@ from bisect import bisect_right
 
 from lsprotocol import types
 
-
-def _utf16_len(text: str) -> int:
-    # surrogatepass: an editor may hand over a lone surrogate (JSON's "\ud800"); it is one unit
-    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+from ..limits import utf16_length  # a lone surrogate (JSON's "\ud800") is one unit
 
 
 class LineIndex:
@@ -30,7 +27,7 @@ class LineIndex:
         offset = max(0, min(offset, len(self.text)))
         line = bisect_right(self.starts, offset) - 1
         return types.Position(
-            line=line, character=_utf16_len(self.text[self.starts[line] : offset])
+            line=line, character=utf16_length(self.text[self.starts[line] : offset])
         )
 
     def range(self, start: int, end: int) -> types.Range:

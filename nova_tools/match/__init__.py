@@ -18,12 +18,12 @@ Modules: ``messages`` (the protocol and its version), ``states`` (the state mach
 (the agreed match), ``result`` (what is returned and written), ``host`` and ``join``.
 """
 
+from ..limits import DISCLOSURES
 from .channel import PeerError
 from .host import DEFAULT_TIMEOUT, host
 from .join import join
 from .lockstep import MatchProgress
 from .messages import PROTOCOL, VERSION, Size
-from .offer import DISCLOSURES
 from .result import MatchError, MatchResult, MatchTerms
 from .session import MatchInterrupted
 from .states import MatchState

@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import TypedDict, TypeVar, overload
 
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.connection import Connection
 
-from .messages import MAX_FRAME, Abort, Message, ProtocolViolation, Refuse, VersionMismatch, decode
+from .messages import (
+    MAX_FRAME,
+    Abort,
+    Message,
+    ProtocolViolation,
+    Refuse,
+    VersionMismatch,
+    _Message,
+    decode,
+)
 
 log = logging.getLogger("nova.match")
 
@@ -25,7 +35,20 @@ WS_LOGGER.addHandler(logging.NullHandler())
 
 # Options shared by both ends: no compression (no decompression bombs, and bundles are small),
 # the frame limit, keepalive pings that notice a vanished peer even while we compute.
-CONNECTION_OPTIONS = dict(
+M1 = TypeVar("M1", bound=_Message)
+M2 = TypeVar("M2", bound=_Message)
+
+
+class ConnectionOptions(TypedDict):
+    compression: None
+    max_size: int
+    ping_interval: float
+    ping_timeout: float
+    close_timeout: float
+    logger: logging.Logger
+
+
+CONNECTION_OPTIONS = ConnectionOptions(
     compression=None,
     max_size=MAX_FRAME,
     ping_interval=10,
@@ -79,7 +102,13 @@ class Channel:
         except (ConnectionClosed, OSError) as error:
             raise PeerLeft(_closed_sentence(error)) from None
 
-    def receive(self, *expected: type[Message], timeout: float | None = None) -> Message:
+    @overload
+    def receive(self, one: type[M1], /, *, timeout: float | None = None) -> M1: ...
+    @overload
+    def receive(
+        self, one: type[M1], other: type[M2], /, *, timeout: float | None = None
+    ) -> M1 | M2: ...
+    def receive(self, *expected: type[_Message], timeout: float | None = None) -> _Message:
         """The next message, which must be one of ``expected`` (or an abort, raised as PeerAborted)."""
         wait = self.timeout if timeout is None else timeout
         try:
@@ -100,7 +129,11 @@ class Channel:
             raise PeerAborted(f"the peer stopped the match: {message.reason}")
         return message
 
-    def poll(self, *expected: type[Message]) -> Message | None:
+    @overload
+    def poll(self, one: type[M1], /) -> M1 | None: ...
+    @overload
+    def poll(self, one: type[M1], other: type[M2], /) -> M1 | M2 | None: ...
+    def poll(self, *expected: type[_Message]) -> _Message | None:
         """A message that has already arrived, or None at once."""
         try:
             return self.receive(*expected, timeout=0)

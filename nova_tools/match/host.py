@@ -19,12 +19,12 @@ from pathlib import Path
 
 from websockets.sync.server import ServerConnection, serve
 
+from ..limits import is_disclosure
 from ..rules import Rules
 from .channel import CONNECTION_OPTIONS, Channel, PeerError, PeerVersionMismatch, PeerViolation
 from .lockstep import Progress
 from .messages import PROTOCOL, VERSION, Accept, Offer, Refuse
 from .offer import (
-    DISCLOSURES,
     check_accept,
     nova_version,
     offered_rules,
@@ -150,7 +150,7 @@ def host(
     """
     say = notice or (lambda sentence: None)
     check_player(player)
-    if disclosure not in DISCLOSURES:
+    if not is_disclosure(disclosure):
         raise MatchError(f"the disclosure is 'full' or 'recording', not {disclosure!r}")
     if not 0 <= port <= 65535:
         raise MatchError(f"a port is a number from 0 to 65535, not {port}")

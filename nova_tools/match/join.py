@@ -9,11 +9,12 @@ from pathlib import Path
 from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
 from websockets.sync.client import connect
 
+from ..limits import DISCLOSURES, MAX_ROUNDS
 from .channel import CONNECTION_OPTIONS, Channel, PeerError, PeerVersionMismatch, PeerViolation
 from .host import DEFAULT_TIMEOUT
 from .lockstep import Progress
 from .messages import PROTOCOL, VERSION, Accept, Offer, Size
-from .offer import DISCLOSURES, MAX_ROUNDS, check_offer, nova_version, sandbox_build
+from .offer import check_offer, nova_version, sandbox_build
 from .result import MatchError, MatchResult
 from .seed import Nonce
 from .session import Agreement, MatchInterrupted, Notice, play_agreed

@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.alias_generators import to_camel
+
+from ..limits import MAX_ROUNDS, Disclosure
 
 PROTOCOL = "nova-match"
 VERSION = 1
@@ -115,7 +117,7 @@ class Size(BaseModel):
         return f"{self.width}x{self.height}"
 
     @classmethod
-    def parse(cls, text: str) -> "Size":
+    def parse(cls, text: str) -> Size:
         """``'24x24'`` -> Size(24, 24); a ValueError says what is wrong."""
         match = re.fullmatch(r"\s*(\d{1,4})\s*[xX]\s*(\d{1,4})\s*", text)
         if not match:
@@ -133,10 +135,10 @@ class Offer(_Message):
     protocol: str
     version: int
     host: str = Field(pattern=PLAYER_ID)
-    rounds: int = Field(ge=1, le=100_000)
+    rounds: int = Field(ge=1, le=MAX_ROUNDS)
     rules: dict  # the host's resolved rules (world size aside), with match.finalRound = rounds
     sizes: list[Size] = Field(min_length=1, max_length=16)
-    disclosure: Literal["full", "recording"]
+    disclosure: Disclosure
     sandbox: dict[str, str]
     nova: str = Field(max_length=64)  # the nova-tools version: both sides must run the same game
     seed_commit: str = Field(pattern=HEX64)
@@ -182,7 +184,7 @@ class Round(_Message):
     """The state hash after a round, as the sender played it."""
 
     type: Literal["round"] = "round"
-    round: int = Field(ge=1, le=100_000)
+    round: int = Field(ge=1, le=MAX_ROUNDS)
     hash: str = Field(pattern=HEX64)
 
 
@@ -190,7 +192,7 @@ class Done(_Message):
     """Every round played and verified on the sender's side."""
 
     type: Literal["done"] = "done"
-    round: int = Field(ge=0, le=100_000)
+    round: int = Field(ge=0, le=MAX_ROUNDS)
 
 
 class Abort(_Message):
@@ -200,7 +202,7 @@ class Abort(_Message):
     reason: Sentence
 
 
-Message = Union[Offer, Accept, Refuse, Script, Reveal, Round, Done, Abort]
+Message = Offer | Accept | Refuse | Script | Reveal | Round | Done | Abort
 _ADAPTER: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="type")])
 TYPES: dict[str, type[_Message]] = {
     m.model_fields["type"].default: m

@@ -13,15 +13,14 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
+from ..limits import MAX_ROUNDS
 from ..play import sandbox_build  # the sandbox build a game records: both sides must run the same
 from ..rules import Rules, RulesError, resolve
 from ..rules.loading import parse_text, read_file
 from .messages import Accept, Offer, Size
 from .result import MatchError
 
-DISCLOSURES = ("full", "recording")
 FAIR_SYMMETRY = "rotational"
-MAX_ROUNDS = 100_000
 
 
 @lru_cache(maxsize=1)

@@ -8,7 +8,7 @@ but is bound by its commitment and can only walk away (which the other side sees
 
 >>> host, joiner = Nonce(bytes(32)), Nonce(bytes([1]) * 32)
 >>> check_reveal("joiner", joiner.commitment("joiner"), joiner.hex)
->>> match_seed(host.hex, joiner.hex) == match_seed(host.hex, joiner.hex) < 2**63
+>>> match_seed(host.hex, joiner.hex) == match_seed(host.hex, joiner.hex) <= MAX_SEED
 True
 """
 
@@ -18,6 +18,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass, field
 
+from ..limits import MAX_SEED
 from .messages import ProtocolViolation
 
 _COMMIT = b"nova-match commit\0"
@@ -51,4 +52,4 @@ def check_reveal(role: str, committed: str, revealed_hex: str) -> None:
 def match_seed(host_hex: str, joiner_hex: str) -> int:
     """The game seed: 63 bits of a hash of both nonces, host's first."""
     digest = hashlib.sha256(_SEED + bytes.fromhex(host_hex) + bytes.fromhex(joiner_hex)).digest()
-    return int.from_bytes(digest[:8], "big") & (2**63 - 1)
+    return int.from_bytes(digest[:8], "big") & MAX_SEED

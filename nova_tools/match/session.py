@@ -70,11 +70,12 @@ def _exchange(channel: Channel, tracker: Tracker, deal: Agreement) -> tuple[Seat
         channel.send(mine)
         theirs = channel.receive(Script)
     else:
-        theirs = channel.receive(Script, Refuse)
-        if isinstance(theirs, Refuse):
-            tracker.move(MatchState.REFUSED, theirs.reason)
+        answer = channel.receive(Script, Refuse)
+        if isinstance(answer, Refuse):
+            tracker.move(MatchState.REFUSED, answer.reason)
             channel.close()
-            raise MatchError(f"the host refused this joiner: {theirs.reason}")
+            raise MatchError(f"the host refused this joiner: {answer.reason}")
+        theirs = answer
         channel.send(mine)
     encoded = theirs.bundle.encode("utf-8")  # checked as valid text on arrival
     digest = hashlib.sha256(encoded).hexdigest()

@@ -8,6 +8,7 @@ import os
 import re
 from pathlib import Path
 
+from ..limits import overwrite_refusal
 from ..play import Seat
 from .messages import PLAYER_ID
 from .result import MatchError
@@ -33,10 +34,8 @@ def check_out_file(out: str | Path, force: bool) -> Path:
         raise MatchError(f"the folder {folder} cannot be written to")
     if out.is_dir():
         raise MatchError(f"{out} is a folder, not a file to write the match to")
-    if out.exists() and not force:
-        raise MatchError(
-            f"{out} already exists; replace it only deliberately (--force on the command line)"
-        )
+    if refusal := overwrite_refusal(out, force=force):
+        raise MatchError(refusal)
     return out
 
 
@@ -54,9 +53,10 @@ def script_name(entry: Path) -> str:
 
 def own_seat(player: str, script: str | Path) -> Seat:
     """Compile this side's script (a CompileError is the user's sentence, before anything is offered)."""
+    from ..starter.house import house, is_house
     from ..toolchain.compile import compile_android
 
-    entry = Path(script)
+    entry = house(str(script)).entry_path if is_house(str(script)) else Path(script)
     compiled = compile_android(entry)
     size = len(compiled.bundle.encode("utf-8"))
     if size > MAX_BUNDLE_BYTES:

@@ -18,9 +18,12 @@ __all__ = ["MAX_ROUNDS", "build_server", "serve"]
 LOCALHOST = "127.0.0.1"
 
 
-def serve(root: Path, http: bool = False, port: int = 8765) -> None:
-    """Serve the games in ``root``. stdout carries protocol messages only; logs go to stderr."""
+def serve(root: Path, http: bool = False, port: int = 8765, max_turns: int | None = None) -> None:
+    """Serve the games in ``root``. stdout carries protocol messages only; logs go to stderr.
+    ``max_turns``: the most android turns run at once (default: from the machine)."""
     root = Path(root)
+    if max_turns is not None and max_turns < 1:
+        raise SystemExit(f"nova mcp: --max-turns must be at least 1, not {max_turns}")
     if not root.is_dir():
         raise SystemExit(
             f"nova mcp: the games folder {root} does not exist; create it or pass --root DIR"
@@ -30,7 +33,7 @@ def serve(root: Path, http: bool = False, port: int = 8765) -> None:
         level=logging.WARNING,
         format="nova mcp: %(levelname)s %(name)s: %(message)s",
     )
-    app = build_server(root)
+    app = build_server(root, max_turns=max_turns)
     if http:
         app.run("streamable-http", host=LOCALHOST, port=port)
     else:

@@ -17,6 +17,8 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw
 
+from ..limits import BUILDING_LETTERS
+
 MAX_SIDE_PX = 768
 MIN_TILE_PX, MAX_TILE_PX = 8, 32
 
@@ -36,17 +38,7 @@ LOOSE = (250, 244, 200)
 YOU = (40, 104, 224)
 OTHERS = [(214, 48, 49), (230, 126, 34), (190, 40, 160), (22, 160, 133), (120, 120, 40)]
 WRECK = (110, 110, 110)
-GLYPH = {
-    "charger": "C",
-    "depot": "D",
-    "extractor": "E",
-    "processor": "P",
-    "acidProcessingPlant": "A",
-    "scanner": "S",
-    "radar": "R",
-    "relayTower": "T",
-    "colonyModule": "M",
-}
+GLYPH = BUILDING_LETTERS
 
 
 class _Position(Protocol):
@@ -68,7 +60,7 @@ def owner_colours(viewer: str, owners: Iterable[str]) -> dict[str, tuple[int, in
 
 
 def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
 def ground_colour(composition: dict[str, int]) -> tuple[int, int, int]:

@@ -16,6 +16,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from pydantic import ValidationError
 
+from .. import api
 from ..api import GameFolder
 from . import content, tools
 from .edge import argument_problems, failure
@@ -48,10 +49,14 @@ class NovaServer(MCPServer):
             raise
 
 
-def build_server(root: str | Path) -> MCPServer:
+def build_server(root: str | Path, max_turns: int | None = None) -> MCPServer:
     """The Nova MCP server for the games in ``root``: the tools (``mcp/tools/``), then the
-    resources and the prompt (``mcp/content.py``)."""
+    resources and the prompt (``mcp/content.py``). ``max_turns``: the most android turns the
+    process runs at once (each holds a sandbox and up to the rules' heap); by default from the
+    machine's cores and memory (``api.turns_limit()``)."""
     folder = GameFolder.at(root)
+    if max_turns is not None:
+        api.limit_turns(max_turns)
     app = NovaServer(
         "nova",
         title="Project: Nova",

@@ -4,13 +4,10 @@ structured content (the api result itself). No game logic: only presentation."""
 from __future__ import annotations
 
 from .. import api
+from ..limits import NOTES  # the action fields that carry an android's notes
 
 EVENT_TEXT_CHARS = 120  # memory/recording shown inside an event; the rest is cut with a note
 EVENT_LINE_CHARS = 300  # one event's line in a tool's text (a script error's reason can be long)
-NOTES = (
-    "memory",
-    "recording",
-)  # the action fields that carry an android's notes (api events give them whole)
 
 
 def materials_text(bag: dict[str, int]) -> str:
@@ -44,7 +41,7 @@ def shorten_event(event: dict, limit: int = EVENT_TEXT_CHARS) -> dict:
 
 
 def event_line(event: dict) -> str:
-    """``#12 r3 android-1 collected 5 metal``: the event's index and its words (api.wording)."""
+    """``#12 r3 alice's android-1 collected 5 metal``: the event's index and its words (api.wording)."""
     return f"#{event['index']} {cut_text(event.get('text') or event['type'], EVENT_LINE_CHARS)}"
 
 
@@ -69,15 +66,16 @@ def world_text(game: str, world: api.PlayerWorld) -> str:
         stored = f", stores {materials_text(b.storage)}" if b.storage else ""
         lines.append(f"your {b.type} {b.id} at {at_text(b.position)}{site}{stored}")
     lines.append(f"scripts: {', '.join(f'{s.id} ({s.name})' for s in yours.scripts) or 'none'}")
-    loose = [t for t in world.tiles if t.scattered]
+    loose = [(t.position, t.scattered) for t in world.tiles if t.scattered]
     if loose:
         lines.append(
             "loose material: "
-            + "; ".join(f"{at_text(t.position)} {materials_text(t.scattered)}" for t in loose)
+            + "; ".join(f"{at_text(where)} {materials_text(bag)}" for where, bag in loose)
         )
-    for a in world.androids:
+    for spotted in world.androids:
         lines.append(
-            f"seen: {a.owner_id}'s {a.id}{'' if a.active else ' (wreck)'} at {at_text(a.position)}"
+            f"seen: {spotted.owner_id}'s {spotted.id}{'' if spotted.active else ' (wreck)'}"
+            f" at {at_text(spotted.position)}"
         )
     for b in world.buildings:
         lines.append(

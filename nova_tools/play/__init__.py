@@ -14,11 +14,14 @@ from .keeping import stored_game
 from .runner import (
     FAILURE_CODES,
     ScriptRunner,
+    TurnsBusy,
     failure_code,
+    limit_turns,
     sandbox,
     sandbox_build,
     sandbox_lease,
     sandboxes_made,
+    turns_limit,
 )
 from .session import GameResult, GameSession, GameSpec, RoundReport, Seat, SpecError, play_game
 
@@ -30,12 +33,15 @@ __all__ = [
     "RoundReport",
     "ScriptRunner",
     "Seat",
+    "TurnsBusy",
     "SpecError",
     "failure_code",
+    "limit_turns",
     "play_game",
     "sandbox",
     "sandbox_build",
     "sandbox_lease",
     "sandboxes_made",
     "stored_game",
+    "turns_limit",
 ]

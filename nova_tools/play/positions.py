@@ -18,8 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..toolchain.sourcemap import Place, SourceMap
+
+if TYPE_CHECKING:
+    from ..sandbox.results import TurnResult
 
 #: Callers named after the place an error was thrown (the rest of the stack is left out).
 MAX_CALLERS = 4
@@ -55,7 +59,7 @@ class SourceMaps:
         return found
 
 
-def locate(result, source_map: SourceMap | None) -> Located | None:
+def locate(result: TurnResult, source_map: SourceMap | None) -> Located | None:
     """The failed turn ``result`` (a sandbox TurnResult) placed in the player's files, or None
     when it has no place to map (no error position, no map, or code the player did not write)."""
     if result.error is None or result.line is None or source_map is None:

@@ -13,18 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import engine
 from ..engine.reasons import failed_turn
 from ..errors import NovaError
+from ..limits import MAX_SEED
 from ..rules import Rules
 from .runner import ScriptRunner
 
 if TYPE_CHECKING:
     from ..toolchain.compile import CompiledScript
-
-MAX_SEED = 2**63 - 1
 
 
 class SpecError(NovaError, ValueError):
@@ -36,7 +35,7 @@ class Seat:
     """One player of a game and the script their first android runs."""
 
     player: str
-    script: "CompiledScript"  # only its bundle is used
+    script: CompiledScript  # only its bundle is used
     name: str = "script"  # the script's name in the game (what `nova upload --name` sets)
 
 
@@ -69,7 +68,7 @@ class RoundReport:
     """What one round did: its events, and the counts a progress line shows."""
 
     round: int
-    events: list[dict]
+    events: list[dict[str, Any]]
     turns: int
     failed_turns: int
     destroyed: tuple[str, ...]
@@ -84,14 +83,14 @@ class GameResult:
     state_hash: str
     rounds: int  # the last round played
     scores: tuple[engine.Score, ...]
-    events: list[dict] = field(repr=False)
+    events: list[dict[str, Any]] = field(repr=False)
     score_history: tuple[dict[str, float], ...] = field(
         repr=False
     )  # [i]: after round i + 1 of this session
     turns: int = 0
     failed_turns: int = 0
     destroyed: tuple[str, ...] = ()  # the androids destroyed in this session's rounds, in order
-    initial: dict | None = field(
+    initial: dict[str, Any] | None = field(
         default=None, repr=False
     )  # the world before any event (engine.to_json)
     state: engine.GameState | None = field(default=None, repr=False, compare=False)
@@ -120,16 +119,16 @@ class GameSession:
         self.state = state
         self.runner = runner or ScriptRunner(state.rules, bundles, source_maps)
         self.keep_events = keep_events
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
         self.score_history: list[dict[str, float]] = []
         self.turns = 0
         self.failed_turns = 0
         self.destroyed: tuple[str, ...] = ()
-        self.initial: dict | None = None
+        self.initial: dict[str, Any] | None = None
         self.seats: dict[str, Seat] = {}  # script id -> the seat that uploaded it here
 
     @classmethod
-    def start(cls, spec: GameSpec, *, keep_events: bool = True) -> "GameSession":
+    def start(cls, spec: GameSpec, *, keep_events: bool = True) -> GameSession:
         """A fresh world from the spec's rules and seed, each seat joined with its script
         uploaded and one android launched on its initial charger, in seat order."""
         state = engine.generate(spec.rules, spec.seed)
@@ -147,11 +146,11 @@ class GameSession:
     def round(self) -> int:
         return self.state.round
 
-    def _record(self, events: list[dict]) -> None:
+    def _record(self, events: list[dict[str, Any]]) -> None:
         if self.keep_events:
             self.events.extend(events)
 
-    def seat(self, seat: Seat) -> list[dict]:
+    def seat(self, seat: Seat) -> list[dict[str, Any]]:
         """Join ``seat.player`` (if new), upload its script and launch one android with it on the
         player's initial charger. Returns the events (refusals raise engine.Refusal)."""
         state = self.state
@@ -202,7 +201,7 @@ class GameSession:
                 progress(done, rounds)
         return reports
 
-    def trial_turn(self, android_id: str) -> tuple[engine.Decision, dict]:
+    def trial_turn(self, android_id: str) -> tuple[engine.Decision, dict[str, Any]]:
         """Begin the next round and play one android's turn only (a dry run, on a state that is
         thrown away afterwards): the decision its script made and the turn event the engine
         judged. ``runner.last_logs`` holds what the script printed."""

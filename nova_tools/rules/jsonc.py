@@ -8,6 +8,7 @@ errors — in the CLI and in the language server — can point at the exact plac
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 Path = tuple[str | int, ...]
 
@@ -114,9 +115,9 @@ class _Parser:
         self.parsed.value_ranges[path] = (start, self.pos)
         return result
 
-    def obj(self, path: Path) -> dict:
+    def obj(self, path: Path) -> dict[str, Any]:
         self.pos += 1
-        result: dict = {}
+        result: dict[str, Any] = {}
         while True:
             self.skip()
             if self.pos < len(self.text) and self.text[self.pos] == "}":
@@ -144,9 +145,9 @@ class _Parser:
                 return result
             raise self.fail("expected ',' or '}' in an object")
 
-    def array(self, path: Path) -> list:
+    def array(self, path: Path) -> list[Any]:
         self.pos += 1
-        result: list = []
+        result: list[Any] = []
         while True:
             self.skip()
             if self.pos < len(self.text) and self.text[self.pos] == "]":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path as FsPath
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -61,7 +62,9 @@ def format_path(path: JsonPath) -> str:
     return out or "(top level)"
 
 
-def merge(model: type[BaseModel], defaults: dict, override: object, path: JsonPath = ()) -> object:
+def merge(
+    model: type[BaseModel], defaults: dict[str, Any], override: object, path: JsonPath = ()
+) -> object:
     """Deep-merge ``override`` into ``defaults`` (both JSON, by alias) following ``model``'s shape.
 
     Groups merge key by key; leaves, lists and scalars are replaced whole. Unknown keys are kept so
@@ -156,7 +159,7 @@ def _problems(error: ValidationError) -> list[RuleProblem]:
     return problems
 
 
-def default_rules_json() -> dict:
+def default_rules_json() -> dict[str, Any]:
     """The shipped rules as JSON (cached: the defaults are immutable and dumping them is not free)."""
     return default_json()
 
@@ -186,7 +189,8 @@ def resolve(override: object, source: str = "rules", *, stored: bool = False) ->
     )
     if problem is not None:
         # name what the file changed: the budget it raised, or the timeout it lowered
-        given = override.get("script") if isinstance(override.get("script"), dict) else {}
+        given = override.get("script")
+        given = given if isinstance(given, dict) else {}
         raised = [k for k in ("fuel", "memory") if k in given]
         field = raised[0] if raised and "timeoutMs" not in given else "timeoutMs"
         raise RulesError([RuleProblem(("script", field), problem)], source)

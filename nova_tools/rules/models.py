@@ -14,7 +14,7 @@ Two kinds of object live here:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
@@ -23,20 +23,6 @@ from . import budgets
 
 # The largest number (in size) any rule may hold: 2^31 - 1.
 MAX_RULE_NUMBER = 2**31 - 1
-
-MATERIALS = ("metal", "electronics", "polymer", "ore", "water", "acidCanister")
-COMPOSITION = ("ore", "water", "acid", "radiation")
-BUILDING_TYPES = (
-    "charger",
-    "depot",
-    "extractor",
-    "processor",
-    "acidProcessingPlant",
-    "scanner",
-    "radar",
-    "relayTower",
-    "colonyModule",
-)
 
 Material = Literal["metal", "electronics", "polymer", "ore", "water", "acidCanister"]
 CompositionKind = Literal["ore", "water", "acid", "radiation"]
@@ -51,6 +37,10 @@ BuildingType = Literal[
     "relayTower",
     "colonyModule",
 ]
+# the same names as values, in the order the game lists them (declared once, above)
+MATERIALS: tuple[Material, ...] = get_args(Material)
+COMPOSITION: tuple[CompositionKind, ...] = get_args(CompositionKind)
+BUILDING_TYPES: tuple[BuildingType, ...] = get_args(BuildingType)
 
 
 class _Model(BaseModel):
@@ -130,7 +120,7 @@ class Roll(Leaf):
     max: int = Field(ge=0, description="The largest value the roll can give.")
 
     @model_validator(mode="after")
-    def _ordered(self) -> "Roll":
+    def _ordered(self) -> Roll:
         if self.min > self.max:
             raise ValueError(f"min ({self.min}) must not be greater than max ({self.max})")
         return self
@@ -144,7 +134,7 @@ class CompositionRoll(Leaf):
     max: int = Field(ge=0, description="Largest amount on a tile that gets it.")
 
     @model_validator(mode="after")
-    def _ordered(self) -> "CompositionRoll":
+    def _ordered(self) -> CompositionRoll:
         if self.min > self.max:
             raise ValueError(f"min ({self.min}) must not be greater than max ({self.max})")
         return self
@@ -179,6 +169,10 @@ class Storage(Leaf):
 # --- groups --------------------------------------------------------------------------------------
 
 
+def _default_pod_contents() -> dict[Material, Roll]:
+    return {"metal": Roll(min=2, max=6), "electronics": Roll(min=0, max=1)}
+
+
 class Pods(Group):
     """The earth-launched material pods scattered over a fresh map."""
 
@@ -189,7 +183,7 @@ class Pods(Group):
         description="How many pods land on a fresh map (one tile each; two pods may share a tile).",
     )
     contents: dict[Material, Roll] = Field(
-        default_factory=lambda: {"metal": Roll(min=2, max=6), "electronics": Roll(min=0, max=1)},
+        default_factory=_default_pod_contents,
         description="What each pod holds, per material. Earth sent metal and electronics; "
         "the default never scatters 20 or more electronics on one map.",
     )
@@ -536,9 +530,10 @@ class Rules(Group):
 
     def building(self, building_type: str) -> BuildingRules:
         """The rules of one building type, by its id (e.g. ``"acidProcessingPlant"``)."""
-        return getattr(self.buildings, _FIELD_OF_ID[building_type])
+        found: BuildingRules = getattr(self.buildings, _FIELD_OF_ID[building_type])
+        return found
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The resolved rules as the JSON object scripts see as the ``rules`` global."""
         return self.model_dump(by_alias=True, mode="json")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from .models import Rules
 
@@ -11,7 +12,7 @@ SCHEMA_ID = "https://nova.invalid/schemas/rules.schema.json"
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schemas" / "rules.schema.json"
 
 
-def rules_schema() -> dict:
+def rules_schema() -> dict[str, Any]:
     """The schema a rules file must satisfy on its own: every group optional, every leaf whole,
     no unknown keys."""
     schema = Rules.model_json_schema(by_alias=True, mode="validation")

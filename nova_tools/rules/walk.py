@@ -23,6 +23,7 @@ import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -103,7 +104,8 @@ def type_label(annotation: object) -> str:
     if origin is typing.Literal:
         return " | ".join(json.dumps(a) for a in typing.get_args(annotation)) + suffix
     names = {int: "integer", float: "number", bool: "boolean", str: "string"}
-    return names.get(annotation, getattr(annotation, "__name__", str(annotation))) + suffix  # type: ignore[call-overload]
+    named = names.get(annotation) if isinstance(annotation, type) else None
+    return (named or str(getattr(annotation, "__name__", annotation))) + suffix
 
 
 def model_doc(model: type[BaseModel]) -> str:
@@ -138,7 +140,7 @@ def value_at(value: object, path: JsonPath) -> object:
 
 
 @lru_cache(maxsize=1)
-def default_json() -> dict:
+def default_json() -> dict[str, Any]:
     """The shipped rules as JSON (by alias)."""
     return Rules().model_dump(by_alias=True, mode="json")
 
@@ -202,8 +204,9 @@ def step(node: Node, part: str | int) -> Node | None:
         if typing.get_origin(key_type) is typing.Literal and part not in typing.get_args(key_type):
             return None
         inner, _ = unwrap_optional(value_type)
-        described = isinstance(inner, type) and issubclass(inner, BaseModel)
-        return Node(path, value_type, f"{part}: {model_doc(inner)}" if described else str(part))
+        if isinstance(inner, type) and issubclass(inner, BaseModel):
+            return Node(path, value_type, f"{part}: {model_doc(inner)}")
+        return Node(path, value_type, str(part))
     if typing.get_origin(current) is list:
         if not isinstance(part, int):
             return None
@@ -223,21 +226,23 @@ ROOT = Node((), Rules, model_doc(Rules))
 @lru_cache(maxsize=512)
 def node_at(path: JsonPath) -> Node | None:
     """The node at a JSON path (``()`` is the whole rules object), or None when no rule lives there."""
-    node: Node | None = ROOT
+    node = ROOT
     for part in path:
-        node = step(node, part)
-        if node is None:
+        found = step(node, part)
+        if found is None:
             return None
+        node = found
     return node
 
 
 def nodes_along(path: JsonPath) -> Iterator[Node]:
     """The nodes from the top down to ``path`` (as far as the path leads to rules)."""
-    node: Node | None = ROOT
+    node = ROOT
     for part in path:
-        node = step(node, part)
-        if node is None:
+        found = step(node, part)
+        if found is None:
             return
+        node = found
         yield node
 
 

@@ -91,11 +91,14 @@ def _engine_config() -> wasmtime.Config:
     config.max_wasm_stack = MAX_WASM_STACK
     # Canonical NaN bit patterns keep float results identical on x86 and ARM hosts.
     config.cranelift_nan_canonicalization = True
+    # Linear memory stays where it was first mapped (it grows within its reservation, the whole
+    # 4 GiB a wasm32 memory can address), so the host can keep its address (guest.py).
+    config.memory_may_move = False
     return config
 
 
 # Part of the cache key: an artifact compiled under other settings must not be loaded.
-_CONFIG_KEY = f"fuel,epoch,stack={MAX_WASM_STACK},nancanon"
+_CONFIG_KEY = f"fuel,epoch,stack={MAX_WASM_STACK},nancanon,nomove"
 
 
 @dataclass(frozen=True)

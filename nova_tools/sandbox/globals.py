@@ -29,6 +29,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..engine.view import encode
+from ..limits import utf16_length
+
 # A world key whose JSON text is at most this long (`round`, `width`, `height`) is parsed with the
 # turn's other small values; a lazy key costs a closure and an accessor.
 EAGER_CHARS = 24
@@ -63,11 +66,11 @@ class TurnGlobals:
     @classmethod
     def of(
         cls, game: GameGlobals, android_id: str, turn: int, world: Mapping[str, object]
-    ) -> "TurnGlobals":
+    ) -> TurnGlobals:
         return cls(game, android_id, turn, {key: _dumps(value) for key, value in world.items()})
 
     @classmethod
-    def from_json(cls, text: str) -> "TurnGlobals":
+    def from_json(cls, text: str) -> TurnGlobals:
         """From one JSON object with the keys ``androidId``, ``turn``, ``world``, ``rules`` and
         ``finalTurn`` (what a tool or test has at hand); raises ValueError for anything else."""
         try:
@@ -98,7 +101,7 @@ class TurnGlobals:
                     pairs += (key, -1)
                     small.append(text)
                 else:
-                    pairs += (key, _utf16_length(text))
+                    pairs += (key, utf16_length(text))
                     large.append(text)
             keys, eager, texts = _dumps(pairs), ",".join(small), "".join(large)
         head = (
@@ -112,15 +115,9 @@ class TurnGlobals:
             + eager
             + "]]"
         )
-        return str(_utf16_length(head)) + ":" + head + texts
+        return str(utf16_length(head)) + ":" + head + texts
 
 
-# One encoder for every call: json.dumps with any option builds a new JSONEncoder each time.
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-
-
-def _utf16_length(text: str) -> int:
-    """The text's length as JavaScript counts it (UTF-16 code units)."""
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+# One encoder for every call (json.dumps with any option builds a new JSONEncoder each time),
+# the engine's: a game hands over engine.world_texts, which must equal what `of` would encode.
+_dumps = encode

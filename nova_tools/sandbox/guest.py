@@ -44,6 +44,7 @@ INTRINSICS = 0xFFFFFFFF & ~((1 << 9) | (1 << 10))
 # wasm linear-memory stack, so the same recursion depth fails on every host.
 MAX_STACK_SIZE = 128 * 1024
 
+_func_call = ffi.wasmtime_func_call
 _I32 = ffi.WASMTIME_I32.value
 _I64 = ffi.WASMTIME_I64.value
 # Per export name: (whether each parameter is an i64, number of results, the result's kind). The
@@ -52,20 +53,30 @@ _SHAPES: dict[str, tuple[tuple[bool, ...], int, str]] = {}
 
 
 class _Export:
-    """One export, with argument and result arrays allocated once (a guest runs one call at a time)."""
+    """One export, with argument and result arrays allocated once (a guest runs one call at a time).
 
-    __slots__ = ("func", "wide", "results", "kind", "params", "out")
+    ``slots`` are the argument unions with the field each argument goes in ("i32" or "i64"), and
+    ``ref`` the function's reference, so a call sets one attribute per argument and builds nothing.
+    """
+
+    __slots__ = ("func", "ref", "wide", "results", "kind", "params", "out", "slots", "count")
 
     def __init__(
         self, func: wasmtime.Func, wide: tuple[bool, ...], results: int, kind: str
     ) -> None:
         self.func = func
+        self.ref = ctypes.byref(func._func)
         self.wide = wide
         self.results = results
         self.kind = kind
         self.params = (ffi.wasmtime_val_t * len(wide))()
         for i, is_wide in enumerate(wide):
-            self.params[i].kind = _I64 if is_wide else _I32
+            # ctypes fields take a Python int; wasmtime's stubs type this one as c_ubyte
+            self.params[i].kind = _I64 if is_wide else _I32  # type: ignore[assignment]
+        self.slots = tuple(
+            (self.params[i].of, "i64" if is_wide else "i32") for i, is_wide in enumerate(wide)
+        )
+        self.count = len(wide)
         self.out = (ffi.wasmtime_val_t * results)()
 
 
@@ -114,6 +125,9 @@ class Guest:
         self._exports: dict[str, _Export] = {}
         self.memory: wasmtime.Memory = self.export("memory")  # type: ignore[assignment]
         self._stack_pointer: wasmtime.Global = self.export("__stack_pointer")  # type: ignore[assignment]
+        self._context = self.store._context()  # the store's context: fixed for its lifetime
+        self._base = 0  # the address of linear memory, and its size when last read (_address)
+        self._size = -1
         self.fresh = True
         self.scratch = 0  # Snapshot.scratch once the guest holds an image built on the snapshot
         self.cap = memory_cap  # the store's limit on linear memory
@@ -137,28 +151,20 @@ class Guest:
         returns its result (0 for a void export)."""
         export = self._exports.get(name)
         if export is None:
-            func: wasmtime.Func = self.export(name)  # type: ignore[assignment]
-            shape = _SHAPES.get(name)
-            if shape is None:
-                shape = _SHAPES[name] = _shape(self.store, func)
-            export = self._exports[name] = _Export(func, *shape)
-        params, wide = export.params, export.wide
-        if len(args) != len(wide):
-            raise TypeError(f"{name} takes {len(wide)} arguments, not {len(args)}")
-        for i, arg in enumerate(args):
-            if wide[i]:
-                params[i].of.i64 = arg
-            else:
-                params[i].of.i32 = arg
+            export = self._bind(name)
+        if len(args) != export.count:
+            raise TypeError(f"{name} takes {export.count} arguments, not {len(args)}")
+        for (slot, field), arg in zip(export.slots, args, strict=True):
+            setattr(slot, field, arg)
         out = export.out
         # What wasmtime's enter_wasm does, without a generator-based context manager per call.
         trap = ctypes.POINTER(ffi.wasm_trap_t)()
         try:
-            error = ffi.wasmtime_func_call(
-                self.store._context(),
-                ctypes.byref(export.func._func),
-                params,
-                len(args),
+            error = _func_call(
+                self._context,
+                export.ref,
+                export.params,
+                export.count,
                 out,
                 export.results,
                 ctypes.byref(trap),
@@ -178,15 +184,30 @@ class Guest:
         if not export.results:
             return 0
         kind = export.kind
-        return out[0].of.i32 if kind == "i32" else out[0].of.i64 if kind == "i64" else out[0].of.f64
+        if kind == "f64":  # no export called through call() returns one; passed on whole
+            return out[0].of.f64  # type: ignore[return-value]
+        return out[0].of.i32 if kind == "i32" else out[0].of.i64
+
+    def _bind(self, name: str) -> _Export:
+        func: wasmtime.Func = self.export(name)  # type: ignore[assignment]
+        shape = _SHAPES.get(name)
+        if shape is None:
+            shape = _SHAPES[name] = _shape(self.store, func)
+        export = self._exports[name] = _Export(func, *shape)
+        return export
 
     # -- memory ----------------------------------------------------------------------------------
 
     def _address(self, offset: int, length: int) -> int:
-        context, memory = self.store._context(), ctypes.byref(self.memory._memory)
-        if offset < 0 or offset + length > ffi.wasmtime_memory_data_size(context, memory):
-            raise IndexError(f"guest memory access out of bounds ({offset}+{length})")
-        return ctypes.addressof(ffi.wasmtime_memory_data(context, memory).contents) + offset
+        # Linear memory never moves (build.py: memory_may_move is off), so its base is read once;
+        # its size is read again only when an access reaches past the size last seen (it grew).
+        if offset < 0 or offset + length > self._size:
+            context, memory = self._context, ctypes.byref(self.memory._memory)
+            self._size = ffi.wasmtime_memory_data_size(context, memory)
+            self._base = ctypes.addressof(ffi.wasmtime_memory_data(context, memory).contents)
+            if offset < 0 or offset + length > self._size:
+                raise IndexError(f"guest memory access out of bounds ({offset}+{length})")
+        return self._base + offset
 
     def write(self, offset: int, data: bytes) -> None:
         ctypes.memmove(self._address(offset, len(data)), data, len(data))
@@ -236,7 +257,7 @@ class Guest:
     def set_stack_pointer(self, value: int) -> None:
         # Global.set_value re-reads the global's type on every call; it is an i32, always.
         raw = ffi.wasmtime_val_t()
-        raw.kind = _I32
+        raw.kind = _I32  # type: ignore[assignment]  # an int, as above
         raw.of.i32 = value
         error = ffi.wasmtime_global_set(
             self.store._context(), ctypes.byref(self._stack_pointer._global), ctypes.byref(raw)

@@ -39,7 +39,8 @@ MAX_NAME_CHARS = 200
 # ... and its stack from at most this many characters (a few dozen frames).
 MAX_STACK_CHARS = 2000
 
-PRELUDE = r"""
+# printf keys (%(name)d), since the JavaScript is full of braces.
+_SOURCE = r"""
 (() => {
   "use strict";
   const g = globalThis;
@@ -232,7 +233,8 @@ PRELUDE = r"""
 
   return [installGame, setupTurn, run, describe];
 })()
-""" % {
+"""
+PRELUDE = _SOURCE % {
     "max_result": MAX_RESULT_CHARS,
     "max_log": MAX_LOG_CHARS,
     "max_lines": MAX_LOG_LINES,

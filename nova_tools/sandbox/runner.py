@@ -50,6 +50,7 @@ from .bytecode import (
 from .determinism import ByteStream, math_random_state
 from .globals import GameGlobals, TurnGlobals
 from .guest import (
+    PAGE,
     SCRATCH_BYTES,
     SCRATCH_PAYLOAD,
     TAG_EXCEPTION,
@@ -164,12 +165,38 @@ class Sandbox:
             state.fuel = budgets.fuel
             state.random = ByteStream(seed)
             turn = _Turn(guest, self._snapshot, image, state, budgets, ceiling)
+            limit = self._watchdog.arm(guest.store, timeout_ms)
             try:
-                with self._watchdog.armed(guest.store, timeout_ms):
-                    return turn.run(compiled, loaded, payload, seed)
+                return turn.run(compiled, loaded, payload, seed)
             finally:
+                self._watchdog.disarm(limit)
                 if turn.trapped:
-                    self._guest = None  # its state is whatever the trap left: start afresh
+                    self._let_go()  # its state is whatever the trap left: start afresh
+
+    def memory_bytes(self) -> int:
+        """The linear memory this sandbox holds between turns (0 when it holds no instance)."""
+        with self._lock:
+            return self._guest.pages() * PAGE if self._guest is not None else 0
+
+    def release_memory(self, above: int = 0) -> bool:
+        """Let go of the instance when its linear memory is more than ``above`` bytes: wasm memory
+        never shrinks, so a turn that grew a large heap would keep it until the instance goes. The
+        next turn starts a fresh instance from its image, as after a trap (the same result).
+        Returns whether it let go."""
+        with self._lock:
+            guest = self._guest
+            if guest is None or guest.pages() * PAGE <= above:
+                return False
+            self._let_go()
+            return True
+
+    def _let_go(self) -> None:
+        """Drop the instance and close its store at once: a Guest sits in reference cycles, so
+        without closing, its linear memory would wait for Python's cycle collector."""
+        guest, self._guest = self._guest, None
+        if guest is not None:
+            self._state.memory = None
+            guest.store.close()
 
     # -- images ----------------------------------------------------------------------------------
 
@@ -177,6 +204,7 @@ class Sandbox:
         """The reusable guest, holding ``image`` and limited to ``cap`` bytes of linear memory."""
         guest = self._guest
         if guest is None or guest.pages() > image.pages:
+            self._let_go()
             guest = self._guest = Guest(self._engine, self._pre, self._state)
             guest.scratch = self._snapshot.scratch
         if guest.cap != cap:
@@ -207,7 +235,7 @@ class Sandbox:
                     self._building(self._snapshot.image), self._snapshot, game, memory
                 )
             except BaseException:
-                self._guest = None
+                self._let_go()
                 raise
             GAMES.put(key, found)
         return found
@@ -225,7 +253,7 @@ class Sandbox:
                     self._building(game.image), self._snapshot, game, compiled
                 )
             except BaseException:
-                self._guest = None
+                self._let_go()
                 raise
             BUNDLES.put(key, found)
         return found
@@ -252,7 +280,7 @@ class Sandbox:
         except wasmtime.Trap as trap:  # the watchdog, while describing a syntax error
             compiled = Compiled(fuel=ceiling, trap=trap)
         if compiled.trap is not None:
-            self._guest = None
+            self._let_go()
         CACHE.put(key, compiled)  # not if it was cut short by something non-deterministic
         return compiled
 

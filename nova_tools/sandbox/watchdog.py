@@ -39,7 +39,7 @@ _DeadlineCallback = ctypes.CFUNCTYPE(
     ctypes.POINTER(ctypes.c_uint64),
     ctypes.POINTER(ffi.wasmtime_update_deadline_kind_t),
 )
-_NO_FINALIZER = ctypes.cast(None, ctypes.CFUNCTYPE(None, ctypes.c_void_p))
+_NO_FINALIZER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)()  # a null function pointer
 _CONTINUE = 0  # WASMTIME_UPDATE_DEADLINE_CONTINUE
 
 
@@ -73,11 +73,11 @@ class WatchdogTrap(wasmtime.Trap):
     """The watchdog's timeout, shaped as wasmtime's Interrupt trap (its ``trap_code``)."""
 
     @property
-    def trap_code(self) -> wasmtime.TrapCode:  # type: ignore[override]
+    def trap_code(self) -> wasmtime.TrapCode:
         return wasmtime.TrapCode.INTERRUPT
 
 
-def as_trap(error: wasmtime.WasmtimeError) -> wasmtime.WasmtimeError:
+def as_trap(error: wasmtime.WasmtimeError) -> wasmtime.WasmtimeError | WatchdogTrap:
     """The error a call raised, or the watchdog's trap if it was the watchdog that ended it."""
     return WatchdogTrap(_TIMED_OUT) if _TIMED_OUT in str(error) else error
 
@@ -93,6 +93,15 @@ class Watchdog:
     def armed(self, store: wasmtime.Store, timeout_ms: int) -> Iterator[None]:
         """Run the block (on this thread) with ``store`` trapping (Interrupt) once this thread has
         spent ``timeout_ms`` of CPU time from now."""
+        limit = self.arm(store, timeout_ms)
+        try:
+            yield
+        finally:
+            self.disarm(limit)
+
+    def arm(self, store: wasmtime.Store, timeout_ms: int) -> _CpuLimit:
+        """What ``armed`` does on entry (for the per-turn path, which saves the generator);
+        every ``arm`` must be followed by ``disarm``, in a ``finally``."""
         limit = _limit_of(store)
         limit.until = time.thread_time() + max(0, timeout_ms) / 1000
         store.set_epoch_deadline(1)
@@ -104,12 +113,12 @@ class Watchdog:
                 )
                 self._thread.start()
             self._wake.notify()
-        try:
-            yield
-        finally:
-            limit.until = _NEVER
-            with self._wake:
-                self._active -= 1
+        return limit
+
+    def disarm(self, limit: _CpuLimit) -> None:
+        limit.until = _NEVER
+        with self._wake:
+            self._active -= 1
 
     def _tick(self) -> None:
         while True:

@@ -57,8 +57,9 @@ def readme() -> str:
     return (HERE / "README.md").read_text(encoding="utf-8")
 
 
-def scaffold(directory: Path | str) -> list[Path]:
-    """``nova new-android DIR``: a new android project made from the starter.
+def scaffold(directory: Path | str, base: str | None = None) -> list[Path]:
+    """``nova new-android DIR [--from house:NAME]``: a new android project made from the starter,
+    or from the house android ``base`` names (its sources, and its README when it has one).
 
     Writes ``DIR/src/*.ts``, ``DIR/nova.d.ts`` (a copy of the typings, so the project works
     outside a source checkout), ``DIR/tsconfig.json``, ``DIR/rules.json`` and ``DIR/README.md``;
@@ -76,14 +77,22 @@ def scaffold(directory: Path | str) -> list[Path]:
                 f"{target} is not empty; `nova new-android` only creates new projects, so give it a new "
                 "or empty folder (nothing was written)"
             )
+    from .house import house
+
+    android = house(base) if base else None  # an unknown name is refused before anything is written
     typings = typings_path()
     if not typings.is_file():
         raise ScaffoldError(f"the typings {typings} are missing; run `nova generate` first")
-    contents: dict[str, str] = {f"src/{name}": text for name, text in files().items()}
+    sources = android.files() if android else files()
+    contents: dict[str, str] = {f"src/{name}": text for name, text in sources.items()}
     contents["nova.d.ts"] = typings.read_text(encoding="utf-8")
     contents["tsconfig.json"] = json.dumps(project_tsconfig(), indent=2) + "\n"
     contents["rules.json"] = RULES_FILE
-    contents["README.md"] = readme()
+    own_readme = android.folder / "README.md" if android else None
+    if own_readme is not None and own_readme.is_file():
+        contents["README.md"] = own_readme.read_text(encoding="utf-8")
+    else:
+        contents["README.md"] = readme()
     written = []
     try:
         for rel, text in contents.items():

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 
-from .diagnostics import CompileError, Diagnostic
+from .diagnostics import CompileError, Diagnostic, Severity
 from .paths import ESBUILD
 from .sourcemap import read_esbuild_map
 
@@ -192,7 +192,7 @@ def parse_esbuild_log(stderr: str, root: Path, display) -> list[Diagnostic]:
         if not m:
             i += 1
             continue
-        severity = "error" if m.group(1) == "ERROR" else "warning"
+        severity: Severity = "error" if m.group(1) == "ERROR" else "warning"
         message, code = m.group(2), "esbuild"
         if severity == "warning" and (w := _WARNING_ID.match(message)):
             message, code = w.group(1), w.group(2)
@@ -370,8 +370,8 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
             return str((root / rel).resolve())
 
     summary = f"{display(entry)} could not be bundled"
-    if confine and (problems := prescan_imports(root, display)):
-        raise BundleError(problems, summary=summary)
+    if confine and (refused := prescan_imports(root, display)):
+        raise BundleError(refused, summary=summary)
     with tempfile.TemporaryDirectory(prefix="nova-esbuild-") as out:
         outfile = Path(out) / "bundle.js"
         metafile = Path(out) / "meta.json"

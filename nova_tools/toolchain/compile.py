@@ -48,7 +48,7 @@ class CompiledScript:
         entry: str,
         warnings: tuple[Diagnostic, ...] = (),
         source_map: dict | None = None,
-    ) -> "CompiledScript":
+    ) -> CompiledScript:
         return cls(
             bundle, entry, hashlib.sha256(bundle.encode("utf-8")).hexdigest(), warnings, source_map
         )

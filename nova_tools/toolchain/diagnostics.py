@@ -80,7 +80,7 @@ class CompileError(NovaError):
     @classmethod
     def single(
         cls, message: str, *, code: str = "nova", file: str = "", line: int = 0, col: int = 0
-    ) -> "CompileError":
+    ) -> CompileError:
         """An error that is one sentence, such as a missing entry file."""
         diag = Diagnostic(file=file, line=line, col=col, code=code, message=message, source="nova")
         return cls([diag], summary=diag.format())

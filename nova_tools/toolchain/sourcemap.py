@@ -126,11 +126,13 @@ def compact(data: Mapping) -> dict:
     for columns, targets in lines:
         segments = []
         last_column, kept = 0, None  # the target of the last segment written on this line
-        for column, target in zip(columns, targets):
+        for column, target in zip(columns, targets, strict=True):
             if kept is not None and target[:2] == kept[:2]:
                 continue
             segments.append(
-                _encode([column - last_column, *(t - p for t, p in zip(target, previous))])
+                _encode(
+                    [column - last_column, *(t - p for t, p in zip(target, previous, strict=False))]
+                )
             )
             last_column, previous, kept = column, target, target
         out.append(",".join(segments))

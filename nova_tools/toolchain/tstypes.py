@@ -84,8 +84,10 @@ class TypeScriptTypes:
         if origin is dict:
             key, value = get_args(annotation)
             return self.mapping(key, value)
-        if isinstance(annotation, getattr(typing, "TypeAliasType", ())):
-            return self.type(annotation.__value__)
+        alias_type = getattr(typing, "TypeAliasType", None)  # `type X = ...`, from Python 3.12
+        if alias_type is not None and isinstance(annotation, alias_type):
+            aliased: Any = annotation
+            return self.type(aliased.__value__)
         raise TypeError(f"no TypeScript type for {annotation!r}")
 
     # --- the spellings a generated file may choose ------------------------------------------------

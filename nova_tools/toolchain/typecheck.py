@@ -18,7 +18,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from .diagnostics import CompileError, Diagnostic
+from .diagnostics import CompileError, Diagnostic, Severity
 from .paths import PACKAGED_TYPINGS, REPO_TYPINGS, TSC
 
 #: The options every android is checked with (tsconfig spelling). ``nova new-android`` writes these
@@ -83,7 +83,7 @@ def parse_tsc_output(output: str, cwd: Path, display=None) -> list[Diagnostic]:
 
     def flush() -> None:
         if pending is not None:
-            sev = "warning" if pending["sev"] == "warning" else "error"
+            sev: Severity = "warning" if pending["sev"] == "warning" else "error"
             diags.append(
                 Diagnostic(
                     pending["file"],

@@ -24,8 +24,10 @@ stale. ``nova generate`` does the same.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
+import operator
 import sys
 import types
 from pathlib import Path
@@ -131,7 +133,7 @@ class _Renderer(TypeScriptTypes):
                 # Wire JSON leaves such a field out rather than sending null.
                 optional = True
                 rest = [a for a in args if a is not type(None)]
-                annotation = rest[0] if len(rest) == 1 else Union[tuple(rest)]  # type: ignore[valid-type]
+                annotation = functools.reduce(operator.or_, rest)
             ts = self.type(annotation)
             lines = _paragraphs(field.description or "")
             if not lines and get_origin(annotation) is Literal and len(get_args(annotation)) == 1:

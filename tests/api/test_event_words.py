@@ -11,7 +11,7 @@ from nova_tools.engine import Decision, Scenario, apply_turn, end_round
 from nova_tools.rules import MATERIALS, Rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from engine_worlds import CENTRE, P1, P2, scenario  # noqa: E402
+from engine_worlds import CENTRE, P1, P2, scenario
 
 
 def said(state, android: str, action: dict) -> str:

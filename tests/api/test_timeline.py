@@ -95,7 +95,7 @@ def test_the_timeline_rebuilds_every_frame_of_the_replay(game: Path) -> None:
     assert (
         len(rebuilt) == len(expected) == ROUNDS + 2
     )  # setup, each round, and the launch between runs
-    for mine, theirs in zip(rebuilt, expected):
+    for mine, theirs in zip(rebuilt, expected, strict=True):
         assert mine == theirs, f"frame of round {theirs['round']} differs"
     # and it is small: most frames change a few androids, not the board
     changes = api.replay_timeline(game).frames[1:]

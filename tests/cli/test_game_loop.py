@@ -170,4 +170,4 @@ def test_a_hostile_script_fails_its_turns_with_a_reason_and_the_game_goes_on(tmp
     mallory = json.loads(nova("android", "--file", game, "android-1", "--json").out)
     assert mallory["health"] == 100 - 2 * 10 - 2 * 0.15 and mallory["active"]
     text = nova("events", "--file", game, "--failed").out
-    assert "r1 android-1 FAILED [out-of-fuel] ran out of fuel (200 ticks)" in text
+    assert "r1 mallory's android-1 FAILED [out-of-fuel] ran out of fuel (200 ticks)" in text

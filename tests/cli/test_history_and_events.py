@@ -226,7 +226,7 @@ def test_nova_events_filters_by_round_range_action_and_outcome_and_shows_notes_o
         mine and [e["index"] for e in accepted["events"]] == mine and accepted["total"] == len(mine)
     )
     assert (
-        plain.out.splitlines()[1] == "r1 android-2 moved east to (11,2)"
+        plain.out.splitlines()[1] == "r1 bob's android-2 moved east to (11,2)"
         and "memory" not in plain.out
     )
     assert "  memory: seen 20\n  recording: round 1\n" in noted.out
@@ -274,10 +274,10 @@ def test_the_events_of_one_android_end_with_why_it_fell(tmp_path):
     ).out.splitlines()
 
     assert lines[0] == "alice launched android-1 running script-1 on building-1"
-    assert lines[1].startswith("r1 android-1 FAILED android.move [off-map]")
-    assert lines[2] == "r1 round ended: android-1 took 3 acid damage"
+    assert lines[1].startswith("r1 alice's android-1 FAILED android.move [off-map]")
+    assert lines[2] == "r1 round ended: alice's android-1 took 3 acid damage"
     assert lines[-1].startswith(
-        "r8 round ended: android-1 took 3 acid damage; android-1 destroyed (health ran out)"
+        "r8 round ended: alice's android-1 took 3 acid damage; alice's android-1 destroyed (health ran out)"
     )
     assert not any(line.startswith("r9") for line in lines)
     wreck = nova("android", "--file", path, "android-1").out.splitlines()

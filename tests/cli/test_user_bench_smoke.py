@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench import user_bench  # noqa: E402
+from bench import user_bench
 
 
 def test_the_user_benchmark_loads_a_recorded_game_and_times_the_commands():

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from nova_tools.lsp.features.rules_files import is_rules_document
+from nova_tools.lsp.context import is_rules_document
 
 from .conftest import REPO
 

@@ -12,8 +12,6 @@ from engine_worlds import CENTRE, P1, P2, scenario, turn
 from nova_tools.engine import (
     Decision,
     ReplayError,
-    Scenario,
-    apply_turn,
     end_round,
     from_json,
     play_round,

@@ -6,6 +6,8 @@ import copy
 
 import determinism_game
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nova_tools.engine import ReplayError, from_json, replay, state_hash, to_json
 
@@ -75,9 +77,7 @@ def test_replay_stops_midway_at_the_state_of_that_moment(game, where) -> None:
         "after setup": 1,
     }[where]
     partial = replay(from_json(initial, rules()), log[:cut])
-    live = None
-    for step, live in enumerate(live_states(initial, log[:cut])):
-        pass
+    *_, live = live_states(initial, log[:cut])
     assert state_hash(partial) == state_hash(live)
     assert partial.visible == live.visible
     again = (
@@ -177,7 +177,7 @@ def test_stepping_a_replayer_gives_the_live_state_after_every_event(game) -> Non
 
     log, _, initial = game
     stepped = Replayer(from_json(initial, rules()))
-    for index, (event, live) in enumerate(zip(log, live_states(initial, log))):
+    for index, (event, live) in enumerate(zip(log, live_states(initial, log), strict=True)):
         stepped.apply(index, event)
         if event["type"] in ("round.ended", "android.launched", "player.joined"):
             assert stepped.state.visible == live.visible, index
@@ -256,9 +256,6 @@ def test_notes_that_repeat_what_the_android_holds_are_not_logged_again() -> None
     assert state_hash(rebuilt) == state_hash(state)
 
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 _LINES = st.lists(st.text(alphabet="abc ()12,\n", min_size=0, max_size=40), max_size=12)
 
 
@@ -272,3 +269,45 @@ def test_a_note_logged_as_a_change_expands_back_to_the_whole_note(old, new, drop
         logged = compact("recording", before, after)
         assert expand(before, logged, "recording") == (None if after == before else after)
         assert len(str(logged)) <= len(repr(after)) + 40  # never much bigger than the whole note
+
+
+def _a_move(e) -> bool:
+    return e.get("outcome") == "accepted" and e["action"]["type"] == "android.move"
+
+
+@pytest.mark.parametrize(
+    ("what", "change"),
+    [
+        ("a direction no move has", lambda a: a.update(direction="up")),
+        ("a direction that is not text", lambda a: a.update(direction=1)),
+        ("a field no move has", lambda a: a.update(speed=2)),
+        ("a field under its Python name", lambda a: a.update(androidId="android-1")),
+        ("a memory that is not text", lambda a: a.update(memory=7)),
+        ("an object where text belongs", lambda a: a.update(direction={"to": "north"})),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_a_form_of_an_action_seen_before_is_judged_again_when_changed(game, what, change) -> None:
+    """Replay reuses what it parsed of each exact action form (a move north, a deposit of the
+    same cargo); the same log replayed first (so every honest form is known) and then changed in
+    one action is still refused where that action is."""
+    log, digest, initial = game
+    assert state_hash(replay(from_json(initial, rules()), log)) == digest
+    index = _first(log, _a_move)
+    with pytest.raises(ReplayError) as caught:
+        replay(from_json(initial, rules()), _tampered(log, index, lambda e: change(e["action"])))
+    assert str(caught.value).startswith(f"event {index}"), str(caught.value)
+
+
+def test_a_move_logged_as_another_known_move_does_not_replay(game) -> None:
+    """Both moves' forms are known after one replay: swapping the direction of one is refused
+    (the android would have gone elsewhere)."""
+    log, digest, initial = game
+    replay(from_json(initial, rules()), log)
+    index = _first(log, _a_move)
+    turned = {"north": "south", "south": "north", "east": "west", "west": "east"}
+    tampered = _tampered(
+        log, index, lambda e: e["action"].update(direction=turned[e["action"]["direction"]])
+    )
+    with pytest.raises(ReplayError, match=f"event {index}"):
+        replay(from_json(initial, rules()), tampered)

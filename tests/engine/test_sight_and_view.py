@@ -382,3 +382,27 @@ def test_each_turn_sees_the_world_as_it_stands_when_its_turn_comes() -> None:
     events = play_round(state, decide)
     assert seen == {"android-1": {"metal": 4}, "android-2": {}}
     assert [e.get("code") for e in events if e["type"] == "turn"] == [None, "nothing-here"]
+
+
+@pytest.mark.parametrize("shape", ["diamond", "disc"])
+def test_a_sight_is_clipped_to_the_board_as_its_footprint_is(shape: str) -> None:
+    """covered() walks only the board's cells; what it reveals is the footprint clipped to it,
+    at the edges, the corners and for a range far past the board (range 512: the whole board)."""
+    from nova_tools.engine.visibility import covered, footprint
+    from nova_tools.rules import Sight
+
+    for reach in (0, 1, 3, 5, 9, 512):
+        sight = Sight(shape=shape, range=reach)
+        offsets = footprint(shape, reach) if reach < 512 else None
+        for width, height in ((1, 1), (7, 4), (5, 9)):
+            for y in range(height):
+                for x in range(width):
+                    got = covered(sight, x, y, width, height)
+                    if offsets is None:
+                        assert got == frozenset(range(width * height))
+                        continue
+                    assert got == frozenset(
+                        (y + dy) * width + x + dx
+                        for dx, dy in offsets
+                        if 0 <= x + dx < width and 0 <= y + dy < height
+                    )

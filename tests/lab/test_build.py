@@ -66,6 +66,9 @@ def test_a_type_error_in_the_page_stops_the_build(
 def test_a_pip_install_outside_the_clone_serves_the_page(tmp_path: Path) -> None:
     """The wheel carries the built page; `pip install` of it into a fresh environment gives a
     `nova` whose `nova lab`, started in a folder outside the clone, serves that page."""
+    # what this test starts must not see a PYTHONPATH its runner set (tests/planted_bugs.py runs
+    # the suite from a scratch copy that way): the fresh environment must find only the wheel
+    clean_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     wheels = tmp_path / "wheels"
     made = subprocess.run(
         [
@@ -82,6 +85,7 @@ def test_a_pip_install_outside_the_clone_serves_the_page(tmp_path: Path) -> None
         capture_output=True,
         text=True,
         timeout=600,
+        env=clean_env,
     )
     assert made.returncode == 0, made.stderr
     (wheel,) = wheels.glob("nova_tools-*.whl")
@@ -97,7 +101,10 @@ def test_a_pip_install_outside_the_clone_serves_the_page(tmp_path: Path) -> None
     # editable install's own .pth in it is not processed, so this clone is not importable there)
     env_dir = tmp_path / "env"
     subprocess.run(
-        [sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True, timeout=120
+        [sys.executable, "-m", "venv", "--without-pip", str(env_dir)],
+        check=True,
+        timeout=120,
+        env=clean_env,
     )
     env_python = env_dir / "bin" / "python"
     site = subprocess.run(
@@ -105,6 +112,7 @@ def test_a_pip_install_outside_the_clone_serves_the_page(tmp_path: Path) -> None
         capture_output=True,
         text=True,
         check=True,
+        env=clean_env,
     )
     (Path(site.stdout.strip()) / "dependencies.pth").write_text(
         "\n".join(
@@ -129,11 +137,11 @@ def test_a_pip_install_outside_the_clone_serves_the_page(tmp_path: Path) -> None
         capture_output=True,
         text=True,
         timeout=600,
+        env=clean_env,
     )
     assert installed.returncode == 0, installed.stderr
     root = tmp_path / "games"
     root.mkdir()
-    clean_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     where = subprocess.run(
         [env_python, "-c", "import nova_tools; print(nova_tools.__file__)"],
         env=clean_env,

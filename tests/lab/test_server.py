@@ -16,6 +16,7 @@ from lab_testing import Lab, running_lab, wait_for
 from nova_testing import listening_addresses, nova, wanderer
 
 from nova_tools import api
+from nova_tools.starter.house import names as house_names
 
 ROUNDS = 12
 
@@ -385,3 +386,29 @@ def test_without_a_display_it_says_where_it_is_instead_of_starting_a_text_browse
             == f"nova lab: no display to open a browser window on; open {lab.url} in a browser on this machine (over ssh: ssh -L {lab.port}:127.0.0.1:{lab.port} HOST, then the same URL)"
         )
         assert lab.get("/api/games") == (200, {"games": []})
+
+
+def test_the_house_androids_are_listed_and_play_by_name(lab: Lab, root: Path) -> None:
+    """The page's script choosers list the house androids; the Run and Arena pages take them by
+    ``house:NAME``, and an unknown one is refused in one sentence that lists them."""
+    code, scripts = lab.get("/api/scripts")
+    assert code == 200 and scripts["house"] == list(house_names())
+    code, started = lab.post(
+        "/api/arena",
+        {"kind": "compare", "scripts": ["house:starter", "starter"], "seeds": "1", "rounds": 5},
+    )
+    assert code == 200, started
+    done = read_job(lab, started["id"])[-1]
+    assert done["kind"] == "done", done
+    assert [s["name"] for s in done["result"]["scripts"]] == ["house:starter", "starter"]
+    seats = [{"player": "ann", "script": house_names()[-1]}, {"player": "bob", "script": "starter"}]
+    code, started = lab.post("/api/runs", {"name": "housed", "seats": seats, "rounds": 3})
+    assert code == 200 and read_job(lab, started["id"])[-1]["kind"] == "done"
+    assert (root / "housed.json").is_file()
+    code, problem = lab.post(
+        "/api/runs", {"name": "never", "seats": [{"player": "ann", "script": "house:nobody"}]}
+    )
+    assert code in (400, 403) and problem["error"] == (
+        f"there is no house android 'house:nobody'; the house androids are {', '.join(house_names())}"
+    )
+    assert not (root / "never.json").exists()

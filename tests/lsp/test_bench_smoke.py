@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench import lsp_bench  # noqa: E402
+from bench import lsp_bench
 
 
 def test_the_lsp_benchmark_runs(capsys):

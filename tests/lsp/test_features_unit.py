@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nova_tools.lsp import ruledocs
+from nova_tools.lsp import context, ruledocs
 from nova_tools.lsp.features import checks, dry_run, rules_files
 from nova_tools.lsp.features.hover import nova_hover
 from nova_tools.lsp.settings import RulesInEffect, Settings, shipped_defaults
@@ -170,7 +170,7 @@ def test_a_schema_reference_is_not_a_rule():
     ],
 )
 def test_which_files_are_rules_files(name, text, expected):
-    assert rules_files.is_rules_document(name, text) is expected
+    assert context.is_rules_document(name, text) is expected
 
 
 @pytest.mark.parametrize(

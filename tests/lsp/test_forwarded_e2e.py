@@ -9,8 +9,6 @@ import pytest
 import pytest_asyncio
 from lsprotocol import types
 
-from nova_tools.lsp.features.forwarded import FORWARDS
-
 from .conftest import Editor, position_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -343,3 +343,18 @@ async def test_a_dry_run_that_throws_in_an_imported_file_puts_a_diagnostic_at_th
     # an edit of the file where it failed clears it there
     editor.change(nav, THROWER_FILES["lib/nav.ts"].replace("round >= 1", "round < 0"))
     assert not [d for d in await editor.diagnostics(nav) if d.source == "nova dry-run"]
+
+
+async def test_a_dry_run_counts_a_memory_of_three_emoji_as_six(editor: Editor):
+    """The editor's dry-run measures text as the script does (UTF-16 units, like `.length`)."""
+    text = (
+        "const t: AndroidTurn = () => ({ type: 'android.wait', memory: '\\u{1F916}\\u{1F680}"
+        "\\u{1F30D}', recording: 'caf\\u00e9' });\nexport default t;\n"
+    )
+    uri = editor.open("bare/emoji.ts", text)
+    editor.client.messages.clear()
+    result = await editor.command("nova.dryRun", uri)
+    assert result["ok"] and result["accepted"], result
+    assert any(
+        "memory 6 characters, recording 4 characters" in m.message for m in editor.client.messages
+    ), [m.message for m in editor.client.messages]

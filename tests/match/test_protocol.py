@@ -117,7 +117,7 @@ WRONG_FRAMES = [
     ),
     ('{"type": "shout"}', (Round,), "the peer sent an unknown message type 'shout'"),
     (
-        '{"type": "reveal", "nonce": "%s"}' % HASH,
+        f'{{"type": "reveal", "nonce": "{HASH}"}}',
         (Round,),
         "the peer sent a 'reveal' message where a 'round' was due",
     ),
@@ -127,12 +127,12 @@ WRONG_FRAMES = [
         "the peer sent a 'round' message where an 'accept' or a 'refuse' was due",
     ),
     (
-        '{"type": "round", "round": 0, "hash": "%s"}' % HASH,
+        f'{{"type": "round", "round": 0, "hash": "{HASH}"}}',
         (Round,),
         "the peer's 'round' message is malformed (round: Input should be greater than or equal to 1)",
     ),
     (
-        '{"type": "round", "round": "1", "hash": "%s"}' % HASH,
+        f'{{"type": "round", "round": "1", "hash": "{HASH}"}}',
         (Round,),
         "the peer's 'round' message is malformed (round: Input should be a valid integer)",
     ),
@@ -142,7 +142,7 @@ WRONG_FRAMES = [
         "the peer's 'round' message is malformed (hash: String should match pattern '^[0-9a-f]{64}$')",
     ),
     (
-        '{"type": "round", "round": 1, "hash": "%s", "extra": 1}' % HASH,
+        f'{{"type": "round", "round": 1, "hash": "{HASH}", "extra": 1}}',
         (Round,),
         "the peer's 'round' message is malformed (extra: Extra inputs are not permitted)",
     ),

@@ -22,9 +22,9 @@ from nova_mcp_testing import (
     ok,
     secret_keeper,
     thrower,
-)  # noqa: E402
+)
 
-from nova_tools import starter  # noqa: E402
+from nova_tools import starter
 
 SMALL_BOARD = {"world": {"width": 5, "height": 5}}
 

@@ -2,7 +2,7 @@
 120 characters is cut with a note of how much more there is (get_android shows it whole), every
 other field and every shorter note is left as it is, and each event's line is its index and its
 words, cut at 300 characters. tests/mcp/test_sizes.py sees the same on a 100-round starter game;
-this says it without one, so the mutation run can afford it (docs/testing.md)."""
+this says it without one, so the mutation run can afford it (docs/mutation.md)."""
 
 from __future__ import annotations
 

@@ -64,7 +64,7 @@ async def test_fogged_tiles_are_drawn_as_fog_and_differ_from_visible_ones(starte
     fog_means = [tile_mean(image, x, y, size) for x, y in fogged]
     seen_means = [tile_mean(image, x, y, size) for x, y in visible]
     for mean in fog_means:  # every fogged tile: the fog colour and its faint hatching, nothing else
-        assert all(abs(c - f) < 12 for c, f in zip(mean, FOG)), mean
+        assert all(abs(c - f) < 12 for c, f in zip(mean, FOG, strict=True)), mean
     for mean in seen_means:  # every visible tile: the ground drawn, far from fog
         assert sum(mean) > sum(FOG) + 120, mean
     x, y = fogged[0]

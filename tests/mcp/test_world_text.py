@@ -1,7 +1,7 @@
 """The words of get_world: what an agent reads first, line by line, for a world with one of each
 thing in it (a wreck, a site that still owes material, a depot that stores some, loose material,
 another player's android and site, a page of tiles, broadcasts). The structured content has the
-same facts; this is the text an agent that reads only text acts on (docs/testing.md: the
+same facts; this is the text an agent that reads only text acts on (docs/mutation.md: the
 `world_text` survivors of the mutation run)."""
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ def run(sandbox: Sandbox) -> Run:
     """``run(source, budgets=..., seed=..., **globals)``: one turn of ``source`` with the test world."""
 
     def run(
-        source: str, budgets: Budgets = Budgets(), seed: int = 7, **overrides: object
+        source: str, budgets: Budgets | None = None, seed: int = 7, **overrides: object
     ) -> TurnResult:
-        return sandbox.run_turn(source, globals_json(**overrides), budgets, seed)
+        return sandbox.run_turn(source, globals_json(**overrides), budgets or Budgets(), seed)
 
     return run

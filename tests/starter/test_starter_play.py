@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
 RAIDER = REPO / "bench" / "androids" / "raider" / "main.ts"
 
 
-@lru_cache(maxsize=None)
+@cache
 def bundle(name: str) -> str:
     if name == "starter":
         return compile_sources(starter.files(), starter.ENTRY).bundle

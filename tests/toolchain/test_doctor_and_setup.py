@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from nova_tools.toolchain import paths
+from nova_tools.toolchain.setup import SetupError, package_json, setup
 
 # `nova_tools.toolchain.doctor` is also the name of the function the package re-exports.
 doc = importlib.import_module("nova_tools.toolchain.doctor")
-from nova_tools.toolchain.setup import SetupError, package_json, setup
 
 
 def _script(path: Path, body: str) -> Path:

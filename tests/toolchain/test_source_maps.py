@@ -88,7 +88,7 @@ def test_the_compact_map_names_the_same_file_and_line_as_the_whole_map_for_every
         [small_map.place(*at) for at in asked],
     )
     assert [(p.file, p.line) for p in compacted] == [(p.file, p.line) for p in exact]
-    assert all(c.column <= e.column for c, e in zip(compacted, exact))
+    assert all(c.column <= e.column for c, e in zip(compacted, exact, strict=True))
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from ... import api
+from ...limits import DEFAULT_EXPORT, NOTES
 from ...strictjson import well_formed
 from ...toolchain.compile import CompileError, bundle_sources, check_sources
 from ..context import Command, Document, DocumentKind, Feature
@@ -44,7 +45,6 @@ log = logging.getLogger(__name__)
 COMMAND = "nova.dryRun"
 MAX_FILES = 200
 
-_EXPORT_DEFAULT = re.compile(r"\bexport\s+default\b")
 _IMPORT = re.compile(
     r"""(?:\bimport\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?|\bexport\s+(?:type\s+)?[\w$*{}\s,]+?\s+from\s+|\bimport\s*\(\s*)(['"])(\.{1,2}/[^'"\n]+)\1"""
 )
@@ -52,9 +52,10 @@ _IMPORT = re.compile(
 
 def export_default_span(text: str) -> tuple[int, int] | None:
     source = Source(text)
-    for m in _EXPORT_DEFAULT.finditer(source.masked):
-        if source.depths[m.start()] == 0:
-            return m.span()
+    for m in DEFAULT_EXPORT.finditer(source.masked):  # strings and comments masked out
+        start = m.start() + m.group(0).index("export")
+        if source.depths[start] == 0:
+            return start, m.end()
     return None
 
 
@@ -106,7 +107,7 @@ class LastRun:
 def describe_action(action: object) -> str:
     if not isinstance(action, dict):
         return "no action"
-    rest = {k: v for k, v in action.items() if k not in ("type", "memory", "recording")}
+    rest = {k: v for k, v in action.items() if k not in ("type", *NOTES)}
     detail = " ".join(
         str(v) if isinstance(v, (str, int, float)) else json.dumps(v, separators=(",", ":"))
         for v in rest.values()

@@ -19,7 +19,7 @@ from lsprotocol import types
 from ...rules import Rules, RulesError, jsonc, resolve
 from ...rules.loading import RuleProblem, parse_text
 from .. import ruledocs
-from ..context import Document, DocumentKind, Feature, is_rules_document
+from ..context import Document, DocumentKind, Feature
 from ..settings import SHIPPED_DEFAULTS
 from ..textpos import LineIndex
 

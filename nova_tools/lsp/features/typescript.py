@@ -34,7 +34,7 @@ def structure_result(method: str, raw: object) -> object:
     return CONVERTER.structure({"jsonrpc": "2.0", "id": 0, "result": raw}, response_type).result
 
 
-async def diagnostics(ts: "TsServer", uri: str) -> list[types.Diagnostic]:
+async def diagnostics(ts: TsServer, uri: str) -> list[types.Diagnostic]:
     try:
         raw = await ts.diagnostics(uri)
     except TsUnavailable as error:
@@ -56,7 +56,7 @@ async def diagnostics(ts: "TsServer", uri: str) -> list[types.Diagnostic]:
     return out
 
 
-async def hover(ts: "TsServer", params: types.HoverParams) -> types.Hover | None:
+async def hover(ts: TsServer, params: types.HoverParams) -> types.Hover | None:
     try:
         raw = await ts.request(types.TEXT_DOCUMENT_HOVER, to_json(params))
     except TsUnavailable:
@@ -64,7 +64,7 @@ async def hover(ts: "TsServer", params: types.HoverParams) -> types.Hover | None
     return structure_result(types.TEXT_DOCUMENT_HOVER, raw) if raw else None
 
 
-async def completion(ts: "TsServer", params: types.CompletionParams):
+async def completion(ts: TsServer, params: types.CompletionParams):
     try:
         raw = await ts.request(types.TEXT_DOCUMENT_COMPLETION, to_json(params))
     except TsUnavailable:
@@ -76,7 +76,7 @@ def is_tsc_item(item: types.CompletionItem) -> bool:
     return isinstance(item.data, dict) and "fileName" in item.data
 
 
-async def resolve_completion(ts: "TsServer", item: types.CompletionItem) -> types.CompletionItem:
+async def resolve_completion(ts: TsServer, item: types.CompletionItem) -> types.CompletionItem:
     try:
         raw = await ts.request(types.COMPLETION_ITEM_RESOLVE, to_json(item))
     except TsUnavailable:

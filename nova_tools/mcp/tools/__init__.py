@@ -21,6 +21,9 @@ from .get_score_history import get_score_history
 from .get_status import get_status
 from .get_world import get_world
 from .launch_android import launch_android
+from .league_add import league_add
+from .league_play import league_play
+from .league_table import league_table
 from .list_games import list_games
 from .list_scripts import list_scripts
 from .play_game import play_game
@@ -47,6 +50,9 @@ TOOLS = (
     get_score_history,
     compare_scripts,
     play_game,
+    league_add,
+    league_play,
+    league_table,
     delete_game,
 )
 

@@ -40,8 +40,7 @@ def add_script(
     ] = None,
 ) -> Annotated[CallToolResult, api.LibraryEntry]:
     """Compile an android into the player's library under an id made from its code (same code,
-    same id), to play by id anywhere: upload_script(library_id), compare_scripts, play_game.
-    A new version: base plus the files or edits that change. Errors list `file:line:col`."""
+    same id), played by id anywhere. A new version: base plus the files or edits that change."""
     check_player(player)
     if name is not None and not 1 <= len(name) <= 64:
         raise api.ApiError("name must be 1-64 characters")

@@ -3,12 +3,14 @@ DESIGN section 6) and the checks of arguments the api does not check itself."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from ... import api
-from ...api import ApiError
+from ...api import ApiError, GameFolder, check_name
+from ...arena.league import SUFFIX
 from .. import content
 
 GameArg = Annotated[str, Field(description="A game's name (list_games lists them).")]
@@ -18,32 +20,37 @@ LibraryIdArg = Annotated[
 ]
 WholeMapArg = Annotated[
     bool,
-    Field(
-        description="The whole world as a replay keeps it (others' memory and code stay hidden). Default: what the player saw."
-    ),
+    Field(description="The whole world, as a replay keeps it (default: what the player saw)."),
 ]
-RULES_DOC = "Rules overrides: a JSON object or JSON-with-comments text; {} is the shipped game."
+RULES_DOC = "Rules overrides: a JSON object or JSON-with-comments text."
 RulesArg = Annotated[dict[str, Any] | str, Field(description=RULES_DOC)]
 # the ways to hand over an android's code, shared by the tools that compile one
 SourceArg = Annotated[str | None, Field(description="The android as one TypeScript file.")]
 FilesArg = Annotated[
     dict[str, str | None] | None,
-    Field(
-        description="{path: TypeScript text}; with base, only the files that change (null removes one)."
-    ),
+    Field(description="{path: TypeScript text}; with base, the changed ones (null removes one)."),
 ]
 EntryArg = Annotated[str | None, Field(description="The entry file (default 'main.ts').")]
 StarterArg = Annotated[bool, Field(description="The shipped starter (nova://starter/...).")]
 BaseArg = Annotated[
     str | None,
-    Field(
-        description="Start from a library id, 'starter' or 'house:NAME'; send only files/edits that change."
-    ),
+    Field(description="A library id, 'starter' or 'house:NAME' to change by files and edits."),
 ]
 EditsArg = Annotated[
     list[api.Edit] | None,
-    Field(description="With base: [{file, old, new}], each old found exactly once in its file."),
+    Field(description="With base: [{file, old, new}], old found once."),
 ]
+
+
+LeagueArg = Annotated[
+    str,
+    Field(description="A league's name (league_add creates it)."),
+]
+
+
+def league_path(folder: GameFolder, name: str) -> Path:
+    """The league file a name addresses (never outside the root)."""
+    return folder.root / (check_name(name, "league name") + SUFFIX)
 
 
 def check_player(player: str) -> str:
@@ -116,6 +123,7 @@ def sources(
 __all__ = [
     "RULES_DOC",
     "GameArg",
+    "LeagueArg",
     "LibraryIdArg",
     "WholeMapArg",
     "PlayerArg",
@@ -127,5 +135,6 @@ __all__ = [
     "FilesArg",
     "check_range",
     "script_files",
+    "league_path",
     "sources",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import tempfile
+import threading
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,6 +18,7 @@ from pydantic import Field
 
 from ... import arena
 from ...api import ApiError, GameFolder
+from ...arena.shared import WorkerPool
 from ..edge import log, reply
 from ..shaping import points_text
 from .common import RULES_DOC
@@ -25,6 +27,10 @@ from .sides import SIDE_DOC, Side, keep_games, two_entrants
 
 MAX_GAMES = 40  # seeds x 2 seat orders in one call: a call returns within a few minutes
 MAX_ROUNDS = 300
+
+# Every comparison of this server plays on these workers (one per core), whoever calls; a call
+# that is cancelled stops its games within a second (arena/shared.py).
+WORKERS = WorkerPool()
 
 
 @tool("Compare two scripts", read_only=False)
@@ -51,7 +57,7 @@ async def compare_scripts(
     detail: Annotated[
         bool,
         Field(
-            description="Also list every game: scores, margin, first extractor and charger, failed turns, and its kept game's name."
+            description="Also every game: scores, margin, first buildings, failed turns, kept game's name."
         ),
     ] = False,
 ) -> Annotated[CallToolResult, arena.ComparisonBrief]:
@@ -82,19 +88,25 @@ async def compare_scripts(
                 )
                 reporting = False
 
+    stop = threading.Event()
     with tempfile.TemporaryDirectory() as kept:
-        result = await anyio.to_thread.run_sync(
-            functools.partial(
-                arena.compare,
-                entrants,
-                resolved,
-                seed_list,
-                rounds,
-                arena.choose_backend(),
-                out=Path(kept) if detail else None,
-                progress=progress,
+        try:
+            # abandoned when the call is cancelled: then ``stop`` ends its games at once
+            result = await anyio.to_thread.run_sync(
+                functools.partial(
+                    arena.compare,
+                    entrants,
+                    resolved,
+                    seed_list,
+                    rounds,
+                    WORKERS.backend(stop),
+                    out=Path(kept) if detail else None,
+                    progress=progress,
+                ),
+                abandon_on_cancel=True,
             )
-        )
+        finally:
+            stop.set()
     brief = result.brief()
     if detail:
         names = keep_games(folder, result.run.contest, result.run.played)

@@ -27,9 +27,9 @@ def create_game(
         Field(description="World seed, 0 to 2^63-1 (default 0)."),
     ] = None,
 ) -> Annotated[CallToolResult, api.Created]:
-    """Create a game from the rules and seed; players join with upload_script. Defaults: the
-    shipped rules (a random map, no finalRound), seed 0. Not a comparison's game: compare_scripts
-    and play_game use rotational maps with finalRound = rounds (play_game keeps one)."""
+    """Create a game; players join with upload_script. Defaults: the shipped rules (a random
+    map, no finalRound), seed 0, unlike compare_scripts and play_game (rotational maps,
+    finalRound = rounds)."""
     path = folder.path(name)
     if path.exists():
         raise ApiError(

@@ -41,8 +41,8 @@ def dry_run_turn(
         str | None, Field(description="With files: the entry file (default 'main.ts').")
     ] = None,
 ) -> Annotated[CallToolResult, api.DryRun]:
-    """Compile a script and run one turn of it, judged by the real engine, without changing
-    any game: what it returned, the ticks it spent, and whether the engine would accept it."""
+    """Run one turn of a script, judged by the engine, changing nothing: what it returned, its
+    ticks, whether the engine would accept it."""
     texts, entry_name = sources(source, files, entry)
     if game is None and (player is not None or android_id is not None):
         raise ApiError(

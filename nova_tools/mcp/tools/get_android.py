@@ -35,11 +35,13 @@ def get_android(
         Field(description="Where the recording window starts (default: its last max_chars)."),
     ] = None,
 ) -> Annotated[CallToolResult, api.AndroidReport]:
-    """One of the player's own androids: state, cargo, memory, recording (a window of it) and
-    its last few turns. Other players' androids are refused."""
+    """One of the player's own androids: state, cargo, memory, a window of its recording, its
+    last turns."""
     check_range("max_chars", max_chars, 100, 16384)
     loaded = api.open_game(folder.existing(game))
     report = api.android_report(loaded, android_id, player=player)
+    if not isinstance(report, api.AndroidReport):  # only a peer match record gives less
+        raise api.ApiError(f"{game} is a peer match record; its androids are read with get_status")
     memory, recording = report.memory, report.recording
     start = max(0, len(recording) - max_chars) if recording_offset is None else recording_offset
     check_range(

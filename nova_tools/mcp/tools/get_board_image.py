@@ -31,9 +31,7 @@ def get_board_image(
     ] = None,
     whole_map: WholeMapArg = False,
 ) -> Annotated[CallToolResult, BoardImage]:
-    """A PNG of the board as the player saw it (now or after a round): fog, ground tinted by
-    what is in it, buildings as lettered squares, androids as circles in their owner's colour;
-    the text is the legend."""
+    """A PNG of the board as the player saw it (now or after a round); the text is the legend."""
     world = api.player_world(folder.existing(game), player, round, whole=whole_map)
     png, colours = board_image.render(world, player)
     size = board_image.tile_size(world.width, world.height)

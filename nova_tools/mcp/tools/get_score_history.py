@@ -25,7 +25,7 @@ def get_score_history(
     every: Annotated[
         int | None,
         Field(
-            description=f"List every Nth round and the last. Default: at most {MAX_HISTORY_POINTS} rounds.",
+            description=f"Every Nth round, and the last (default: at most {MAX_HISTORY_POINTS}).",
             ge=1,
         ),
     ] = None,

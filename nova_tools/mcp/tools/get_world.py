@@ -22,7 +22,7 @@ def get_world(
     player: PlayerArg,
     tile_offset: Annotated[int, Field(description="Skip this many tiles (paging).")] = 0,
     tile_limit: Annotated[int, Field(description="List at most this many tiles, 1-200.")] = 60,
-    messages: Annotated[int, Field(description="Latest broadcasts to show, 0-50.")] = 10,
+    messages: Annotated[int, Field(description="Broadcasts to show, 0-50.")] = 10,
     round: Annotated[
         int | None,
         Field(description="After this round (0: setup). Default: now."),
@@ -30,8 +30,7 @@ def get_world(
     whole_map: WholeMapArg = False,
 ) -> Annotated[CallToolResult, api.PlayerWorld]:
     """The world as the player sees it (now or after a round): all they own (yours), others'
-    androids and buildings in sight with their owner, tiles with resources or loose material
-    (paged), the latest broadcasts."""
+    androids and buildings in sight, tiles with something on them (paged), broadcasts."""
     check_range("tile_offset", tile_offset, 0, 1_000_000)
     check_range("tile_limit", tile_limit, 1, 200)
     check_range("messages", messages, 0, 50)

@@ -21,9 +21,7 @@ def launch_android(
     player: PlayerArg,
     script_id: Annotated[
         str,
-        Field(
-            description="One of the player's scripts, as upload_script returned it, e.g. 'script-1'."
-        ),
+        Field(description="One of the player's scripts, e.g. 'script-1'."),
     ],
 ) -> Annotated[CallToolResult, api.Launched]:
     """Launch an android running one of the player's scripts on their initial charger (refused

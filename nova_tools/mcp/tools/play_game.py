@@ -32,9 +32,8 @@ async def play_game(
         Field(description=RULES_DOC),
     ] = None,
 ) -> Annotated[CallToolResult, arena.GameResult]:
-    """One game of a (seated first) against b, played and kept exactly as compare_scripts plays
-    that seed (fair map, finalRound = rounds): scores and the game's name to open (players are
-    named after the scripts)."""
+    """One game of a (seated first) against b, exactly as compare_scripts plays that seed, kept:
+    scores and the game's name (its players are the scripts' names)."""
     check_range("seed", seed, 0, arena.plan.MAX_SEED)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ApiError(f"rounds must be from 1 to {MAX_ROUNDS}, not {rounds}")

@@ -37,7 +37,8 @@ class ToolInfo:
             read_only_hint=self.read_only,
             # meaningful only for a tool that changes something
             destructive_hint=None if self.read_only else self.destructive,
-            idempotent_hint=self.read_only,
+            # idempotentHint is meaningful only for a tool that changes something, and none of
+            # those here is idempotent (false is the default)
             open_world_hint=False,
         )
 
@@ -62,14 +63,13 @@ def _bind_folder(fn: Callable[..., Any], folder: GameFolder) -> Callable[..., An
         return fn
     parameters = [p for name, p in signature.parameters.items() if name != FOLDER]
 
-    if inspect.iscoroutinefunction(fn):
+    async def bound_async(**kwargs: Any) -> Any:
+        return await fn(folder, **kwargs)
 
-        async def bound(**kwargs: Any) -> Any:
-            return await fn(folder, **kwargs)
-    else:
+    def bound_sync(**kwargs: Any) -> Any:
+        return fn(folder, **kwargs)
 
-        def bound(**kwargs: Any) -> Any:
-            return fn(folder, **kwargs)
+    bound: Callable[..., Any] = bound_async if inspect.iscoroutinefunction(fn) else bound_sync
 
     functools.update_wrapper(
         bound, fn

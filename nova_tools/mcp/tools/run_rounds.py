@@ -32,8 +32,8 @@ async def run_rounds(
     ],
     ctx: Context,
 ) -> Annotated[CallToolResult, api.RunSummary]:
-    """Play rounds: every active android runs its script once a round. Reports progress;
-    cancelling keeps the rounds played. Ends with the scores."""
+    """Play rounds (every active android's script runs once a round), with progress; ends with
+    the scores."""
     path = folder.existing(game)
     check_range(
         "rounds",
@@ -82,8 +82,9 @@ async def run_rounds(
         cancelled.set()
         log.info("run_rounds on %s cancelled: it stops after the round in progress", game)
         raise
-    status = await anyio.to_thread.run_sync(api.status, path)
-    scores = tuple(api.PlayerScore(player=p.id, score=p.score) for p in status.players)
+    # the standings the run just computed: the game file is read once per call, not replayed again
+    players = summary.status.players if summary.status is not None else ()
+    scores = tuple(api.PlayerScore(player=p.id, score=p.score) for p in players)
     destroyed = f", destroyed: {', '.join(summary.destroyed)}" if summary.destroyed else ""
     text = (
         f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, {summary.failed_turns} failed{destroyed}. "

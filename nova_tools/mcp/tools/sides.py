@@ -12,7 +12,7 @@ from ... import api, arena
 from ...api import ApiError, GameFolder
 from .common import check_player, script_files
 
-SIDE_DOC = "'starter', 'house:NAME', a library id, {base, files, edits} or {game, script_id}"
+SIDE_DOC = "'starter', 'house:NAME', a library id, {base, files, edits}, {game, script_id}"
 
 
 class ScriptChoice(BaseModel):

@@ -39,9 +39,8 @@ def upload_script(
     base: BaseArg = None,
     edits: EditsArg = None,
 ) -> Annotated[CallToolResult, api.Uploaded]:
-    """Compile an android (code, a library_id, or a base plus what changes) and store it as the
-    player's new script in the game (the first upload adds the player, with an initial
-    charger). Returns its script id and library_id. Errors list `file:line:col message`."""
+    """Compile an android (code, a library_id, or a base plus what changes) as the player's new
+    script in the game (the first upload adds the player). Errors list `file:line:col`."""
     path = folder.existing(game)
     check_player(player)
     if library_id is not None:

@@ -25,17 +25,7 @@ export const GROUND_COLOURS: Record<string, string> = {
   radiation: '#d04cff',
 };
 
-export const BUILDING_LETTERS: Record<string, string> = {
-  charger: 'C',
-  depot: 'D',
-  extractor: 'E',
-  processor: 'P',
-  acidProcessingPlant: 'A',
-  scanner: 'S',
-  radar: 'R',
-  relayTower: 'T',
-  colonyModule: 'M',
-};
+export { BUILDING_LETTERS } from './generated/api';
 
 export const BOARD = {
   background: '#0b0e14',

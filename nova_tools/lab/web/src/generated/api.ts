@@ -87,6 +87,7 @@ export interface GameList {
 /** The android scripts under the root (``.ts`` entry files), as paths relative to it. */
 export interface ScriptList {
   starter: string;
+  house: string[];
   scripts: string[];
   truncated: boolean;
 }
@@ -496,3 +497,8 @@ export interface Roll {
   min: number;
   max: number;
 }
+
+/** The letter each building type is drawn with, on every board. */
+export const BUILDING_LETTERS: Record<string, string> = { charger: "C", depot: "D", extractor: "E", processor: "P", acidProcessingPlant: "A", scanner: "S", radar: "R", relayTower: "T", colonyModule: "M" };
+/** The action fields in which an android keeps its notes. */
+export const NOTES: readonly string[] = ["memory", "recording"];

@@ -1,7 +1,7 @@
 // The events of the round under the cursor, in words (a failed turn shows its code and reason).
 
 import { fill, h, materials } from '../dom';
-import type { EventsPage } from '../generated/api';
+import { NOTES, type EventsPage } from '../generated/api';
 import { gameUrl, getJSON, query } from '../http';
 
 type Event = Record<string, unknown>;
@@ -10,7 +10,7 @@ export function actionWords(action: Record<string, unknown> | undefined): string
   if (!action) return 'no action';
   const type = String(action.type ?? '?').replace('android.', '');
   const details = Object.entries(action)
-    .filter(([key]) => !['type', 'memory', 'recording'].includes(key))
+    .filter(([key]) => key !== 'type' && !NOTES.includes(key))
     .map(([key, value]) => (typeof value === 'object' && value !== null ? `${key} ${materials(value as Record<string, number>)}` : `${key} ${String(value)}`));
   return details.length ? `${type} (${details.join(', ')})` : type;
 }

@@ -1,0 +1,148 @@
+"""The world a game hands a script is byte for byte the encoded world view, every turn.
+
+``ScriptRunner.globals`` hands the sandbox ``engine.world_texts`` (each key's JSON text, with
+tile fragments kept between turns and re-encoded only when a tile changed); this checks it
+against ``TurnGlobals.of(world_view(...))`` built from nothing, for every android turn of random
+games: acid cleaned, materials collected and dropped, buildings started and salvaged, androids
+launched and destroyed, broadcasts in other scripts than Latin, whole-board and short sight.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from nova_tools import engine
+from nova_tools.engine.prng import SplitMix64
+from nova_tools.engine.state import Android
+from nova_tools.engine.view import encode
+from nova_tools.play import ScriptRunner
+from nova_tools.rules import BUILDING_TYPES, resolve
+from nova_tools.sandbox import TurnGlobals
+
+DIRECTIONS = ("north", "south", "east", "west")
+
+
+def _action(state: engine.GameState, android: Android, rng: SplitMix64) -> dict:
+    roll = rng.below(14)
+    if roll < 4:
+        return {"type": "android.move", "direction": DIRECTIONS[rng.below(4)]}
+    if roll == 4:
+        return {"type": "android.collect"}
+    if roll == 5:
+        return {"type": "android.clean-acid", "direction": DIRECTIONS[rng.below(4)]}
+    if roll == 6:
+        return {
+            "type": "android.start-construction",
+            "buildingType": BUILDING_TYPES[rng.below(len(BUILDING_TYPES))],
+            "resources": {"metal": min(android.cargo.get("metal", 0), 6)},
+        }
+    if roll == 7:
+        return {"type": "android.continue-construction"}
+    if roll == 8:
+        return {"type": "android.launch", "scriptId": android.script}
+    if roll == 9:
+        return {"type": "android.broadcast", "content": f"Σ {android.id} 火星 {state.round}"}
+    if roll == 10:
+        return {"type": "android.salvage"}
+    if roll == 11:
+        return {"type": "android.deposit"}
+    if roll == 12:
+        return {"type": "android.withdraw", "resources": {"metal": 1}}
+    return {"type": "android.wait", "memory": f"ü{rng.next_u64()}"}
+
+
+@pytest.mark.parametrize(
+    ("seed", "size", "sight"), [(1, 8, 3), (2, 10, 512), (3, 12, 2), (4, 7, 512), (5, 9, 4)]
+)
+def test_the_handed_world_is_the_encoded_view_every_turn(seed: int, size: int, sight: int) -> None:
+    rules = resolve(
+        {
+            "world": {"width": size, "height": size},
+            "android": {
+                "sight": {"shape": "diamond", "range": sight},
+                "failedTurnHealthPenalty": 1,
+            },
+        }
+    )
+    state = engine.generate(rules, seed)
+    for player in ("amber", "basalt"):
+        engine.join(state, player)
+        script = engine.add_script(state, player, "s")["script"]
+        for _ in range(2):
+            engine.launch(state, player, script)
+    runner = ScriptRunner(rules, {})
+    checked = 0
+
+    def decide(state: engine.GameState, android: Android) -> engine.Decision:
+        nonlocal checked
+        handed = runner.globals(state, android)
+        kept, state.views = state.views, None  # the reference is built from nothing
+        view = engine.world_view(state, android.owner, android)
+        state.views = kept
+        fresh = TurnGlobals.of(runner.game_globals, android.id, state.round, view)
+        assert dict(handed.world) == {key: encode(value) for key, value in view.items()}
+        assert handed.payload() == fresh.payload()
+        checked += 1
+        rng = SplitMix64(engine.turn_seed(state, android.id))
+        return engine.Decision(value=_action(state, android, rng), ticks=0)
+
+    for _ in range(40):
+        engine.play_round(state, decide)
+        # a change made outside an action (a scenario, a test) is seen too
+        tile = state.tiles[state.round % len(state.tiles)]
+        tile.scattered["metal"] = tile.scattered.get("metal", 0) + 1
+    assert checked > 80
+
+
+def test_a_view_handed_out_cannot_change_the_next_one() -> None:
+    rules = resolve({"world": {"width": 6, "height": 6}})
+    state = engine.generate(rules, 9)
+    engine.join(state, "amber")
+    engine.launch(state, "amber", engine.add_script(state, "amber", "s")["script"])
+    android = next(iter(state.androids.values()))
+    first = engine.world_view(state, "amber", android)
+    before = engine.world_texts(state, "amber", android)
+    for tile in first["tiles"]:
+        tile.get("revealedBy", []).append("mallory")
+        tile["scattered"]["metal"] = 99
+    assert engine.world_texts(state, "amber", android) == before
+    assert "mallory" not in encode(engine.world_view(state, "amber", android))
+
+
+def test_a_tile_changed_between_two_turns_of_one_android_is_handed_over_changed() -> None:
+    """One android seeing the whole board, turn after turn (the kept tiles text is reused while
+    nothing in view changed): every change to a tile, a player's sight or the android shows."""
+    rules = resolve(
+        {"world": {"width": 6, "height": 5}, "android": {"sight": {"shape": "disc", "range": 99}}}
+    )
+    state = engine.generate(rules, 4)
+    engine.join(state, "amber")
+    engine.launch(state, "amber", engine.add_script(state, "amber", "s")["script"])
+    android = next(iter(state.androids.values()))
+    runner = ScriptRunner(rules, {})
+
+    def check() -> str:
+        handed = dict(runner.globals(state, android).world)
+        kept, state.views = state.views, None
+        assert handed == {
+            k: encode(v) for k, v in engine.world_view(state, "amber", android).items()
+        }
+        state.views = kept
+        return handed["tiles"]
+
+    first = check()
+    assert check() == first  # nothing changed: the same text
+    changes = [
+        lambda: state.tiles[7].scattered.__setitem__("metal", 3),
+        lambda: state.tiles[7].scattered.__setitem__("metal", 4),
+        lambda: state.tiles[0].composition.__setitem__("acid", 2),
+        lambda: state.tiles[0].composition.pop("acid"),
+        lambda: setattr(state.tiles[29], "scattered", {"electronics": 1}),
+        lambda: state.visible.__setitem__("amber", frozenset({1, 2})),
+    ]
+    texts = {first}
+    for change in changes:
+        change()
+        texts.add(check())
+        check()
+    assert len(texts) >= 6
