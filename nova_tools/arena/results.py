@@ -21,7 +21,7 @@ class ScriptTotals(Result):
     wins: int
     draws: int
     losses: int
-    mean_score: float | None = Field(None, description="Its mean score over every game it played.")
+    mean_score: float | None = Field(description="Its mean score over every game it played.")
     seat_mean_scores: tuple[float | None, ...] = Field(
         description="Its mean score when it sat first, second..."
     )
@@ -53,7 +53,7 @@ class GameResult(Result):
     seed: int
     seats: tuple[str, ...] = Field(description="The scripts' names in seat order.")
     scores: tuple[Points, ...] = Field(description="Their scores, in seat order.")
-    winner: str | None = Field(None, description="The winning script's name; null on a draw.")
+    winner: str | None = Field(description="The winning script's name; null on a draw.")
     failed_turns: tuple[int, ...] = Field(description="Each seat's failed turns.")
     state_hash: str = Field(description="The final state's hash: the same game gives the same.")
     file: str | None = Field(None, description="The game file kept under --out.")
@@ -132,8 +132,8 @@ class Timing(Result):
     seconds: float
     where: str
     workers: int
-    game_seconds_median: float | None = None
-    game_seconds_max: float | None = None
+    game_seconds_median: float | None
+    game_seconds_max: float | None
 
 
 class ArenaRun(Result):
@@ -158,7 +158,7 @@ class ComparisonResult(ArenaRun):
 
     scripts: tuple[ScriptTotals, ScriptTotals] = Field(description="A, then B.")
     difference: Difference | None = Field(
-        None, description="A minus B with its 95% interval (none with fewer than two seeds)."
+        description="A minus B with its 95% interval (none with fewer than two seeds)."
     )
     verdict: str = Field(description="Which script scores more, or 'no clear difference'.")
     most_different: tuple[SeedGap, ...] = Field(
