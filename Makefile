@@ -48,10 +48,12 @@ browser:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
 	  || echo "Could not install chromium (not root?): the browser tests skip on a local run and fail under CI"; }
 
-# ruff's lint rules and formatter ([tool.ruff] in pyproject.toml).
+# ruff's lint rules and formatter, and mypy ([tool.ruff] and [tool.mypy] in pyproject.toml).
+# tests/test_lint.py plants an unused import and a type error in a copy: each must fail this.
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 test: setup editor-tools browser lint
 	$(BIN)/python -m pytest -q

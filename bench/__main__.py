@@ -1,5 +1,5 @@
 """Run every benchmark in turn: `python -m bench [NAME ...]` (names: engine, sandbox, native, turn,
-toolchain, lsp, arena, user, lab, calibration, load). Each reports medians, and ratios against a baseline measured in the same run."""
+toolchain, lsp, arena, user, replay, lab, calibration, load). Each reports medians, and ratios against a baseline measured in the same run."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ ORDER = (
     "lsp",
     "arena",
     "user",
+    "replay",
     "lab",
     "calibration",
     "load",

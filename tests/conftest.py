@@ -129,6 +129,7 @@ FILES = {
     "test_tiers.py": "unit",
     "test_planted_bugs_apply.py": "unit",
     "test_one_home.py": "unit",
+    "test_lint.py": "subprocess",  # make lint, in copies
 }
 
 

@@ -170,6 +170,22 @@ BUGS = (
         ("tests/cli/test_two_writers.py",),
     ),
     Bug(
+        "lab-view-for-anyone",
+        "the lab serves the timeline it read for one player to every player",
+        "nova_tools/lab/reads.py",
+        'self._kept(("timeline", name, player, round), path, compute)',
+        'self._kept(("timeline", name, round), path, compute)',
+        ("tests/lab/test_player_views.py",),
+    ),
+    Bug(
+        "editor-columns-in-code-points",
+        "the language server's columns count code points, so a range after an emoji is off by one",
+        "nova_tools/lsp/textpos.py",
+        "line=line, character=utf16_length(self.text[self.starts[line] : offset])",
+        "line=line, character=len(self.text[self.starts[line] : offset])",
+        ("tests/lsp/test_positions_whole.py",),
+    ),
+    Bug(
         "lab-trusts-length",
         "the lab reads a body whatever its Content-Length says",
         "nova_tools/lab/guard.py",

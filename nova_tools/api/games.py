@@ -237,44 +237,32 @@ def run_rounds(
             game.state, bundles_of(game), keep_events=False, source_maps=source_maps_of(game)
         )
         first = game.state.round + 1
-        turns = failed = 0
-        destroyed: list[str] = []
-        done = 0
         try:
-            for asked in range(1, rounds + 1):
-                if stop is not None and stop():
-                    break
-                report = session.play_round()
-                done = asked
-                game.record(report.events)
-                turns += report.turns
-                failed += report.failed_turns
-                destroyed.extend(report.destroyed)
-                if progress is not None:
-                    progress(done, rounds)
+            # each whole round is recorded as soon as it is played
+            session.play(
+                rounds, progress=progress, stop=stop, on_round=lambda r: game.record(r.events)
+            )
         except BaseException:
             # a round is recorded only once it is whole, so the recorded events always end on a
             # round boundary: keep what was completed.
             store.save(game)
             raise
         written = store.save(game)
-    # the next `nova status` of this file answers without replaying it
-    statuscache.remember(
-        written,
-        Status(
-            round=game.state.round,
-            final_turn=game.rules.match.final_round,
-            players=standings(game.state),
-            match=game.match,
-        ).to_json(),
+    status = Status(
+        round=game.state.round,
+        final_turn=game.rules.match.final_round,
+        players=standings(game.state),
+        match=game.match,
     )
+    statuscache.remember(written, status.to_json())  # the next `nova status` reads it back
     return RunSummary(
-        rounds=done,
+        rounds=game.state.round - first + 1,
         first_round=first,
         last_round=game.state.round,
-        turns=turns,
-        failed_turns=failed,
-        destroyed=tuple(destroyed),
+        turns=session.turns,
+        failed_turns=session.failed_turns,
+        destroyed=session.destroyed,
         seconds=time.perf_counter() - start,
         final_round=game.rules.match.final_round,
+        status=status,
     )

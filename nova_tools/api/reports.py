@@ -14,6 +14,7 @@ from ..engine.reasons import Outcome, failed_turn
 from ..engine.view import REDACTED, android_json
 from ..engine.wire import ACTION_TYPES
 from ..limits import NOTE_KEYS
+from . import statuscache
 from .access import open_game, read_game, require_player
 from .convert import android_report as report_of
 from .convert import standings
@@ -27,7 +28,10 @@ Notes = Literal["logged", "whole", "none"]
 def status(path: str | Path | store.Game | store.MatchRecord) -> Status:
     """Scores with their breakdown, androids and wrecks: ``nova status --json`` (DESIGN section 6);
     a peer match's file (a game, or a record kept under --disclosure recording) adds its ``match``
-    account."""
+    account. A file this code has scored before (``nova run``, MCP ``run_rounds``) is not read
+    again: :mod:`.statuscache` answers for its exact bytes."""
+    if isinstance(path, (str, Path)):
+        return Status.model_validate(statuscache.status_json(path))
     game = read_game(path)
     if isinstance(game, store.MatchRecord):
         return Status.model_validate({**game.status, "match": game.match})

@@ -13,7 +13,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .. import engine, store
-from ..engine.reasons import failed_turn
 from ..play import GameSession, GameSpec, Seat, stored_game
 from .plan import Contest, GameTask
 
@@ -79,7 +78,7 @@ class GameRecord:
 
 
 def _session(contest: Contest, task: GameTask) -> GameSession:
-    """The game of a task: seats join, upload and launch in seat order (players named by seat),
+    """The game of a task: seats join, upload and launch in seat order (players named after their scripts),
     then it is played through the one game loop."""
     names = seat_players(contest, task)
     seats = tuple(
@@ -101,17 +100,13 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
     failed: dict[str, Counter[str]] = {player: Counter() for player in players}
     first: dict[str, dict[str, int]] = {player: {} for player in players}
     for number in range(1, task.rounds + 1):
-        played = session.play_round()
+        report = session.play_round()  # its counts, made as the round was played
+        turns.update(report.turns_by)
+        for owner, code in report.failures:
+            failed[owner][code] += 1
         for building in state.buildings.values():
             if building.complete and not building.initial:
                 first.get(building.owner, {}).setdefault(building.type, number)
-        for event in played.events:
-            if event["type"] != "turn":
-                continue
-            owner = state.androids[event["android"]].owner
-            turns[owner] += 1
-            if failed_turn(event):
-                failed[owner][event["code"]] += 1
     points = {s.player: s.points for s in engine.scores(state)}
     seats = tuple(
         SeatRecord(

@@ -177,6 +177,16 @@ class LeagueGames(_LeagueResult):
     games: list[LeagueGame]
 
 
+class LeagueSummary(_LeagueResult):
+    """A league file in a folder: its name (the file without .league), entries and games, or why
+    it cannot be read."""
+
+    name: str
+    entries: int
+    games: int
+    problem: str | None = None
+
+
 class LeaguePlayed(_LeagueResult):
     """``nova league play --json``: what a run found to play and played."""
 
@@ -388,6 +398,12 @@ class League:
             raise LeagueError(
                 f"the league has {len(entries)} entr{'y' if len(entries) == 1 else 'ies'}; "
                 "add at least two (nova league add) before playing"
+            )
+        asked = len(entries) * (len(entries) - 1) * len(seeds)
+        if asked > MAX_GAMES:
+            raise LeagueError(
+                f"{len(entries)} entries on {len(seeds)} seeds make {asked} pairings; "
+                f"one play may ask for at most {MAX_GAMES} (give fewer seeds)"
             )
         wanted = [
             (a, b, seed, order)
@@ -772,6 +788,41 @@ def add_compiled(league_path: Path, name: str, source: str, script: CompiledScri
         return league.add(name, source, script)
 
 
+def in_folder(folder: Path, name: str) -> Path:
+    """The league ``NAME.league`` directly in ``folder``: a name with no folder in it, that does
+    not lead out of ``folder`` (not even through a symbolic link)."""
+    if (
+        not name
+        or len(name) > 200
+        or name.startswith(".")
+        or any(c in name for c in "/\\")
+        or not name.isprintable()
+    ):
+        raise LeagueError(f"{name[:80]!r} is not a league name (a file name without .league)")
+    path = folder / (name + SUFFIX)
+    root = folder.resolve()
+    if not path.is_file() or path.resolve().parent != root:
+        raise LeagueError(f"there is no league {name!r} in the folder")
+    return path
+
+
+def summaries(folder: Path, limit: int = 200) -> list[LeagueSummary]:
+    """The ``NAME.league`` files in ``folder`` (not below it), by name."""
+    found = []
+    for path in sorted(folder.glob("*" + SUFFIX))[:limit]:
+        name = path.name[: -len(SUFFIX)]
+        try:
+            with League.open(path) as league, league.lock:
+                entries = league.conn.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
+                games = league.conn.execute(
+                    "SELECT COUNT(*) FROM games WHERE state = 'done'"
+                ).fetchone()[0]
+            found.append(LeagueSummary(name=name, entries=entries, games=games))
+        except LeagueError as error:
+            found.append(LeagueSummary(name=name, entries=0, games=0, problem=str(error)))
+    return found
+
+
 def table(league_path: Path) -> LeagueTable:
     with League.open(league_path) as league:
         return league.table()
@@ -791,5 +842,7 @@ __all__ = [
     "add",
     "add_compiled",
     "compile_ref",
+    "in_folder",
+    "summaries",
     "table",
 ]

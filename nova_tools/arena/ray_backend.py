@@ -81,7 +81,9 @@ class RayCluster(Backend):
         ours = _python_sigterm_handler()
         try:
             if self.local:
-                ray.init(num_cpus=self.jobs or default_jobs(), **options)
+                # "local" starts a new instance even when another cluster is (or a stale
+                # /tmp/ray/ray_current_cluster says one was) running on this machine
+                ray.init(address="local", num_cpus=self.jobs or default_jobs(), **options)
             else:
                 ray.init(address=self.address, **options)
         except (ConnectionError, ValueError, RuntimeError) as error:

@@ -18,11 +18,8 @@ class Refusal(NovaError):
         self.code = Reason.of(code)
         self.reason = reason
 
-    def __reduce__(
-        self,
-    ) -> tuple[
-        type[Refusal], tuple[str, str]
-    ]:  # keep it picklable (refusals cross process boundaries in the arena)
+    def __reduce__(self) -> tuple[type[Refusal], tuple[str, ...]]:
+        # keep it picklable (refusals cross process boundaries in the arena)
         return (Refusal, (self.code.value, self.reason))
 
 
@@ -31,5 +28,5 @@ class UnknownPlayer(Refusal):
         super().__init__(Reason.UNKNOWN_PLAYER, f"there is no player {player!r} in this game")
         self.player = player
 
-    def __reduce__(self) -> tuple[type[UnknownPlayer], tuple[str]]:  # type: ignore[override]
+    def __reduce__(self) -> tuple[type[Refusal], tuple[str, ...]]:
         return (UnknownPlayer, (self.player,))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules import BUILDING_TYPES, MATERIALS
 from .state import GameState
@@ -23,8 +24,26 @@ class Score:
     breakdown: tuple[Contribution, ...]
 
 
+# Each rules' scoring tables as plain dicts, by the identity of their (frozen) scoring model: a
+# score is asked for after every game and every frame, and dumping the model each time cost more
+# than the counting. The model is kept beside its tables, so an id is never reused while cached.
+_TABLES: dict[int, tuple[object, dict[str, Any]]] = {}
+
+
+def _tables(state: GameState) -> dict[str, Any]:
+    scoring = state.rules.scoring
+    cached = _TABLES.get(id(scoring))
+    if cached is not None and cached[0] is scoring:
+        return cached[1]
+    if len(_TABLES) >= 64:
+        _TABLES.clear()
+    tables = scoring.model_dump(by_alias=True)
+    _TABLES[id(scoring)] = (scoring, tables)
+    return tables
+
+
 def score(state: GameState, player: str) -> Score:
-    scoring = state.rules.scoring.model_dump(by_alias=True)
+    scoring = _tables(state)
     building_points: dict[str, float] = {}
     material_units: dict[str, int] = {}
     for building in state.buildings.values():

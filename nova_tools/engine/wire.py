@@ -330,4 +330,6 @@ AnyAction = (
 ACTION_MODELS: tuple[type[BaseModel], ...] = get_args(AnyAction)
 Action = Annotated[AnyAction, Field(discriminator="type")]
 ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
-ACTION_TYPES = tuple(m.model_fields["type"].annotation.__args__[0] for m in ACTION_MODELS)  # type: ignore[union-attr]
+ACTION_TYPES: tuple[str, ...] = tuple(
+    get_args(m.model_fields["type"].annotation)[0] for m in ACTION_MODELS
+)

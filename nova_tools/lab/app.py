@@ -24,6 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import api, arena, match
+from ..arena import league as leagues
 from ..errors import NovaError
 from ..starter.house import names as house_names
 from . import work
@@ -38,6 +39,7 @@ from .wire import (
     JobStarted,
     JoinRequest,
     LabInfo,
+    LeagueList,
     RunRequest,
     ScriptList,
 )
@@ -166,6 +168,24 @@ class Lab:
             text(request, "player"),
         )
         return answer(moment)
+
+    def leagues(self, request: Request) -> Response:
+        return answer(LeagueList(leagues=tuple(leagues.summaries(self.folder.root))))
+
+    def _league(self, request: Request) -> Path:
+        return leagues.in_folder(self.folder.root, request.path_params["name"])
+
+    def league_table(self, request: Request) -> Response:
+        return answer(leagues.table(self._league(request)))
+
+    def league_games(self, request: Request) -> Response:
+        with leagues.League.open(self._league(request)) as league:
+            page = league.games(
+                text(request, "entry"),
+                whole_number(request, "offset", default=0) or 0,
+                whole_number(request, "limit", default=200, low=1, high=500) or 200,
+            )
+        return answer(page)
 
     def scripts(self, request: Request) -> Response:
         found, truncated = self.folder.scripts()
@@ -323,6 +343,9 @@ def create_app(root: str | Path, port: int | None = None) -> tuple[Guard, Lab]:
         Route("/api/games/{name}/status", lab.status),
         Route("/api/games/{name}/events", lab.events),
         Route("/api/games/{name}/androids/{android}", lab.android),
+        Route("/api/leagues", lab.leagues),
+        Route("/api/leagues/{name}", lab.league_table),
+        Route("/api/leagues/{name}/games", lab.league_games),
         Route("/api/scripts", lab.scripts),
         Route("/api/runs", lab.run, methods=["POST"]),
         Route("/api/matches/host", lab.host, methods=["POST"]),

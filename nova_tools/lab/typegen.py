@@ -23,6 +23,7 @@ from typing import Union, get_args, get_origin
 from pydantic import BaseModel
 
 from .. import api
+from ..arena import league as leagues
 from ..limits import BUILDING_LETTERS, NOTES
 from ..rules import Rules
 from ..toolchain.tstypes import TypeScriptTypes
@@ -37,6 +38,8 @@ API_MODELS: tuple[type[BaseModel], ...] = (
     api.Status,
     api.EventsPage,
     api.GameSummary,
+    leagues.LeagueTable,  # the League page: the table, and an entry's games
+    leagues.LeagueGames,
     Rules,  # the game's rules (the page scales its bars by them)
 )
 

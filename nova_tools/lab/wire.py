@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 from ..api import GameSummary, Result, Standing, Status
+from ..arena.league import LeagueSummary
 from ..arena.results import ComparisonResult, TournamentResult
 from ..limits import MAX_SEED
 
@@ -59,6 +60,12 @@ class GameListing(Result):
 
 class GameList(Result):
     games: tuple[GameListing, ...]
+
+
+class LeagueList(Result):
+    """The leagues in the root (``NAME.league`` files, kept by ``nova league``)."""
+
+    leagues: tuple[LeagueSummary, ...]
 
 
 class ScriptList(Result):
@@ -192,6 +199,7 @@ WIRE_MODELS: tuple[type[BaseModel], ...] = (
     Problem,
     LabInfo,
     GameList,
+    LeagueList,
     ScriptList,
     JobEvent,
     JobView,

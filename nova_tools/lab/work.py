@@ -13,14 +13,14 @@ from ..starter.house import is_house
 from .folder import LabFolder
 from .jobs import Cancelled, Reporter
 from .wire import (
-    CompareOutcome,
     ArenaRequest,
+    CompareOutcome,
     HostRequest,
     JoinRequest,
     MatchOutcome,
     RunOutcome,
-    TournamentOutcome,
     RunRequest,
+    TournamentOutcome,
 )
 
 

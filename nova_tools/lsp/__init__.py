@@ -18,7 +18,7 @@ __all__ = ["create_server", "serve"]
 
 
 def create_server():
-    from .server import create_server as _create
+    from .routes import create_server as _create
 
     return _create()
 
@@ -68,7 +68,8 @@ def _serve_stdio(server, stdin: BoundedInput) -> None:
         asyncio.run(
             run_async(
                 stop_event=server._stop_event,
-                reader=Reader(stdin, server.thread_pool),
+                # pygls types stdin as BinaryIO and calls only readline and read, as BoundedInput has
+                reader=Reader(stdin, server.thread_pool),  # type: ignore[arg-type]
                 protocol=server.protocol,
                 error_handler=server.report_server_error,
             )

@@ -69,6 +69,8 @@ class Document:
 class Diagnostics(Protocol):
     def results_changed(self, uri: str | None = None) -> None: ...
 
+    async def publish_now(self, uri: str) -> None: ...
+
 
 class Host(Protocol):
     """The server, as a feature may use it."""
@@ -77,8 +79,10 @@ class Host(Protocol):
     settings: Settings
     rules: RulesContext
     ts: TsServer
-    diagnostics: Diagnostics
     forward_typescript: bool  # offer what tsc answers beyond diagnostics, hover, completion
+
+    @property
+    def diagnostics(self) -> Diagnostics: ...
 
     def document(self, uri: str) -> Document | None: ...
 
@@ -87,6 +91,8 @@ class Host(Protocol):
     def markup_kind(self) -> types.MarkupKind: ...
 
     def show_message(self, kind: types.MessageType, message: str) -> None: ...
+
+    def text_document_publish_diagnostics(self, params: types.PublishDiagnosticsParams) -> None: ...
 
     def refresh_code_lenses(self) -> None: ...
 

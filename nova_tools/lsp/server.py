@@ -1,4 +1,7 @@
 """The Nova language server: the features, and which LSP method reaches which of them (pygls 2).
+The routes themselves (and :func:`~.routes.create_server`) are in :mod:`.routes` (grouped: life cycle, documents, answers, commands,
+joined answers), the protocol's edges (messages that do not fit, ``initialize``) in
+:mod:`.protocol`.
 
 Each editor feature is a :class:`~nova_tools.lsp.context.Feature` in its own module under
 :mod:`nova_tools.lsp.features`, holding its own state; this module decides once what kind a
@@ -34,10 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from lsprotocol.types import ResponseError
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.workspace import TextDocument
 
 from .. import __version__
@@ -50,15 +50,12 @@ from .features.forwarded import ForwardedFeature
 from .features.hover import HoverFeature
 from .features.rules_files import RulesFilesFeature, resolve_text
 from .features.typescript import TypeScriptFeature
+from .protocol import NovaProtocol
 from .settings import RulesContext, Settings
-from .tsserver import CONFIGURATION_SECTIONS, TsServer, uri_to_path
+from .tsserver import CONFIGURATION_SECTIONS, TsServer
 
 log = logging.getLogger(__name__)
 
-# What stands in for a message that was refused here or skipped unread (lsp.BoundedInput): a
-# notification the server ignores.
-IGNORED = "$/nova/ignored"
-COMPLETION_TRIGGERS = [".", '"', "'", "`", "/", "@", "<", "#", " "]
 # the features, in the order their answers are joined (the TypeScript feature starts tsc at
 # initialize; the forwarded one then offers what tsc answers)
 FEATURES: tuple[type[Feature], ...] = (
@@ -69,60 +66,6 @@ FEATURES: tuple[type[Feature], ...] = (
     RulesFilesFeature,
     ForwardedFeature,
 )
-
-
-class NovaProtocol(LanguageServerProtocol):
-    """Positions are always UTF-16: the tsc child speaks nothing else, and every client must
-    accept UTF-16 (the LSP default). So the client's other offers are not taken up.
-
-    A request whose parameters do not fit the protocol (a position at line -1, say) gets an
-    error reply (InvalidParams) with its id: pygls alone logs it and answers nothing, and the
-    client waits for ever. The server's log gets one line for it, not pygls's traceback (a
-    client sending such requests in a loop would fill an editor's log, or a pipe no one reads)."""
-
-    def structure_message(self, data: dict):
-        try:
-            return super().structure_message(data)
-        except JsonRpcException as error:
-            method = str(data.get("method"))[:80] if isinstance(data, dict) else "?"
-            msg_id = data.get("id") if isinstance(data, dict) else None
-            reason = (
-                "its parameters do not fit the protocol"
-                if isinstance(error, JsonRpcInvalidParams)
-                else "it could not be read"
-            )
-            if "method" in data and isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
-                self._send_response(
-                    msg_id,
-                    error=ResponseError(code=error.code, message=f"{method} was refused: {reason}"),
-                )
-            log.warning(
-                "%s was refused: %s (%s)",
-                method,
-                reason,
-                " ".join(str(error.__cause__ or error).split())[:200],
-            )
-            return super().structure_message({"jsonrpc": "2.0", "method": IGNORED, "params": None})
-
-    @lsp_method(types.INITIALIZE)
-    def lsp_initialize(self, params: types.InitializeParams):
-        if params.capabilities.general is not None:
-            params.capabilities.general.position_encodings = None
-        result = yield from super().lsp_initialize(params)
-        if not self._server.diagnostics.pull:
-            # Offered pull diagnostics, a client pulls *instead of* taking pushes; one that cannot
-            # be asked to pull again would never see a dry-run verdict. So it is not offered them.
-            result.capabilities.diagnostic_provider = None
-        return result
-
-
-def _not_pygls_deserialize_trace(record: logging.LogRecord) -> bool:
-    """pygls logs a message it cannot structure with a whole traceback before NovaProtocol gets
-    to word it in one line; that traceback is dropped."""
-    return not str(record.msg).startswith("Unable to deserialize message")
-
-
-logging.getLogger("pygls.protocol.json_rpc").addFilter(_not_pygls_deserialize_trace)
 
 
 class NovaServer(LanguageServer):
@@ -168,6 +111,8 @@ class NovaServer(LanguageServer):
     async def collect_diagnostics(self, uri: str) -> list[types.Diagnostic]:
         document = self.document(uri)
         items: list[types.Diagnostic] = []
+        if document is None:
+            return items
         for feature in self.serving(document):
             items += await feature.diagnostics(document)
         return items
@@ -285,161 +230,3 @@ class NovaServer(LanguageServer):
         }
         if supported.get(method):
             await self.protocol.send_request_async(method, None)
-
-
-def _root_of(params: types.InitializeParams) -> Path | None:
-    for uri in [f.uri for f in (params.workspace_folders or [])] + [params.root_uri]:
-        if uri and (path := uri_to_path(uri)) is not None:
-            return path
-    return Path(params.root_path) if params.root_path else None
-
-
-def create_server() -> NovaServer:
-    server = NovaServer()
-
-    @server.feature(IGNORED)
-    def ignored(ls: NovaServer, params: Any) -> None:
-        """A message refused or skipped unread: already logged (and answered, if it asked)."""
-
-    # --- life cycle ----------------------------------------------------------------------------
-
-    @server.feature(types.INITIALIZE)
-    async def initialize(ls: NovaServer, params: types.InitializeParams) -> None:
-        ls.root = _root_of(params)
-        ls.diagnostics.configure(params.capabilities)
-        ls.init_settings = Settings.from_json(params.initialization_options)
-        ls.forward_typescript = _forward_typescript(params.initialization_options)
-        ls.apply_settings(
-            refresh=False
-        )  # nothing is open yet, and no request may go out before initialized
-        for feature in ls.features:
-            feature.begin()
-        for feature in ls.features:
-            await feature.initialize(params)
-        _register_merged(ls)
-
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: NovaServer, params: types.InitializedParams) -> None:
-        for feature in ls.features:
-            await feature.initialized()
-        await ls.pull_settings()
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(
-        ls: NovaServer, params: types.DidChangeConfigurationParams
-    ) -> None:
-        settings = params.settings
-        if isinstance(settings, dict) and any(
-            isinstance(settings.get(s), dict) for s in CONFIGURATION_SECTIONS
-        ):
-            ls.ts.configure(settings)
-        if isinstance(settings, dict) and isinstance(settings.get("nova"), dict):
-            ls.client_settings = Settings.from_json(settings)
-            ls.apply_settings()
-        else:
-            await ls.pull_settings()
-
-    @server.feature(types.SHUTDOWN)
-    async def shutdown(ls: NovaServer, params: None) -> None:
-        for feature in ls.features:
-            await feature.shutdown()
-
-    @server.feature(types.EXIT)
-    def exit_(ls: NovaServer, params: None) -> None:
-        for feature in ls.features:
-            feature.exit()
-
-    # --- documents -----------------------------------------------------------------------------
-    # Synchronous on purpose: edits reach the tsc child in the order they were made.
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: NovaServer, params: types.DidOpenTextDocumentParams) -> None:
-        item = params.text_document
-        ls.text_changed(
-            Document(item.uri, item.text, item.version, kind_of(item.uri, item.text)), opened=True
-        )
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: NovaServer, params: types.DidChangeTextDocumentParams) -> None:
-        if (document := ls.document(params.text_document.uri)) is not None:
-            ls.text_changed(document, opened=False)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: NovaServer, params: types.DidCloseTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        for feature in ls.features:  # the document may be gone already: every feature forgets it
-            feature.closed(uri)
-        ls.diagnostics.closed(uri)
-
-    # --- answers ---------------------------------------------------------------------------------
-
-    @server.feature(
-        types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(
-            identifier="nova", inter_file_dependencies=True, workspace_diagnostics=False
-        ),
-    )
-    async def pull_diagnostics(ls: NovaServer, params: types.DocumentDiagnosticParams):
-        items = await ls.diagnostics.collect(params.text_document.uri)
-        return types.RelatedFullDocumentDiagnosticReport(items=items)
-
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    async def on_hover(ls: NovaServer, params: types.HoverParams):
-        return await ls.first_answer("hover", params)
-
-    @server.feature(
-        types.TEXT_DOCUMENT_COMPLETION,
-        types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True),
-    )
-    async def on_completion(ls: NovaServer, params: types.CompletionParams):
-        return await ls.first_answer("completion", params)
-
-    @server.feature(types.COMPLETION_ITEM_RESOLVE)
-    async def on_completion_resolve(ls: NovaServer, item: types.CompletionItem):
-        return await ls.resolved("resolve_completion", item)
-
-    # --- commands (code lenses and code actions: see _register_merged) ---------------------------
-
-    for feature in server.features:
-        for name, run in feature.commands().items():
-            _command(server, name, run)
-
-    return server
-
-
-def _command(server: NovaServer, name: str, run) -> None:
-    @server.command(name)
-    async def on_command(ls: NovaServer, *arguments):
-        return await run(*arguments)
-
-
-def _forward_typescript(options: object) -> bool:
-    nova = options.get("nova") if isinstance(options, dict) else None
-    value = nova.get("forwardTypeScript") if isinstance(nova, dict) else None
-    return value is not False
-
-
-def _register_merged(server: NovaServer) -> None:
-    """Code lenses and code actions, joined over the features; registered once the features have
-    initialised, because their options depend on what tsc answers (when it is forwarded)."""
-    resolve_lenses = any(f.resolves_code_lenses() for f in server.features)
-    kinds = list(dict.fromkeys(kind for f in server.features for kind in f.code_action_kinds()))
-
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_LENS,
-        types.CodeLensOptions(resolve_provider=resolve_lenses or None),
-    )
-    async def on_code_lens(ls: NovaServer, params: types.CodeLensParams):
-        return await ls.joined_answers("code_lenses", params)
-
-    if resolve_lenses:
-
-        @server.feature(types.CODE_LENS_RESOLVE)
-        async def on_code_lens_resolve(ls: NovaServer, lens: types.CodeLens):
-            return await ls.resolved("resolve_code_lens", lens)
-
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=kinds)
-    )
-    async def on_code_action(ls: NovaServer, params: types.CodeActionParams):
-        return await ls.joined_answers("code_actions", params)

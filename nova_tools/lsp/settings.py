@@ -18,6 +18,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from typing import Any
 
 from ..rules import Rules, RulesError
 
@@ -34,11 +35,11 @@ class Settings:
     def from_json(cls, data: object) -> Settings:
         if not isinstance(data, dict):
             return cls()
-        if isinstance(data.get("nova"), dict):
-            data = data["nova"]
+        nested = data.get("nova")
+        found: dict[Any, Any] = nested if isinstance(nested, dict) else data
         values = {}
         for key, attr in _KEYS.items():
-            value = data.get(key, data.get(f"nova.{key}"))
+            value = found.get(key, found.get(f"nova.{key}"))
             if isinstance(value, str) and value.strip():
                 values[attr] = value.strip()
         return cls(**values)

@@ -12,6 +12,7 @@ import copy
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ..limits import MAX_ROUNDS
 from ..play import sandbox_build  # the sandbox build a game records: both sides must run the same
@@ -44,10 +45,17 @@ def raw_rules(rules: Rules | Mapping | str | Path | None) -> dict:
     if isinstance(rules, Path):
         value = read_file(rules)
         resolve(value, str(rules))  # report problems against the file the host wrote
-        return copy.deepcopy(value)  # type: ignore[arg-type]
+        return _copied_object(value)
     value = parse_text(rules).value
     resolve(value)
-    return copy.deepcopy(value)  # type: ignore[arg-type]
+    return _copied_object(value)
+
+
+def _copied_object(value: object) -> dict[str, Any]:
+    """Rules that resolved: one JSON object (``resolve`` refuses anything else)."""
+    if not isinstance(value, dict):
+        raise MatchError("the rules are not one JSON object")
+    return copy.deepcopy(value)
 
 
 def offered_rules(rules: Rules | Mapping | str | Path | None, rounds: int) -> dict:

@@ -60,7 +60,8 @@ def owner_colours(viewer: str, owners: Iterable[str]) -> dict[str, tuple[int, in
 
 
 def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+    (r, g, b_), (r2, g2, b2) = a, b
+    return round(r + (r2 - r) * t), round(g + (g2 - g) * t), round(b_ + (b2 - b_) * t)
 
 
 def ground_colour(composition: dict[str, int]) -> tuple[int, int, int]:

@@ -54,8 +54,9 @@ class SourceMaps:
 
     def get(self, script: str) -> SourceMap | None:
         found = self._decoded.get(script)
-        if found is None and isinstance(self.raw.get(script), Mapping):
-            found = self._decoded[script] = SourceMap(self.raw[script])  # type: ignore[arg-type]
+        raw = self.raw.get(script)
+        if found is None and isinstance(raw, Mapping):
+            found = self._decoded[script] = SourceMap(raw)
         return found
 
 

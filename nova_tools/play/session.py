@@ -65,28 +65,28 @@ class GameSpec:
 
 @dataclass(frozen=True)
 class RoundReport:
-    """What one round did: its events, and the counts a progress line shows."""
+    """What one round did: its events, and the counts a progress line and a contest's record
+    show, counted once as the round is played (scores are not: ask ``engine.scores`` when they
+    are wanted)."""
 
     round: int
     events: list[dict[str, Any]]
     turns: int
     failed_turns: int
     destroyed: tuple[str, ...]
-    scores: dict[str, float]  # each player's points at the round's end
+    turns_by: dict[str, int]  # player -> turns their androids took this round
+    failures: tuple[tuple[str, str], ...]  # (player, reason code) of each failed turn, in order
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """A played game: the final state's hash, the scores with their breakdown, the whole event
-    log (setup included) and each player's points after every round."""
+    """A played game: the final state's hash, the scores with their breakdown and the whole event
+    log (setup included)."""
 
     state_hash: str
     rounds: int  # the last round played
     scores: tuple[engine.Score, ...]
     events: list[dict[str, Any]] = field(repr=False)
-    score_history: tuple[dict[str, float], ...] = field(
-        repr=False
-    )  # [i]: after round i + 1 of this session
     turns: int = 0
     failed_turns: int = 0
     destroyed: tuple[str, ...] = ()  # the androids destroyed in this session's rounds, in order
@@ -120,7 +120,6 @@ class GameSession:
         self.runner = runner or ScriptRunner(state.rules, bundles, source_maps)
         self.keep_events = keep_events
         self.events: list[dict[str, Any]] = []
-        self.score_history: list[dict[str, float]] = []
         self.turns = 0
         self.failed_turns = 0
         self.destroyed: tuple[str, ...] = ()
@@ -167,21 +166,26 @@ class GameSession:
     def play_round(self) -> RoundReport:
         """Play the next round: every active android's script runs once, in turn order."""
         events = engine.play_round(self.state, self.runner.decide)
-        turns = failed = 0
+        androids = self.state.androids
+        turns_by: dict[str, int] = {}
+        failures: list[tuple[str, str]] = []
         destroyed: tuple[str, ...] = ()
         for event in events:
             if event["type"] == "turn":
-                turns += 1
-                failed += failed_turn(event)
+                owner = androids[event["android"]].owner
+                turns_by[owner] = turns_by.get(owner, 0) + 1
+                if failed_turn(event):
+                    failures.append((owner, event["code"]))
             elif event["type"] == "round.ended":
                 destroyed = tuple(event["destroyed"])
+        turns = sum(turns_by.values())
         self.turns += turns
-        self.failed_turns += failed
+        self.failed_turns += len(failures)
         self.destroyed += destroyed
-        points = {score.player: score.points for score in engine.scores(self.state)}
-        self.score_history.append(points)
         self._record(events)
-        return RoundReport(self.state.round, events, turns, failed, destroyed, points)
+        return RoundReport(
+            self.state.round, events, turns, len(failures), destroyed, turns_by, tuple(failures)
+        )
 
     def play(
         self,
@@ -189,14 +193,19 @@ class GameSession:
         *,
         progress: Callable[[int, int], None] | None = None,
         stop: Callable[[], bool] | None = None,
+        on_round: Callable[[RoundReport], None] | None = None,
     ) -> list[RoundReport]:
-        """Play up to ``rounds`` rounds; ``progress(done, rounds)`` after each, and ``stop()``
-        (if given) is asked before each: a true answer ends the run between rounds."""
+        """Play up to ``rounds`` rounds; after each, ``on_round(report)`` (a caller that keeps
+        every whole round as it is played) and ``progress(done, rounds)``; ``stop()`` (if given)
+        is asked before each: a true answer ends the run between rounds."""
         reports = []
         for done in range(1, rounds + 1):
             if stop is not None and stop():
                 break
-            reports.append(self.play_round())
+            report = self.play_round()
+            reports.append(report)
+            if on_round is not None:
+                on_round(report)
             if progress is not None:
                 progress(done, rounds)
         return reports
@@ -222,7 +231,6 @@ class GameSession:
             rounds=self.state.round,
             scores=self.scores(),
             events=self.events,
-            score_history=tuple(self.score_history),
             turns=self.turns,
             failed_turns=self.failed_turns,
             destroyed=self.destroyed,

@@ -85,6 +85,7 @@ class TurnGlobals:
         game = GameGlobals(
             _dumps(values["rules"]) if "rules" in values else None, values.get("finalTurn")
         )
+        # a tool's globals may leave androidId or turn out: the script then reads them undefined
         turn = cls(game, values.get("androidId"), values.get("turn"), None)  # type: ignore[arg-type]
         return turn if world is None else cls.of(game, turn.android_id, turn.turn, world)
 

@@ -123,6 +123,7 @@ class Guest:
         self.store.set_epoch_deadline(1 << 62)
         self.instance = pre.instantiate(self.store)
         self._exports: dict[str, _Export] = {}
+        # export() gives any extern; these two are a memory and a global by quickjs.wasm's build
         self.memory: wasmtime.Memory = self.export("memory")  # type: ignore[assignment]
         self._stack_pointer: wasmtime.Global = self.export("__stack_pointer")  # type: ignore[assignment]
         self._context = self.store._context()  # the store's context: fixed for its lifetime
@@ -144,7 +145,7 @@ class Guest:
             ctypes.byref(item),
         ):
             raise KeyError(f"quickjs.wasm has no export {name!r}")
-        return wrap_extern(item)  # type: ignore[return-value]
+        return wrap_extern(item)  # type: ignore[return-value]  # wasmtime's wrap_extern is untyped
 
     def call(self, name: str, *args: int) -> int:
         """Call an export with integer arguments (i32, or i64 where the export takes a JSValue);

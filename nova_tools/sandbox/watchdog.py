@@ -65,6 +65,7 @@ def _limit_of(store: wasmtime.Store) -> _CpuLimit:
     limit = getattr(store, "_nova_cpu_limit", None)
     if limit is None:
         limit = _CpuLimit(store)
+        # kept on the store it limits (wasmtime.Store has no slot of ours for it)
         store._nova_cpu_limit = limit  # type: ignore[attr-defined]
     return limit
 
@@ -99,11 +100,12 @@ class Watchdog:
         finally:
             self.disarm(limit)
 
-    def arm(self, store: wasmtime.Store, timeout_ms: int) -> _CpuLimit:
+    def arm(self, store: wasmtime.Store, timeout_ms: int, now: float | None = None) -> _CpuLimit:
         """What ``armed`` does on entry (for the per-turn path, which saves the generator);
-        every ``arm`` must be followed by ``disarm``, in a ``finally``."""
+        every ``arm`` must be followed by ``disarm``, in a ``finally``. ``now``: this thread's
+        CPU time (``time.thread_time()``) if the caller just read it."""
         limit = _limit_of(store)
-        limit.until = time.thread_time() + max(0, timeout_ms) / 1000
+        limit.until = (time.thread_time() if now is None else now) + max(0, timeout_ms) / 1000
         store.set_epoch_deadline(1)
         with self._wake:
             self._active += 1

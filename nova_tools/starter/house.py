@@ -60,6 +60,21 @@ ROSTER: tuple[HouseAndroid, ...] = (
         "the teaching example: a factory builder that collects, builds and banks points",
         HERE / "src",
     ),
+    HouseAndroid(
+        "raider",
+        "the starter whose roamers salvage the rival's extractors in the last 12 rounds",
+        HERE / "house" / "raider",
+    ),
+    HouseAndroid(
+        "marauder",
+        "the raider, raiding from 20 rounds out",
+        HERE / "house" / "marauder",
+    ),
+    HouseAndroid(
+        "champion",
+        "the raider, raiding from 30 rounds out: first at the rival's extractors",
+        HERE / "house" / "champion",
+    ),
 )
 
 

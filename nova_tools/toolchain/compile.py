@@ -10,20 +10,24 @@ else in one go.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from ..rules.budgets import MAX_BUNDLE_BYTES
 from .bundle import materialize_sources, run_esbuild
 from .diagnostics import CompileError, Diagnostic
 from .typecheck import typecheck_files, typecheck_in
 
+T = TypeVar("T")
+
 __all__ = [
     "CompileError",
     "CompiledScript",
     "bundle_sources",
-    "check_sources",
+    "compile_overlapped",
     "compile_android",
     "compile_sources",
 ]
@@ -109,14 +113,14 @@ def compile_sources(files: Mapping[str, str], entry: str) -> CompiledScript:
         return _finish(bundle, typecheck_in(root, entry_name))
 
 
-# --- the two halves, for a caller that overlaps the type check with other work -------------------
+# --- the type check beside other work ---------------------------------------------------------
 # A dry-run in the editor bundles and plays the turn while the type check runs beside it: the
-# verdict takes the longer of the two, not their sum. Together they are exactly compile_sources.
+# verdict takes the longer of the two, not their sum. The sources are written once for both.
 
 
 def bundle_sources(files: Mapping[str, str], entry: str) -> CompiledScript:
     """The bundle step of :func:`compile_sources` alone (syntax, imports, the default export);
-    raises :class:`CompileError`. Pair it with :func:`check_sources` before trusting the result."""
+    raises :class:`CompileError`. Untrusted until type-checked: the editor's warm-up uses it."""
     with materialize_sources(files, entry) as (root, entry_name):
         bundle = run_esbuild(
             root, entry_name, confine=True, display=lambda rel: rel.removeprefix("./")
@@ -126,12 +130,37 @@ def bundle_sources(files: Mapping[str, str], entry: str) -> CompiledScript:
         )
 
 
-def check_sources(files: Mapping[str, str], entry: str) -> None:
-    """The type check of :func:`compile_sources` alone: raises :class:`CompileError` with every
-    type error, as an upload would."""
+def compile_overlapped(
+    files: Mapping[str, str], entry: str, then: Callable[[CompiledScript], T]
+) -> T:
+    """:func:`compile_sources`, with ``then(compiled)`` run on the bundle while the type check
+    runs beside it, on the same copy of the sources. Raises what an upload would report first:
+    the bundle's :class:`CompileError` (syntax, imports, the default export), then the type errors,
+    then whatever ``then`` raised; else returns what ``then`` returned."""
     with materialize_sources(files, entry) as (root, entry_name):
-        diagnostics = typecheck_in(root, entry_name)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="nova-tsc") as pool:
+            checked = pool.submit(typecheck_in, root, entry_name)
+            try:
+                bundle = run_esbuild(
+                    root, entry_name, confine=True, display=lambda rel: rel.removeprefix("./")
+                )
+                compiled = CompiledScript.of(
+                    bundle.code, bundle.entry, tuple(bundle.warnings), bundle.source_map
+                )
+            except CompileError:
+                checked.cancel()
+                raise
+            try:
+                result = then(compiled)
+            except Exception as error:
+                failed: Exception | None = error
+            else:
+                failed = None
+            diagnostics = checked.result()
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         n = len(errors)
         raise CompileError(errors, summary=f"{entry} has {n} type error{'s' if n != 1 else ''}")
+    if failed is not None:
+        raise failed
+    return result

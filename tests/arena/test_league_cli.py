@@ -292,4 +292,10 @@ def test_a_league_needs_two_entries_and_good_seeds(tmp_path: Path) -> None:
     assert alone.code == 1 and "add at least two" in alone.err
     bad = nova("league", "play", "--league", league, "--seeds", "9-1")
     assert bad.code == 1 and "must run upwards" in bad.err
+    assert nova("league", "add", "--league", league, "lanceur", THROWER).code == 0
+    huge = nova("league", "play", "--league", league, "--seeds", "1-60000")
+    assert huge.code == 1 and huge.err.strip() == (
+        "nova league: 2 entries on 60000 seeds make 120000 pairings; "
+        "one play may ask for at most 100000 (give fewer seeds)"
+    )
     assert os.path.exists(league)

@@ -82,6 +82,9 @@ def test_a_300_mib_body_is_refused_from_its_length_or_as_it_streams_without_the_
         assert status == 413
         assert answer["error"].endswith(f"the lab takes at most {MAX_BODY}")
         grown = peak_rss(lab.process.pid) - before
+        print(
+            f"the lab's peak memory: {before / 2**20:.0f} MiB before, grew {grown / 2**20:.1f} MiB"
+        )
         assert grown < GROWTH_BOUND, f"the lab's peak memory grew by {grown / 2**20:.0f} MiB"
         # and it still serves, and a body just under the limit is read (and judged on its content)
         status, answer = lab.post("/api/runs", b"{" + b" " * (MAX_BODY - 2) + b"}")

@@ -87,3 +87,39 @@ async def test_league_play_is_bounded_and_says_how_to_go_on(tmp_path):
             40,
             True,
         )
+
+
+async def test_a_cancelled_league_play_stops_its_games_and_gives_back_its_claims(tmp_path):
+    import sqlite3
+
+    import anyio
+
+    async with connect(tmp_path) as client:
+        await ok(client, "league_add", league="long", name="a", house="house:starter")
+        await ok(client, "league_add", league="long", name="b", source=HOARDER)
+        with anyio.move_on_after(6):
+            await client.call_tool(
+                "league_play", {"league": "long", "seeds": "1-20", "rounds": 300}
+            )
+            raise AssertionError("40 games of 300 rounds ended within 6 s")
+
+        def counts() -> tuple[int, int, int]:
+            with sqlite3.connect(tmp_path / "long.league") as db:
+                return tuple(
+                    db.execute(q).fetchone()[0]
+                    for q in (
+                        "SELECT COUNT(*) FROM games WHERE state = 'done'",
+                        "SELECT COUNT(*) FROM games WHERE state = 'claimed'",
+                        "SELECT COUNT(*) FROM runs",
+                    )
+                )
+
+        with anyio.fail_after(30):
+            while counts()[1:] != (0, 0):  # the stopped run gives its claims back
+                await anyio.sleep(0.2)
+        done = counts()[0]
+        await anyio.sleep(3)
+        assert counts() == (done, 0, 0)  # and no game is played after the cancel
+        assert done < 40
+        table = await ok(client, "league_table", league="long")
+        assert table.data["games"] == done

@@ -330,7 +330,7 @@ def rule_literals(source: Source, resolved: dict) -> list[Finding]:
         value_now = value_at(resolved, unique[0].path)
         retuned = (
             ""
-            if float(value_now) == number
+            if isinstance(value_now, (int, float)) and float(value_now) == number
             else f"; this game sets it to {format_value(value_now)}"
         )
         message = (

@@ -29,7 +29,8 @@ class Publisher(Protocol):
     """What the hub needs of the server: the open documents, what their diagnostics are, and
     the two ways to get them to the client."""
 
-    workspace: Any
+    @property
+    def workspace(self) -> Any: ...
 
     def open_document(self, uri: str) -> Any: ...
 

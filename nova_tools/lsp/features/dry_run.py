@@ -33,7 +33,7 @@ from lsprotocol import types
 from ... import api
 from ...limits import DEFAULT_EXPORT, NOTES
 from ...strictjson import well_formed
-from ...toolchain.compile import CompileError, bundle_sources, check_sources
+from ...toolchain.compile import bundle_sources, compile_overlapped
 from ..context import Command, Document, DocumentKind, Feature
 from ..settings import resolve_path
 from ..textpos import LineIndex
@@ -203,26 +203,22 @@ def _uri_argument(arguments: tuple) -> str | None:
 def _play(
     files: dict[str, str], entry: str, game: Path | None, android_id: str | None
 ) -> api.DryRun:
+    """Bundle and play one turn, without the type check (the warm-up's)."""
     return api.dry_run(compiled=bundle_sources(files, entry), game=game, android_id=android_id)
 
 
 async def checked_turn(
     files: dict[str, str], entry: str, game: Path | None, android_id: str | None
 ) -> api.DryRun:
-    """One turn, with the upload's type check run beside it; the errors an upload would report
-    first (syntax, imports), then type errors, then the turn's own."""
-    checked, played = await asyncio.gather(
-        asyncio.to_thread(check_sources, files, entry),
-        asyncio.to_thread(_play, files, entry, game, android_id),
-        return_exceptions=True,
+    """One turn, with the upload's type check run beside it (the toolchain writes the files once
+    for both); the errors an upload would report first (syntax, imports), then type errors, then
+    the turn's own."""
+    return await asyncio.to_thread(
+        compile_overlapped,
+        files,
+        entry,
+        lambda compiled: api.dry_run(compiled=compiled, game=game, android_id=android_id),
     )
-    if isinstance(played, CompileError):
-        raise played  # the bundle failed (syntax, imports): what an upload reports first
-    if isinstance(checked, BaseException):
-        raise checked
-    if isinstance(played, BaseException):
-        raise played
-    return played
 
 
 PREWARM_SCRIPT = "export default (): Action => ({ type: 'android.wait' });\n"
@@ -322,7 +318,7 @@ class DryRunFeature(Feature):
         server = self.server
         uri = _uri_argument(arguments)
         document = server.document(uri) if uri else None
-        if document is None:
+        if uri is None or document is None:
             return self._failed(
                 "Dry-run needs an open android script: pass its URI as the command's argument."
             )

@@ -114,8 +114,10 @@ def provided(capabilities: dict, forward: Forward) -> object:
     ):
         # Both need the legend, which FULL's registration carries (tsc sends an empty one to an
         # editor that did not say which token types it knows: then there is nothing to offer).
-        legend = value.get("legend") if isinstance(value, dict) else None
-        if not (legend and legend.get("tokenTypes") and value.get("full")):
+        if not isinstance(value, dict):
+            return None
+        legend = value.get("legend")
+        if not (isinstance(legend, dict) and legend.get("tokenTypes") and value.get("full")):
             return None
         return (
             value
@@ -130,7 +132,8 @@ def provided(capabilities: dict, forward: Forward) -> object:
 def options_for(forward: Forward, value: object) -> object | None:
     """The options to register ``forward`` with: tsc's own, as the lsprotocol type pygls wants."""
     if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL:
-        return CONVERTER.structure(value["legend"], types.SemanticTokensLegend)  # type: ignore[index]
+        legend = value.get("legend") if isinstance(value, dict) else None
+        return CONVERTER.structure(legend, types.SemanticTokensLegend)
     if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE:
         return None  # registered beside FULL, which carries the legend
     if forward.method == types.TEXT_DOCUMENT_RENAME:

@@ -130,6 +130,7 @@ def render_rule(
 
 
 def hover(text: str, offset: int) -> tuple[str, tuple[int, int]] | None:
+    parsed: jsonc.Parsed | None
     try:
         parsed = jsonc.parse(text)
     except jsonc.JsoncError:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.protocol import default_converter
@@ -24,12 +24,13 @@ log = logging.getLogger(__name__)
 CONVERTER = default_converter()
 
 
-def to_json(value: object) -> object:
+def to_json(value: object) -> Any:
     return CONVERTER.unstructure(value)
 
 
-def structure_result(method: str, raw: object) -> object:
-    """tsc's raw JSON result of ``method`` as the lsprotocol type a pygls handler returns."""
+def structure_result(method: str, raw: object) -> Any:
+    """tsc's raw JSON result of ``method`` as the lsprotocol type a pygls handler returns (Any:
+    the type is the one ``METHOD_TO_TYPES`` names for the method)."""
     response_type = types.METHOD_TO_TYPES[method][1]
     return CONVERTER.structure({"jsonrpc": "2.0", "id": 0, "result": raw}, response_type).result
 

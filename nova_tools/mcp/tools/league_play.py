@@ -18,6 +18,7 @@ from ...api import ApiError, GameFolder
 from ...arena import league as leagues
 from ..edge import log, reply
 from .common import LeagueArg, league_path
+from .compare_scripts import WORKERS
 from .registry import tool
 
 MAX_GAMES = 40  # games in one call, like compare_scripts: a call returns within a few minutes
@@ -70,17 +71,17 @@ async def league_play(
             return opened.play(
                 seed_list,
                 rounds,
-                arena.choose_backend(),
+                WORKERS.backend(stop),  # the server's shared pool, as compare_scripts plays
                 progress=progress,
-                stop=stop.is_set,
                 max_games=MAX_GAMES,
             )
 
     try:
+        # abandoned when the call is cancelled: then ``stop`` ends its games at once, the games
+        # finished are kept, and the claims of the others are given back
         played = await anyio.to_thread.run_sync(play, abandon_on_cancel=True)
-    except anyio.get_cancelled_exc_class():
-        stop.set()  # the games stop after the one in flight; those finished are kept
-        raise
+    finally:
+        stop.set()
     left = played.wanted - played.already - played.played
     text = (
         f"Played {played.played} new games ({played.already} of {played.wanted} pairings were already in league {league!r}). "

@@ -50,6 +50,7 @@ def tool(
     something (a client may ask its user first)."""
 
     def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        # the tool's marks ride on the function itself, read back by register()
         fn.nova_tool = ToolInfo(title, read_only, destructive)  # type: ignore[attr-defined]
         return fn
 
@@ -74,6 +75,7 @@ def _bind_folder(fn: Callable[..., Any], folder: GameFolder) -> Callable[..., An
     functools.update_wrapper(
         bound, fn
     )  # name, docstring, and __wrapped__: type hints resolve in fn's module
+    # the signature the SDK reads (inspect honours __signature__; no type declares it)
     bound.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     bound.__annotations__ = {k: v for k, v in fn.__annotations__.items() if k != FOLDER}
     return bound
@@ -90,7 +92,7 @@ def register(app: MCPServer, folder: GameFolder, tools: Iterable[Callable[..., A
     results, with the lean schemas of :mod:`nova_tools.mcp.schemas` in tools/list (the SDK
     still validates every structured result against the result model itself)."""
     for fn in tools:
-        info: ToolInfo = fn.nova_tool  # type: ignore[attr-defined]
+        info: ToolInfo = fn.nova_tool  # type: ignore[attr-defined]  # set by @tool
         # the docstring without its code indentation: what an agent reads in tools/list
         description = inspect.cleandoc(fn.__doc__ or "")
         app.add_tool(

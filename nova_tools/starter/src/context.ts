@@ -43,3 +43,14 @@ export function walk(c: Context, tile: number, intent: string, goal?: number): D
 export function roundsLeft(): number | undefined {
   return finalTurn === undefined ? undefined : finalTurn - turn;
 }
+
+/** With fewer rounds than this left before the humans land, the android is in a hurry: no step of
+ * the plan waits for material still to be found, buildings go where they are soonest running,
+ * and health is worth spending on loose material (a choice, not a rule). */
+export const HURRY = 30;
+
+/** Whether the humans land in fewer than HURRY rounds. */
+export function inAHurry(): boolean {
+  const left = roundsLeft();
+  return left !== undefined && left < HURRY;
+}

@@ -108,7 +108,10 @@ export const defend: Duty = (c) => {
     if (take) return { action: { type: 'android.withdraw', resources: take }, intent: 'a rival is at ' + what + ': take out ' + describe(take) };
   }
   if (!winnable) return undefined; // given up: what it stored is out, the rest of the colony needs the android
-  if (b && rivalBeside && !damaged(target)) return { action: { type: 'android.wait' }, intent: 'guard ' + what + ' from a rival' };
+  // Stand by while a rival stands on it (salvage is done from the tile); one that only passes by,
+  // or stands guard by its own building next door, is no reason to idle.
+  const rivalOn = c.v.rivals.some((r) => indexOf(r.position) === tile);
+  if (b && rivalOn && !damaged(target)) return { action: { type: 'android.wait' }, intent: 'guard ' + what + ' from a rival' };
   if (damaged(target) && !canRepair && !rivalBeside) return undefined; // nothing to repair with, and nobody to stand up to
   if (c.v.here === tile) return undefined;
   return walk(c, tile, (damaged(target) ? 'repair ' : 'guard ') + what);

@@ -14,7 +14,7 @@ import { Navigator } from './nav';
 import { harvester } from './plan';
 import { logLine, note } from './log';
 import { look } from './sense';
-import { bank, bankBeforeTheEnd, build, collectHere, explore, finishSite, gather, pickUpNearby } from './work';
+import { bank, bankBeforeTheEnd, build, collectHere, explore, finishSite, gather, gatherAtACost, pickUpNearby } from './work';
 
 const DUTIES: Duty[] = [
   launchSibling, //     on my charger with room for one more: launch a sibling (same script)
@@ -22,15 +22,16 @@ const DUTIES: Duty[] = [
   defend, //            repair a damaged building of mine; stand by one a rival is at
   bankBeforeTheEnd, //  with an arrival date (finalTurn): bank the cargo while there is time
   strikeBack, //        a roamer: salvage the buildings of a rival that salvaged mine (never first)
+  finishSite, //        finish a construction site of mine: a site scores nothing until it is done
   collectHere, //       collect loose material on this tile
   pickUpNearby, //      ...and what lies a step or two away
-  finishSite, //        finish a construction site of mine
   build, //             start the next building of the plan with its whole cost in hand
   bank, //              bank the cargo in the nearest depot known, when full or idle
   haul, //              the keeper: move what my extractors harvested into a depot, where nobody can take it
   retaliate, //         ...the keeper too, once the base needs nothing
   gather, //            walk to the nearest loose material remembered
   explore, //           walk toward the nearest tile never seen
+  gatherAtACost, //     nothing else to do: fetch loose material the hazards make dear
   guard, //             stand by the building a raider would most like to take
 ];
 

@@ -1,7 +1,7 @@
 // What to build next, where, and whether it still pays. A plan, not a rule: edit BUILD_ORDER.
 
 import { hasStore, stock } from './base';
-import { Context, roundsLeft } from './context';
+import { Context, inAHurry, roundsLeft } from './context';
 import { costOf, covers, extracts, harvestWorth, minus, room, stores, total, worth } from './economy';
 import { HARVEST_RANGE } from './memory';
 import { distance, isHazard, xOf, yOf } from './sense';
@@ -11,11 +11,13 @@ import { worthFetching } from './loot';
 /**
  * What the android builds, in order. The extractor is where the points come from: once complete
  * it harvests its tile's ore and water into its own storage every round end
- * (rules.buildings.extractor.extraction), and stored material scores (rules.scoring.materials).
- * The depot is where material is banked: it scores what it holds, and nobody else can salvage it
- * (rules.buildings.depot.salvageableByOthers). Material left over after the plan is banked.
+ * (rules.buildings.extractor.extraction), and stored material scores (rules.scoring.materials)
+ * there as well as in a depot. So extractors come first: each round one is not running is
+ * harvest lost for good. The depot is where material is banked: it scores what it holds, and
+ * nobody else can salvage it (rules.buildings.depot.salvageableByOthers). Material left over
+ * after the plan is banked.
  */
-export const BUILD_ORDER: BuildingType[] = ['extractor', 'depot', 'extractor', 'extractor'];
+export const BUILD_ORDER: BuildingType[] = ['extractor', 'extractor', 'extractor', 'depot'];
 
 /** How far from home a building that does not harvest may go (a choice, not a rule). */
 const NEAR_HOME = 2;
@@ -38,13 +40,15 @@ export function harvester(): BuildingType | undefined {
  * starts only with its whole cost at hand (in the cargo and my depots), so a site is never left
  * half-paid. A step still short of material keeps what it already has (the extractor its
  * electronics) while the rest fits in the cargo and may still turn up (part of the map is unseen,
- * or enough loose material is known), and lets a later step go first with the remainder.
+ * or enough loose material is known), and lets a later step go first with the remainder; close
+ * to the humans' arrival (inAHurry) nothing waits.
  */
 export function nextBuilding(c: Context): Plan | undefined {
   const built = new Map<BuildingType, number>();
   for (const k of c.m.buildings) built.set(k.type, (built.get(k.type) || 0) + 1);
   const nth = new Map<BuildingType, number>();
   let left = stock(c);
+  const hurried = inAHurry();
   for (const type of BUILD_ORDER) {
     const k = (nth.get(type) || 0) + 1;
     nth.set(type, k);
@@ -61,7 +65,7 @@ export function nextBuilding(c: Context): Plan | undefined {
     const short = minus(cost, left);
     let space = room(c.v.me);
     for (const s of c.v.siblings) space += room(s);
-    const waitFor = total(short) < total(cost) && total(short) <= space && (c.unexplored > 0 || lootCovers(c, short));
+    const waitFor = !hurried && total(short) < total(cost) && total(short) <= space && (c.unexplored > 0 || lootCovers(c, short));
     if (waitFor) left = minus(left, cost);
   }
   c.m.plan = undefined;
@@ -116,6 +120,11 @@ function chooseTile(c: Context, type: BuildingType): number | undefined {
     return chosen[0];
   }
   if (extracts(type)) return bestSpot(c, type);
+  // In a hurry, a depot goes where the android stands: the walk is rounds not banked.
+  if (inAHurry()) {
+    const near = c.v.here !== c.m.home && free(c, c.v.here) ? c.v.here : freeNear(c, c.v.here, NEAR_HOME);
+    if (near !== undefined) return near;
+  }
   // A depot goes beside my first harvester, or the ground chosen for it (hauling is then one
   // step), else near home.
   const harvest = harvester();
@@ -155,7 +164,10 @@ function bestSpot(c: Context, type: BuildingType): number | undefined {
     const t = c.v.tiles.get(tile);
     // What it yields a round, read afresh when in sight (the remembered value otherwise).
     const perRound = t ? harvestWorth(type, t.composition) : points / 100;
-    const value = perRound * Math.max(1, horizon() - 2 * d);
+    // The rounds it would run: in a hurry, from when this android could have it built (the walk
+    // from here and its ticks); otherwise the rounds left less the trips a farther one costs.
+    const running = inAHurry() ? horizon() - c.nav.steps(tile) - rules.buildings[type].ticks - 1 : Math.max(1, horizon() - 2 * d);
+    const value = perRound * running;
     if (value > bestValue) {
       best = tile;
       bestValue = value;

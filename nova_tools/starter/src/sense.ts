@@ -1,6 +1,8 @@
 // What this android can see this turn, indexed for quick lookups. Tiles are numbered
 // y * width + x; the board size comes from rules.world.
 
+import { room } from './economy';
+
 export interface View {
   me: Android;
   here: number;
@@ -15,6 +17,8 @@ export interface View {
   /** Where they stand, and whether each is older than me (launched before), in the same order. */
   siblingTiles: number[];
   siblingOlder: boolean[];
+  /** Whether each one's cargo is full (rules.android.cargoCapacity), in the same order. */
+  siblingFull: boolean[];
   /** Other players' active androids in sight. */
   rivals: Android[];
 }
@@ -51,7 +55,8 @@ export function look(): View | undefined {
   const mine = serial(me.id);
   const siblingTiles = siblings.map((s) => indexOf(s.position));
   const siblingOlder = siblings.map((s) => serial(s.id) < mine);
-  return { me, here: indexOf(me.position), tiles, buildingAt, own, siblings, siblingTiles, siblingOlder, rivals };
+  const siblingFull = siblings.map((s) => room(s) === 0);
+  return { me, here: indexOf(me.position), tiles, buildingAt, own, siblings, siblingTiles, siblingOlder, siblingFull, rivals };
 }
 
 export function isHazard(t: Tile | undefined): boolean {
@@ -63,15 +68,18 @@ export const serial = (id: string): number => Number(id.replace(/\D/g, '')) || 0
 
 /**
  * Whether a sibling stands nearer to `tile` than this android (ties go to the older one), so it
- * will most likely take it: two androids chasing the same pod waste a trip.
+ * will most likely take it: two androids chasing the same pod waste a trip. With `toCarry`, a
+ * sibling whose cargo is full does not count: it cannot pick anything up, and leaving loose
+ * material to it is how two androids end up idle beside a pod neither takes.
  */
-export function siblingCloser(v: View, tile: number): boolean {
+export function siblingCloser(v: View, tile: number, toCarry = false): boolean {
   // Written out rather than calling distance(): exploring asks this of many tiles in one turn.
   const W = rules.world.width;
   const x = tile % W;
   const y = (tile - x) / W;
   const mine = Math.abs(v.me.position.x - x) + Math.abs(v.me.position.y - y);
   for (let k = 0; k < v.siblingTiles.length; k++) {
+    if (toCarry && v.siblingFull[k]) continue;
     const s = v.siblingTiles[k];
     const sx = s % W;
     const theirs = Math.abs(sx - x) + Math.abs((s - sx) / W - y);

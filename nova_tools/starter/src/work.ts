@@ -2,7 +2,7 @@
 // for more (loose material first, then ground never seen).
 
 import { nearest, nearestStore, storeHolding } from './base';
-import { Context, Duty, roundsLeft, walk } from './context';
+import { Context, Duty, inAHurry, roundsLeft, walk } from './context';
 import { article, costOf, covers, describe, extracts, isEmpty, minus, payable, plus, room, total } from './economy';
 import { fetch } from './keep';
 import { nearestLoot } from './loot';
@@ -50,7 +50,9 @@ export const finishSite: Duty = (c) => {
  * Start the next building of the plan once its whole cost is at hand: in my cargo, in a depot
  * (fetched first), or partly in my siblings' cargo. Siblings pool material through the site: the
  * android holding the most of the cost walks to the tile and starts the site once the others
- * stand by with the rest, and they pay it in (finishSite) the next turn.
+ * stand by with the rest, and they pay it in (finishSite) the next turn. In a hurry (close to the
+ * humans' arrival) it starts the site at once and the others pay in as soon as they reach it:
+ * waiting for them costs rounds a short game does not have.
  */
 export const build: Duty = (c) => {
   if (c.m.buildings.some((k) => !k.complete && !isEmpty(k.owed))) return undefined; // one unpaid site at a time
@@ -66,7 +68,8 @@ export const build: Duty = (c) => {
     if (!mine) return undefined; // my siblings hold it all: not my job
     const lead = leader(c, need);
     if (lead !== c.v.me) return walk(c, indexOf(lead.position), 'bring ' + describe(mine) + ' to ' + lead.id + ' for ' + what);
-    if (c.v.here === plan.tile && !helpersBeside(c, short, plan.tile)) {
+    // In a hurry the site starts at once; otherwise once the others stand by with the rest.
+    if (!inAHurry() && c.v.here === plan.tile && !helpersBeside(c, short, plan.tile)) {
       return { action: { type: 'android.wait' }, intent: 'wait at ' + at(plan.tile) + ' for my siblings to bring ' + describe(short) };
     }
   }
@@ -138,6 +141,16 @@ function deposit(c: Context, why: string) {
 export const gather: Duty = (c) => {
   const loot = room(c.v.me) > 0 ? nearestLoot(c) : undefined;
   return loot === undefined ? undefined : walk(c, loot, 'gather at ' + at(loot), loot);
+};
+
+/**
+ * Nothing left to explore or build: fetch loose material even where the hazards cost more health
+ * than gather would spend, while the android keeps enough to live on. An android that waits
+ * beside loose material it knows of scores nothing from it.
+ */
+export const gatherAtACost: Duty = (c) => {
+  const loot = room(c.v.me) > 0 ? nearestLoot(c, true) : undefined;
+  return loot === undefined ? undefined : walk(c, loot, 'gather at ' + at(loot) + ', whatever the hazard costs', loot);
 };
 
 /**

@@ -1,5 +1,5 @@
 // The lab's page: a header with the pages, and the page the address names (#/games, #/replay/NAME,
-// #/run, #/match, #/arena).
+// #/run, #/match, #/arena, #/league/NAME).
 
 import { fill, h } from './dom';
 import type { LabInfo } from './generated/api';
@@ -7,17 +7,19 @@ import { getJSON } from './http';
 import { clearProblem, showProblem } from './notify';
 import { arenaPage } from './pages/arena';
 import { gamesPage } from './pages/games';
+import { leaguePage } from './pages/league';
 import { matchPage } from './pages/match';
 import type { Page, PageFactory } from './pages/page';
 import { replayPage } from './pages/replay';
 import { runPage } from './pages/run';
 
-const PAGES: Record<string, PageFactory> = { games: gamesPage, replay: replayPage, run: runPage, match: matchPage, arena: arenaPage };
+const PAGES: Record<string, PageFactory> = { games: gamesPage, replay: replayPage, run: runPage, match: matchPage, arena: arenaPage, league: leaguePage };
 const NAV: [string, string][] = [
   ['games', 'Games'],
   ['run', 'Run'],
   ['match', 'Match'],
   ['arena', 'Arena'],
+  ['league', 'League'],
 ];
 
 let current: Page | null = null;

@@ -58,6 +58,21 @@ export interface GameSummary {
   activeAndroids: number;
 }
 
+/** ``nova league table --json``: ``{"entries": [{"name", "rating", "games", "wins", "meanScore", ...}]}`` in rank order. */
+export interface LeagueTable {
+  games: number;
+  entries: LeagueStanding[];
+  rating: string;
+}
+
+/** A page of a league's games (those of one entry, when it is named). */
+export interface LeagueGames {
+  entry: string | null;
+  total: number;
+  offset: number;
+  games: LeagueGame[];
+}
+
 /** Every rule of a Nova game. `{}` is the game as it ships. */
 export interface Rules {
   world: WorldRules;
@@ -82,6 +97,11 @@ export interface LabInfo {
 
 export interface GameList {
   games: GameListing[];
+}
+
+/** The leagues in the root (``NAME.league`` files, kept by ``nova league``). */
+export interface LeagueList {
+  leagues: LeagueSummary[];
 }
 
 /** The android scripts under the root (``.ts`` entry files), as paths relative to it. */
@@ -252,6 +272,34 @@ export interface Standing {
   wrecks: number;
 }
 
+/** One entry's place in the league table. */
+export interface LeagueStanding {
+  rank: number;
+  name: string;
+  rating: number;
+  mu: number;
+  sigma: number;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  meanScore: number | null;
+  source: string;
+  sha256: string;
+  against: HeadToHead[];
+}
+
+/** One game of a league: the seed, the entries in seat order and their scores. */
+export interface LeagueGame {
+  seed: number;
+  rounds: number;
+  seats: string[];
+  scores: number[];
+  winner: string | null;
+  stateHash: string;
+  finished: string;
+}
+
 /** The board. */
 export interface WorldRules {
   width: number;
@@ -326,6 +374,14 @@ export interface GameListing {
   kind: 'game' | 'record' | 'unreadable';
   summary?: GameSummary | null;
   status?: Status | null;
+  problem?: string | null;
+}
+
+/** A league file in a folder: its name (the file without .league), entries and games, or why it cannot be read. */
+export interface LeagueSummary {
+  name: string;
+  entries: number;
+  games: number;
   problem?: string | null;
 }
 
@@ -464,6 +520,17 @@ export interface FrameScore {
 export interface ScoreLine {
   source: string;
   points: number;
+}
+
+/** One entry's record against one other entry, in the games between them. */
+export interface HeadToHead {
+  opponent: string;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  meanScore: number | null;
+  opponentMeanScore: number | null;
 }
 
 /** How a fresh map is generated from the game seed. */
