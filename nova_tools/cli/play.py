@@ -168,39 +168,112 @@ def _terminal_size() -> tuple[int, int]:
     return min(size.columns or WIDTH, 200), size.lines or HEIGHT
 
 
+def _read_key(fd: int) -> str:
+    """One key from a terminal in cbreak mode: a character, or an escape sequence whole (the
+    arrows send three bytes, ``ESC [ C``)."""
+    import select
+
+    data = os.read(fd, 1)
+    if data == b"\x1b":
+        while select.select([fd], [], [], 0.05)[0]:
+            data += os.read(fd, 8)
+            if len(data) >= 3 and data[-1:].isalpha() or data[-1:] == b"~":
+                break
+    return data.decode("utf-8", "replace")
+
+
+class _Keys:
+    """Keys as they are pressed (cbreak mode: no Enter needed, Ctrl-C still interrupts), the
+    terminal restored afterwards. Digits gather into a round number, ended by Enter."""
+
+    def __init__(self) -> None:
+        self.fd = sys.stdin.fileno()
+
+    def __enter__(self) -> _Keys:
+        import termios
+        import tty
+
+        self.saved = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import termios
+
+        termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+
+    def read(self, prompt: str) -> str:
+        """The next command: a key, or digits and Enter (shown as they are typed)."""
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        digits = ""
+        while True:
+            key = _read_key(self.fd)
+            if key.isdigit():
+                digits += key
+                sys.stdout.write(key)
+                sys.stdout.flush()
+            elif digits and key in ("\r", "\n"):
+                sys.stdout.write("\n")
+                return digits
+            elif digits and key in ("\x7f", "\b"):
+                digits = digits[:-1]
+                sys.stdout.write("\b \b")
+                sys.stdout.flush()
+            elif key == "":  # the terminal went away
+                return "q"
+            elif not digits:
+                return key
+
+
 def _step_through(frames: list, index: int, centre: tuple[int, int] | None) -> int:
+    """On a terminal the keys act at once (raw keys: arrows, space, q); with stdin not a terminal
+    the same commands are read a line at a time."""
+    from contextlib import nullcontext
+
     from rich.console import Console
 
     console = Console(highlight=False, soft_wrap=False)
-    while True:
-        frame = frames[index]
-        width, height = _terminal_size()
-        window = fitted_window(frame, width, height, centre)
-        console.clear()
-        for line in render(frame, f"({index + 1}/{len(frames)})", width, height, window):
-            console.print(line, overflow="ellipsis", no_wrap=True, crop=True)
-        pan = "  [arrows/wasd] move" if not window.whole(frame) else ""
-        try:
-            answer = input(f"[Enter] next  [p] previous  [NUMBER] round  [q] quit{pan} > ").strip()
-        except EOFError:
-            return 0
-        lowered = answer.lower()
-        if lowered in ("q", "quit", "exit"):
-            return 0
-        if answer in KEYS and not window.whole(frame):
-            dx, dy = KEYS[answer]
-            moved = window.moved(
-                frame, dx * max(1, window.columns // 2), dy * max(1, window.rows // 2)
-            )
-            centre = (moved.x0 + moved.columns // 2, moved.y0 + moved.rows // 2)
-        elif lowered in ("p", "prev", "b"):
-            index = max(0, index - 1)
-        elif lowered.isdigit():
-            target = int(lowered)
-            matches = [i for i, f in enumerate(frames) if f.round == target]
-            index = matches[-1] if matches else index
-        else:
-            index = min(len(frames) - 1, index + 1)
+    raw = sys.stdin.isatty()
+    with _Keys() if raw else nullcontext() as keys:
+        while True:
+            frame = frames[index]
+            width, height = _terminal_size()
+            window = fitted_window(frame, width, height, centre)
+            console.clear()
+            for line in render(frame, f"({index + 1}/{len(frames)})", width, height, window):
+                console.print(line, overflow="ellipsis", no_wrap=True, crop=True)
+            pan = "  [arrows/wasd] move" if not window.whole(frame) else ""
+            if keys is not None:
+                steps = "[space] next  [p] previous  [N Enter] round  [q] quit"
+                more = "  [arrows] move" if pan else "  [left/right] round"
+                answer = keys.read(f"{steps}{more} > ")
+            else:
+                try:
+                    answer = input(
+                        f"[Enter] next  [p] previous  [NUMBER] round  [q] quit{pan} > "
+                    ).strip()
+                except EOFError:
+                    return 0
+            lowered = answer.lower()
+            if lowered in ("q", "quit", "exit", "\x04"):
+                return 0
+            if answer in KEYS and not window.whole(frame):
+                dx, dy = KEYS[answer]
+                moved = window.moved(
+                    frame, dx * max(1, window.columns // 2), dy * max(1, window.rows // 2)
+                )
+                centre = (moved.x0 + moved.columns // 2, moved.y0 + moved.rows // 2)
+            elif lowered in ("p", "prev", "b") or answer == "\x1b[D":
+                index = max(0, index - 1)
+            elif lowered.isdigit():
+                target = int(lowered)
+                matches = [i for i, f in enumerate(frames) if f.round == target]
+                index = matches[-1] if matches else index
+            elif answer in ("\x1b[A", "\x1b[B", "\x1b", "w", "s", "a", "d"):
+                continue  # a move with nothing to move, or a lone Escape
+            else:
+                index = min(len(frames) - 1, index + 1)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

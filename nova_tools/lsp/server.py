@@ -173,8 +173,10 @@ class NovaServer(LanguageServer):
             self.client_capabilities.text_document and self.client_capabilities.text_document.hover
         )
         formats = hover_caps.content_format if hover_caps else None
-        if formats and types.MarkupKind.Markdown not in formats:
-            return types.MarkupKind.PlainText
+        # the client's order is its preference; one that says nothing reads Markdown (VS Code)
+        for kind in formats or ():
+            if kind in (types.MarkupKind.Markdown, types.MarkupKind.PlainText):
+                return types.MarkupKind(kind)
         return types.MarkupKind.Markdown
 
     # --- settings --------------------------------------------------------------------------------

@@ -82,7 +82,9 @@ def child_capabilities(client: dict | None) -> dict:
         if k not in ("publishDiagnostics", "diagnostic")
     }
     text["diagnostic"] = {"dynamicRegistration": False}
-    text.setdefault("hover", {"contentFormat": ["markdown", "plaintext"]})
+    # tsc's hover always in Markdown: its plain text runs a signature into its docs
+    # (`...: numberMost material...`); the hover feature makes plain text of it for such a client
+    text["hover"] = {**(text.get("hover") or {}), "contentFormat": ["markdown"]}
     text.setdefault("completion", {})
     workspace = {
         k: v
@@ -275,6 +277,11 @@ class TsServer:
         self.settings = {k: v for k, v in settings.items() if k in CONFIGURATION_SECTIONS}
         if self._state is TsState.RUNNING:
             self._notify("workspace/didChangeConfiguration", {"settings": self.settings})
+
+    def is_bare(self, uri: str) -> bool:
+        """Whether an open document has no tsconfig above it (unknown documents count as bare)."""
+        doc = self._docs.get(uri)
+        return doc is None or doc.bare
 
     def document_open(self, uri: str) -> bool:
         return uri in self._docs or (uri == self.typings_uri and self._typings_open)

@@ -96,7 +96,9 @@ def compile_android(entry: Path | str) -> CompiledScript:
     if not entry.is_file():
         raise CompileError.single(f"{entry} does not exist or is not a file")
     bundle = run_esbuild(entry.parent, entry.name, confine=False)
-    return _finish(bundle, typecheck_files(["./" + entry.name], cwd=entry.parent))
+    return _finish(
+        bundle, typecheck_files(["./" + entry.name], cwd=entry.parent, entry="./" + entry.name)
+    )
 
 
 def compile_sources(files: Mapping[str, str], entry: str) -> CompiledScript:

@@ -6,20 +6,29 @@ file (and every file it imports) together with the generated typings ``nova.d.ts
 Node globals, only the game's. The project tsconfig that ``nova new-android`` writes uses exactly
 these options, so the editor and the upload agree.
 
+The entry's default export is checked too: a generated file beside the program imports it and
+assigns it to ``AndroidTurn`` (:data:`TURN_CHECK`), and an error there is reported at the player's
+own ``export default`` line. Without it ``export default () => ({ type: 'android.move', direction:
+'up' })`` type-checks (nothing asks what the default export is) and fails every turn in play.
+
 Output is read from ``--pretty false``, one diagnostic per ``file(line,col): error TSnnnn: ...``
 line with indented continuation lines for chained messages.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
+import tempfile
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from .diagnostics import CompileError, Diagnostic, Severity
 from .paths import PACKAGED_TYPINGS, REPO_TYPINGS, TSC
+from .tstext import export_default_span
 
 #: The options every android is checked with (tsconfig spelling). ``nova new-android`` writes these
 #: into the project's tsconfig.json; the one-shot check passes them on the command line.
@@ -38,6 +47,52 @@ COMPILER_OPTIONS: dict[str, object] = {
 }
 
 TIMEOUT_S = 60
+
+#: The generated file that checks an entry's default export: ``{entry}`` is the entry's import
+#: specifier. The language server checks an open script with the same text (lsp/tsserver.py).
+TURN_CHECK = "import turn from {entry};\nconst novaTurn: AndroidTurn = turn;\nvoid novaTurn;\n"
+TURN_CHECK_NAME = "nova-turn-check.ts"
+#: What a wrong default export is told, after tsc's own words.
+TURN_HINT = (
+    "give the turn its type where you write it (`const turn: AndroidTurn = () => ...;` then "
+    "`export default turn;`) and each action is checked there"
+)
+#: tsc's "has no default export": the bundler says that itself, in the player's words
+NO_DEFAULT_EXPORT_CODES = frozenset({"TS1192", "TS2613", "TS1259"})
+
+
+def turn_check_source(specifier: str) -> str:
+    """The generated check of the default export that ``specifier`` imports."""
+    return TURN_CHECK.format(entry=json.dumps(specifier))
+
+
+def default_export_diagnostic(
+    diagnostic: Diagnostic, entry_file: str, entry_text: str
+) -> Diagnostic | None:
+    """A diagnostic tsc reported in the generated turn check, as the player's own: at the entry's
+    ``export default`` (line and column from 1), saying the default export is not an
+    ``AndroidTurn``. None for what the bundler reports better (no default export at all)."""
+    if diagnostic.code in NO_DEFAULT_EXPORT_CODES:
+        return None
+    span = export_default_span(entry_text)
+    if span is None:
+        line, col = 1, 1
+    else:
+        line = entry_text.count("\n", 0, span[0]) + 1
+        col = span[0] - (entry_text.rfind("\n", 0, span[0]) + 1) + 1
+    return replace(
+        diagnostic,
+        file=entry_file,
+        line=line,
+        col=col,
+        message=default_export_message(diagnostic.message),
+    )
+
+
+def default_export_message(tsc_message: str) -> str:
+    """What the player reads about a default export that is not an ``AndroidTurn``."""
+    reason = tsc_message.strip().splitlines()[-1].strip().rstrip(".")  # tsc's deepest reason
+    return f"the default export is not an AndroidTurn ({reason}); {TURN_HINT}"
 
 
 def typings_path() -> Path:
@@ -173,9 +228,11 @@ def typecheck_files(
     skip_lib_check: bool = True,
     display=None,
     listed: list[str] | None = None,
+    entry: Path | str | None = None,
 ) -> list[Diagnostic]:
     """Check ``files`` (and what they import) against the typings under :data:`COMPILER_OPTIONS`,
-    ignoring any tsconfig.json. This is how a bare ``.ts`` file with no tsconfig is checked."""
+    ignoring any tsconfig.json. This is how a bare ``.ts`` file with no tsconfig is checked.
+    With ``entry`` (one of ``files``), its default export is checked against ``AndroidTurn``."""
     typings = typings or typings_path()
     if not typings.is_file():
         raise CompileError.single(
@@ -189,7 +246,28 @@ def typecheck_files(
             "--skipLibCheck"
         )  # the es2022 libs and the typings are checked by our own tests
     args += [str(f) for f in files] + [str(typings.resolve())]
-    return run_tsc(args, cwd, display, listed=listed)
+    if entry is None:
+        return run_tsc(args, cwd, display, listed=listed)
+    entry_path = (cwd / entry).resolve()
+    with tempfile.TemporaryDirectory(prefix="nova-turn-") as scratch:
+        check = Path(scratch).resolve() / TURN_CHECK_NAME
+        check.write_text(turn_check_source(entry_path.as_posix()), encoding="utf-8")
+        seen: list[str] | None = [] if listed is not None else None
+        raw = run_tsc([*args, str(check)], cwd, lambda path: path, listed=seen)
+        if listed is not None and seen is not None:
+            listed.extend(name for name in seen if Path(name).resolve() != check)
+        show = display or (lambda path: str((cwd / path).resolve()))
+        entry_shown = show(str(entry))
+        out: list[Diagnostic] = []
+        for d in raw:
+            if d.file and (cwd / d.file).resolve() == check:
+                text = entry_path.read_text(encoding="utf-8", errors="replace")
+                mapped = default_export_diagnostic(d, entry_shown, text)
+                if mapped is not None:
+                    out.append(mapped)
+            else:
+                out.append(replace(d, file=show(d.file)) if d.file else d)
+        return out
 
 
 def typecheck_file(entry: Path | str) -> list[Diagnostic]:
@@ -198,7 +276,7 @@ def typecheck_file(entry: Path | str) -> list[Diagnostic]:
     entry = Path(entry).resolve()
     if not entry.is_file():
         raise CompileError.single(f"{entry} does not exist or is not a file")
-    return typecheck_files(["./" + entry.name], cwd=entry.parent)
+    return typecheck_files(["./" + entry.name], cwd=entry.parent, entry="./" + entry.name)
 
 
 def typecheck_project(tsconfig: Path | str) -> list[Diagnostic]:
@@ -237,7 +315,12 @@ def typecheck_in(root: Path, entry: str, *, confine: bool = True) -> list[Diagno
     listed: list[str] | None = [] if confine else None
     typings = typings_path().resolve()
     diags = typecheck_files(
-        ["./" + entry], cwd=root, display=display, listed=listed, typings=typings
+        ["./" + entry],
+        cwd=root,
+        display=display,
+        listed=listed,
+        typings=typings,
+        entry="./" + entry,
     )
     if listed is not None:
         tsc_lib = TSC.require().resolve().parent

@@ -47,7 +47,10 @@ def test_the_starter_against_itself_plays_8_games_with_equal_mean_scores(starter
         and a["losses"] == b["losses"]
         and a["draws"] == b["draws"] == report["draws"]
     )
-    assert report["difference"]["mean"] == 0 and report["verdict"] == "no clear difference"
+    # the same script twice makes the same moves from each seat: the report says so, not "+0.00"
+    assert report["difference"]["mean"] == 0 and report["verdict"] == (
+        "the games were identical in both seat orders (the two scripts made the same moves)"
+    )
     assert report["map"] == {"width": 12, "height": 12, "symmetry": "rotational"}
     # single games say little: the seats fared differently on some seed, and the report says so
     assert any(r["scores"][0] != r["scores"][1] for r in report["results"])
@@ -127,7 +130,35 @@ def test_the_text_report_names_the_verdict_and_the_seeds_that_differ_most() -> N
     assert any(line.startswith("Seeds that differ most: ") for line in lines)
     assert any(line.startswith("warning: only 2 seed(s)") for line in lines)
     assert lines[-1].startswith("Played on 2 local worker processes in ")
-    assert run.err == ""  # no progress bar in a pipe
+    # in a pipe, no bar but a line per finished game on stderr, so a slow run never looks hung
+    progress = run.err.splitlines()
+    assert [line.split(" games done")[0] for line in progress] == ["1/4", "2/4", "3/4", "4/4"]
+    assert progress[0].endswith(" left") and progress[-1].endswith(" s")
+
+
+def test_two_scripts_that_make_the_same_moves_are_said_to_have_played_identical_games(
+    tmp_path,
+) -> None:
+    # the same android written differently (indented) is a different script with the same moves
+    twin = tmp_path / "twin.ts"
+    twin.write_text("".join("  " + line for line in HOARDER.read_text().splitlines(keepends=True)))
+    run = nova("compare", HOARDER, twin, "--seeds", "1-2", "--rounds", 10)
+    assert run.code == 0, run.err
+    assert (
+        "hoarder - twin: the games were identical in both seat orders (the two scripts made the "
+        "same moves), so there is no difference to measure." in run.out.splitlines()
+    )
+    assert "no clear difference" not in run.out and "+0.00" not in run.out
+
+
+def without_progress(stderr: str) -> str:
+    """stderr less the progress lines a pipe gets, one per finished game."""
+    return "".join(
+        line for line in stderr.splitlines(keepends=True) if not PROGRESS_LINE.match(line)
+    )
+
+
+PROGRESS_LINE = re.compile(r"\d+/\d+ games done, ")
 
 
 @pytest.mark.parametrize(
@@ -210,6 +241,7 @@ def test_ctrl_c_stops_cleanly_and_reports_the_games_played(tmp_path, how: str) -
     else:
         proc.terminate()
     stdout, stderr = proc.communicate(timeout=60)
+    stderr = without_progress(stderr)
     assert proc.returncode == (130 if how == "ctrl-c" else 143), stderr
     assert (
         "Traceback" not in stderr and "KeyboardInterrupt" not in stderr and "leaked" not in stderr
@@ -329,6 +361,7 @@ def test_a_worker_killed_mid_run_ends_the_comparison_in_one_sentence(tmp_path) -
     os.kill(workers[0], signal.SIGKILL)
     try:
         stdout, stderr = proc.communicate(timeout=60)
+        stderr = without_progress(stderr)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         raise AssertionError(

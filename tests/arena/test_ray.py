@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from arena_scripts import HOARDER, STARTER, THROWER, without_timing
@@ -98,3 +99,74 @@ def _session_alive(session: int) -> bool:
             except ProcessLookupError:
                 continue
     return False
+
+
+@pytest.fixture
+def token_cluster(tmp_path):
+    """A real local Ray cluster from `ray start` on a machine with `~/.ray/auth_token` (so, with
+    Ray 2.60, token authentication on), under a home of its own: the user's `~/.ray` is never
+    touched. Its processes are found by its own temp folder and ended by id afterwards."""
+    import secrets
+    import shutil
+    import signal
+    import socket
+
+    ray_cli = shutil.which("ray", path=os.path.dirname(sys.executable))
+    if ray_cli is None:
+        pytest.skip("the ray command is not installed (the dev extra)")
+    home = tmp_path / "home"
+    (home / ".ray").mkdir(parents=True)
+    (home / ".ray" / "auth_token").write_text(secrets.token_hex(32) + "\n")
+    import tempfile
+
+    # short: Ray's socket paths must stay under 108 bytes, which a pytest folder is not
+    temp = Path(tempfile.mkdtemp(prefix="nray-", dir="/tmp"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")} | {"HOME": str(home)}
+    started = subprocess.run(
+        [ray_cli, "start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port)]
+        + ["--num-cpus", "1", "--include-dashboard", "false", "--disable-usage-stats"]
+        + ["--temp-dir", str(temp)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    try:
+        assert started.returncode == 0, started.stdout[-2000:] + started.stderr[-2000:]
+        yield {"address": f"127.0.0.1:{port}", "home": home, "env": env}
+    finally:
+        found = subprocess.run(["pgrep", "-f", str(temp)], capture_output=True, text=True)
+        for pid in map(int, found.stdout.split()):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.mark.realpart
+def test_a_cluster_with_token_authentication_plays_or_says_it_wants_the_token(token_cluster):
+    args = ("compare", HOARDER, THROWER, "--seeds", "1", "--rounds", 3, "--ray")
+    # The machine that started it has the token: the client follows (RAY_AUTH_MODE=token).
+    played = nova(*args, token_cluster["address"], "--json", env=token_cluster["env"])
+    assert played.code == 0, played.err
+    assert json.loads(played.out)["games"] == 2
+
+    # Another home, with no token: one sentence naming the token, within 10 s, no Ray log lines.
+    stranger = token_cluster["home"].parent / "stranger"
+    stranger.mkdir()
+    start = time.monotonic()
+    refused = nova(
+        *args, token_cluster["address"], env={**token_cluster["env"], "HOME": str(stranger)}
+    )
+    took = time.monotonic() - start
+    assert refused.code == 1
+    assert refused.err.strip() == (
+        f"nova compare: the Ray cluster at '{token_cluster['address']}' wants a token (token "
+        "authentication is on); give its token (`ray get-auth-token` on the head node prints it) "
+        "in ~/.ray/auth_token or RAY_AUTH_TOKEN, with RAY_AUTH_MODE=token"
+    )
+    assert took < 10, took

@@ -1,5 +1,5 @@
 """`nova create-game --final-round N` gives a game its arrival date without a rules file, and
-`nova run` says so in one line when a game has none (scripts then see finalTurn = null)."""
+`nova run` says so in one line when a game has none (scripts then see finalTurn as undefined)."""
 
 from __future__ import annotations
 
@@ -58,6 +58,10 @@ def test_run_notes_in_one_line_that_a_game_has_no_final_round(tmp_path):
     assert nova("create-game", "--file", game).code == 0
     notice = play_one_round(game, waiting_bot(tmp_path))
     assert notice.count("\n") == 1 and "no final round" in notice and "--final-round" in notice
+    # the note says what the script saw: `undefined`, as the recording shows (not `null`)
+    assert "scripts see finalTurn as undefined" in notice
+    recording = json.loads(nova("android", "--file", game, "android-1", "--json").out)["recording"]
+    assert recording == "turn 1 of undefined"
     # --json output stays one clean object with nothing on stderr
     ran = nova("run", "--file", game, "--rounds", 1, "--json")
     assert ran.err == "" and json.loads(ran.out)["lastRound"] == 2

@@ -67,7 +67,7 @@ def games(tmp_path_factory) -> dict[int, Path]:
 
 def screens_of(game: Path, keys: list[str], rows: int = 40, columns: int = 80) -> list[str]:
     """What `nova play` drew in a real pseudo-terminal of ``columns`` x ``rows``: the first screen,
-    then one per line of input (raw, escape codes and all)."""
+    then one per key pressed (raw: `nova play` reads keys as they come, escape codes and all)."""
     import pty
 
     pid, fd = pty.fork()
@@ -95,9 +95,9 @@ def screens_of(game: Path, keys: list[str], rows: int = 40, columns: int = 80) -
     try:
         screens.append(read_until("> "))
         for key in keys:
-            os.write(fd, (key + "\n").encode())
+            os.write(fd, key.encode())
             screens.append(read_until("> "))
-        os.write(fd, b"q\n")
+        os.write(fd, b"q")
         read_until("\x00", timeout=5)
     finally:
         _, status = os.waitpid(pid, 0)
@@ -110,7 +110,7 @@ def plain_lines(screen: str) -> list[str]:
 
 
 def test_an_80x40_terminal_shows_the_board_with_its_legend_storage_and_batteries(games):
-    screens = screens_of(games[12], ["3"])
+    screens = screens_of(games[12], ["3\n"])
 
     raw = screens[-1]
     lines = plain_lines(raw)
@@ -139,11 +139,11 @@ def test_an_80x40_terminal_shows_the_board_with_its_legend_storage_and_batteries
 
 
 def test_an_80x24_terminal_still_shows_the_whole_12x12_board_its_legend_and_the_prompt(games):
-    screen = screens_of(games[12], ["3"], rows=24)[-1]
+    screen = screens_of(games[12], ["3\n"], rows=24)[-1]
 
     lines = plain_lines(screen)
     shown = lines[max(i for i, line in enumerate(lines) if line.startswith("Round 3")) :]
-    assert len(shown) <= 24 and shown[-1].startswith("[Enter] next"), shown
+    assert len(shown) <= 24 and shown[-1].startswith("[space] next"), shown
     assert [line[:3] for line in shown[2:14]] == [
         f"{y:>2} " for y in range(12)
     ]  # every row of the board
@@ -195,11 +195,11 @@ def test_four_androids_a_side_still_leave_the_prompt_on_an_80x40_screen(tmp_path
             )
     assert nova("run", "--file", path, "--rounds", 2).code == 0
 
-    screen = screens_of(path, ["2"])[-1]
+    screen = screens_of(path, ["2\n"])[-1]
     lines = plain_lines(screen)
     start = next(i for i, line in enumerate(lines) if line.startswith("Round 2"))
     shown = lines[start:]
-    assert len(shown) <= 40 and shown[-1].startswith("[Enter] next"), shown
+    assert len(shown) <= 40 and shown[-1].startswith("[space] next"), shown
     assert all(f"android-{n} (" in screen for n in range(1, 9))  # every android beside the board
     assert "events (" in screen and "more (nova events --round 2)" in screen
 
@@ -217,6 +217,21 @@ def test_a_bigger_board_shows_a_window_that_the_arrow_keys_move(games):
         assert (
             len(lines[lines.index(next(x for x in lines if x.startswith("Round"))) :]) <= 40
         )  # the screen from its title down
+
+
+def test_the_arrow_keys_move_the_view_and_space_steps_a_round_with_no_enter(games):
+    # what tmux sends for the arrows: before raw keys, `nova play` showed them as ^[[C
+    screens = screens_of(games[24], ["\x1b[C", "\x1b[B", "\x1b[D", " "])
+
+    first, right, down, left, stepped = ("\n".join(plain_lines(s)) for s in screens)
+    assert "showing columns 6-17, rows 2-21 of 24x24" in first
+    assert "showing columns 12-23, rows 2-21 of 24x24" in right
+    assert "showing columns 12-23, rows 4-23 of 24x24" in down
+    assert "showing columns 6-17, rows 4-23 of 24x24" in left
+    assert "^[" not in "".join(screens)
+    title = [line for line in plain_lines(screens[-1]) if line.startswith("Round ")][-1]
+    assert "(2/" in title  # space: the next round, the view kept where the arrows put it
+    assert "showing columns 6-17, rows 4-23 of 24x24" in stepped
 
 
 def test_in_a_pipe_the_frame_is_plain_text_with_the_same_legend_and_panel(games):

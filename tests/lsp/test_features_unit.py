@@ -9,8 +9,8 @@ from nova_tools.lsp.features import checks, dry_run, rules_files
 from nova_tools.lsp.features.hover import nova_hover
 from nova_tools.lsp.settings import RulesInEffect, Settings, shipped_defaults
 from nova_tools.lsp.textpos import LineIndex
-from nova_tools.lsp.tstext import Source
 from nova_tools.rules import Rules
+from nova_tools.toolchain.tstext import Source
 
 DEFAULTS = Rules().to_json()
 

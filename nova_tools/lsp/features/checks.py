@@ -32,10 +32,10 @@ from pathlib import Path
 from lsprotocol import types
 
 from ...rules.loading import default_rules_json
+from ...toolchain.tstext import IDENT, Source, camel_words
 from ..context import Document, DocumentKind, Feature
 from ..ruledocs import dotted, format_value, lookup, value_at
 from ..textpos import LineIndex
-from ..tstext import IDENT, Source, camel_words
 
 TURN_SHADOWS_ROUND = "turn-shadows-round"
 RULE_LITERAL = "rule-literal"

@@ -31,14 +31,14 @@ from pathlib import Path
 from lsprotocol import types
 
 from ... import api
-from ...limits import DEFAULT_EXPORT, NOTES
+from ...limits import NOTES
 from ...strictjson import well_formed
 from ...toolchain.compile import bundle_sources, compile_overlapped
+from ...toolchain.tstext import Source, export_default_span
 from ..context import Command, Document, DocumentKind, Feature
 from ..settings import resolve_path
 from ..textpos import LineIndex
 from ..tsserver import path_to_uri, uri_to_path
-from ..tstext import Source
 
 log = logging.getLogger(__name__)
 
@@ -48,15 +48,6 @@ MAX_FILES = 200
 _IMPORT = re.compile(
     r"""(?:\bimport\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?|\bexport\s+(?:type\s+)?[\w$*{}\s,]+?\s+from\s+|\bimport\s*\(\s*)(['"])(\.{1,2}/[^'"\n]+)\1"""
 )
-
-
-def export_default_span(text: str) -> tuple[int, int] | None:
-    source = Source(text)
-    for m in DEFAULT_EXPORT.finditer(source.masked):  # strings and comments masked out
-        start = m.start() + m.group(0).index("export")
-        if source.depths[start] == 0:
-            return start, m.end()
-    return None
 
 
 # --- gathering the files of the android -----------------------------------------------------------

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from ...toolchain.tstext import Source
 from .. import ruledocs
 from ..context import Document, DocumentKind, Feature
+from ..plaintext import markdown_to_plain
 from ..settings import RulesInEffect
 from ..textpos import LineIndex
-from ..tstext import Source
 from . import typescript
 from .rules_files import render_rule
 
@@ -95,16 +96,35 @@ class HoverFeature(Feature):
         text = document.text
         index = LineIndex(text)
         ours = nova_hover(text, index.offset(params.position), self.server.rules.current())
-        theirs = await typescript.hover(self.server.ts, params)
+        # An editor with its own TypeScript server (VS Code: forwardTypeScript off) shows tsc's
+        # hover itself; repeating it here would show it twice.
+        theirs = (
+            await typescript.hover(self.server.ts, params)
+            if self.server.forward_typescript
+            else None
+        )
         if ours is None:
-            return theirs
+            return in_format(theirs, self.server.markup_kind())
         body, (start, end) = ours
         if theirs is not None:
             body += "\n\n---\n\n" + _text_of(theirs.contents)
-        return types.Hover(
-            contents=types.MarkupContent(kind=self.server.markup_kind(), value=body),
-            range=index.range(start, end),
+        return in_format(
+            types.Hover(
+                contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=body),
+                range=index.range(start, end),
+            ),
+            self.server.markup_kind(),
         )
+
+
+def in_format(hover: types.Hover | None, kind: types.MarkupKind) -> types.Hover | None:
+    """``hover`` (Markdown, ours or tsc's) in the format the editor reads."""
+    if hover is None:
+        return None
+    value = _text_of(hover.contents)
+    if kind is types.MarkupKind.PlainText:
+        value = markdown_to_plain(value)
+    return types.Hover(contents=types.MarkupContent(kind=kind, value=value), range=hover.range)
 
 
 def _text_of(contents: object) -> str:

@@ -20,6 +20,7 @@ from ...rules import Rules, RulesError, jsonc, resolve
 from ...rules.loading import RuleProblem, parse_text
 from .. import ruledocs
 from ..context import Document, DocumentKind, Feature
+from ..plaintext import markdown_to_plain
 from ..settings import SHIPPED_DEFAULTS
 from ..textpos import LineIndex
 
@@ -278,6 +279,8 @@ def hover_lsp(text: str, position: types.Position, markup: types.MarkupKind) -> 
     if found is None:
         return None
     body, (start, end) = found
+    if markup is types.MarkupKind.PlainText:
+        body = markdown_to_plain(body)
     return types.Hover(
         contents=types.MarkupContent(kind=markup, value=body), range=index.range(start, end)
     )
@@ -310,7 +313,12 @@ def completion_lsp(
                 label=key,
                 kind=types.CompletionItemKind.Property,
                 detail=f"{doc.type_label} · default {ruledocs.format_value(doc.default, 60)}",
-                documentation=types.MarkupContent(kind=markup, value=render_rule(doc)),
+                documentation=types.MarkupContent(
+                    kind=markup,
+                    value=render_rule(doc)
+                    if markup is types.MarkupKind.Markdown
+                    else markdown_to_plain(render_rule(doc)),
+                ),
                 sort_text=f"{order:03d}",
                 filter_text=f'"{key}"' if context.string_start is not None else key,
                 text_edit=edit,

@@ -14,8 +14,16 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.protocol import default_converter
 
+from ...toolchain.tstext import export_default_span
+from ...toolchain.typecheck import (
+    NO_DEFAULT_EXPORT_CODES,
+    default_export_message,
+    turn_check_source,
+    typings_path,
+)
 from ..context import Document, DocumentKind, Feature
-from ..tsserver import TsUnavailable
+from ..textpos import LineIndex
+from ..tsserver import TsUnavailable, path_to_uri, uri_to_path
 
 if TYPE_CHECKING:
     from ..tsserver import TsServer
@@ -85,6 +93,38 @@ async def resolve_completion(ts: TsServer, item: types.CompletionItem) -> types.
     return structure_result(types.COMPLETION_ITEM_RESOLVE, raw) if raw else item
 
 
+def turn_check_uri(uri: str) -> str | None:
+    """The unsaved companion that checks a script's default export, beside it (never on disk)."""
+    path = uri_to_path(uri)
+    return None if path is None else path_to_uri(path.with_name(f".nova-turn-check.{path.name}"))
+
+
+def turn_check_text(uri: str) -> str:
+    """The upload's check of the default export (toolchain/typecheck.py), importing the open
+    script; it names the typings itself, as it may sit in an inferred project of its own."""
+    path = uri_to_path(uri)
+    name = path.stem if path is not None else "main"
+    typings = typings_path().resolve().as_posix()
+    return f'/// <reference path="{typings}" />\n' + turn_check_source("./" + name)
+
+
+def default_export_diagnostics(text: str, raw: list[dict]) -> list[types.Diagnostic]:
+    """tsc's errors in a script's turn check, shown at the script's own ``export default``."""
+    span = export_default_span(text) or (0, 0)
+    where = LineIndex(text).range(*span)
+    return [
+        types.Diagnostic(
+            range=where,
+            message=default_export_message(str(item.get("message", ""))),
+            severity=types.DiagnosticSeverity.Error,
+            code=item.get("code"),
+            source="nova",
+        )
+        for item in raw
+        if item.get("severity", 1) == 1 and f"TS{item.get('code')}" not in NO_DEFAULT_EXPORT_CODES
+    ]
+
+
 class TypeScriptFeature(Feature):
     """The warm tsc child: it follows every script and typings document, checks them, and
     answers completion (and hover in typings; a script's hover is the hover feature's, which
@@ -128,20 +168,38 @@ class TypeScriptFeature(Feature):
 
     def opened(self, document: Document) -> None:
         self.server.ts.open(document.uri, document.text)
+        if document.kind is DocumentKind.SCRIPT and (check := turn_check_uri(document.uri)):
+            self.server.ts.open(check, turn_check_text(document.uri))
 
     def changed(self, document: Document) -> None:
         self.server.ts.change(document.uri, document.text)
 
     def closed(self, uri: str) -> None:
         self.server.ts.close(uri)
+        if (check := turn_check_uri(uri)) and self.server.ts.document_open(check):
+            self.server.ts.close(check)
 
     async def diagnostics(self, document: Document) -> list[types.Diagnostic]:
-        return await diagnostics(self.server.ts, document.uri)
+        ts = self.server.ts
+        # An editor with its own TypeScript server (VS Code) already shows tsc's errors of a
+        # script in a project; only a bare script's (which that server cannot check) come from us.
+        own = not self.server.forward_typescript and not ts.is_bare(document.uri)
+        found = [] if own else await diagnostics(ts, document.uri)
+        check = turn_check_uri(document.uri) if document.kind is DocumentKind.SCRIPT else None
+        if check and ts.document_open(check):
+            try:
+                raw = await ts.diagnostics(check)
+            except TsUnavailable:
+                raw = []  # said once already, by the script's own diagnostics
+            found += default_export_diagnostics(document.text, raw)
+        return found
 
     async def hover(self, document: Document, params: types.HoverParams) -> types.Hover | None:
         if document.kind is not DocumentKind.TYPINGS:
             return None
-        return await hover(self.server.ts, params)
+        from .hover import in_format
+
+        return in_format(await hover(self.server.ts, params), self.server.markup_kind())
 
     async def completion(self, document: Document, params: types.CompletionParams):
         return await completion(self.server.ts, params)

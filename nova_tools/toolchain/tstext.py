@@ -1,4 +1,5 @@
-"""Just enough lexing of TypeScript source for the editor features that tsc cannot provide.
+"""Just enough lexing of TypeScript source for what tsc cannot tell us: the editor's features,
+and where an upload's default export is written (so its type error lands on the player's line).
 
 Nothing here parses TypeScript. The features only need to know where comments and string
 literals are (so a pattern never matches inside them), which string literal or member chain the
@@ -17,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+
+from ..limits import DEFAULT_EXPORT
 
 IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _IDENT_CHAR = re.compile(r"[\w$]")
@@ -229,6 +232,23 @@ class Source:
         while offset < len(self.text) and self.text[offset] in " \t\r\n":
             offset += 1
         return offset
+
+
+_EXPORT_AS_DEFAULT = re.compile(r"\bexport\s*\{[^}]*?\bas\s+default\b")
+
+
+def export_default_span(text: str) -> tuple[int, int] | None:
+    """Where the module's default export is written (an ``export default`` line, else ``export {
+    x as default }``, at module level, never in a comment or a string), or None."""
+    source = Source(text)
+    for m in DEFAULT_EXPORT.finditer(source.masked):  # strings and comments masked out
+        start = m.start() + m.group(0).index("export")
+        if source.depths[start] == 0:
+            return start, m.end()
+    for m in _EXPORT_AS_DEFAULT.finditer(source.masked):
+        if source.depths[m.start()] == 0:
+            return m.span()
+    return None
 
 
 def camel_words(name: str) -> list[str]:
