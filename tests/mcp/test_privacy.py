@@ -83,8 +83,6 @@ def alice_reads(game, total_events: int) -> dict[str, list[dict]]:
         + [{"game": "secrets", "player": "alice", "round": r} for r in (0, 6, 12)]
         + [{"game": "secrets", "player": "alice", "round": 12, "whole_map": True}],
         "get_score_history": [{"game": "secrets"}, {"game": "secrets", "every": 1}],
-        # a league holds scripts' names, sources (paths or house:NAME) and digests, never code
-        "league_table": [{"league": "secrets-league"}],
         # her own script against the starter, and bob's scripts named as hers (refused): scores and
         # reason codes only, never code, memory, recordings or a thrown error's text
         "compare_scripts": [
