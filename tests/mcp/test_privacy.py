@@ -159,8 +159,8 @@ async def test_the_players_do_see_each_other_so_the_privacy_checks_can_fail(secr
             limit=100,
             compact=False,
         )
-    assert {a["id"] for a in seen_by_alice.data["others"]["androids"]} >= {bob_keeper}
-    assert alice_keeper in {a["id"] for a in seen_by_bob.data["others"]["androids"]}
+    assert {a["id"] for a in seen_by_alice.data["androids"]} >= {bob_keeper}
+    assert alice_keeper in {a["id"] for a in seen_by_bob.data["androids"]}
     moved = {
         e["android"]
         for e in moves.data["events"]
@@ -180,10 +180,10 @@ async def test_alices_world_holds_her_own_things_and_only_what_she_sees_of_bobs(
         assert [a["id"] for a in yours["androids"]] == secrets_game.androids[player]
         assert [s["id"] for s in yours["scripts"]] == secrets_game.scripts[player]
         assert yours["buildings"] and {b["ownerId"] for b in yours["buildings"]} == {player}
-        assert seen["others"]["androids"] and {
-            a["ownerId"] for a in seen["others"]["androids"]
-        } <= {"alice", "bob"} - {player}
-        assert {b["ownerId"] for b in seen["others"]["buildings"]} <= {"alice", "bob"} - {player}
+        assert seen["androids"] and {a["ownerId"] for a in seen["androids"]} <= {"alice", "bob"} - {
+            player
+        }
+        assert {b["ownerId"] for b in seen["buildings"]} <= {"alice", "bob"} - {player}
     assert (world["yours"]["activeAndroids"], world["yours"]["capacity"]) == (1, 2)
 
 
@@ -198,7 +198,8 @@ async def test_no_tool_resource_or_prompt_shows_alice_anything_of_bobs(secrets_g
         await bobs_league(client)
         total = (await call(client, "get_events", game="secrets", player="alice")).data["total"]
         reads = alice_reads(secrets_game, total)
-        assert read_only == set(reads), (
+        # compare_scripts only reads, but keeps the games it played when asked for detail
+        assert read_only | {"compare_scripts"} == set(reads), (
             f"read-only tools not checked for privacy here: {sorted(read_only - set(reads))} "
             "(add them to alice_reads with every way alice could call them)"
         )
