@@ -113,6 +113,7 @@ FILES = {
     "arena/test_arena_plan_and_stats.py": "unit",
     "starter/test_starter_compare.py": "subprocess",  # nova compare
     "mcp/test_subprocess.py": "subprocess",
+    "mcp/test_agent_loop.py": "subprocess",  # nova mcp over real stdio, metered
     "mcp/test_world_text.py": "unit",
     "mcp/test_hostile_requests.py": "subprocess",  # the real nova mcp over stdio
     "mcp/test_hostile_clients.py": "subprocess",  # two clients of one nova mcp --http

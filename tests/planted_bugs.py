@@ -157,8 +157,8 @@ BUGS = (
         "compare-ignores-cancel",
         "a cancelled compare_scripts call plays on",
         "nova_tools/mcp/tools/compare_scripts.py",
-        "    finally:\n        stop.set()\n",
-        "    finally:\n        pass\n",
+        "        finally:\n            stop.set()\n",
+        "        finally:\n            pass\n",
         ("tests/mcp/test_bounds.py",),
     ),
     Bug(

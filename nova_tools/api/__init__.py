@@ -27,10 +27,11 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from ..engine.refusals import Refusal, UnknownPlayer
     from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
     from ..play.runner import TurnsBusy, limit_turns, turns_limit
-    from .access import game_rules, open_game, read_game, require_player
+    from .access import game_rules, open_game, read_game, require_player, write_game_bytes
     from .dryrun import DryRun, dry_run
     from .errors import USER_ERRORS, ApiError, NovaError
     from .folder import NAME_RULE, BadName, GameFolder, check_name, game_summary
+    from .forks import Edit, base_files, fork
     from .frames import replay_frames
     from .games import (
         PlayerScript,
@@ -43,7 +44,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
         upload_script,
     )
     from .history import score_history, status_at
-    from .library import LibraryEntry, LibraryScript, ScriptLibrary, add_to_library
+    from .library import LibraryScript, ScriptLibrary, add_to_library
     from .played import PlayedGame, demo_spec, play_to_file, starter_entry
     from .reference import action_docs
     from .reference import write_docs as write_generated_docs
@@ -74,13 +75,17 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
         Holdings,
         Launched,
         LeadChange,
+        LibraryEntry,
         Message,
         OwnAndroid,
         PlayerHistory,
+        PlayerScore,
         PlayerWorld,
         Position,
         RecordedAndroid,
         Result,
+        RuleProblem,
+        RulesCheck,
         RunGame,
         RunSummary,
         ScoreHistory,

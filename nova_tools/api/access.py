@@ -34,3 +34,8 @@ def require_player(game: str | Path | store.Game, player: str) -> store.Game:
 def game_rules(path: str | Path | store.Game) -> Rules:
     """The rules a game is played with (every number resolved)."""
     return open_game(path).rules
+
+
+def write_game_bytes(path: str | Path, data: bytes) -> None:
+    """Keep a game file played elsewhere (an arena game's bytes) at ``path``, written whole."""
+    store.write_atomic(Path(path), data)

@@ -24,23 +24,12 @@ from .. import store
 from ..toolchain.compile import CompiledScript
 from .errors import ApiError
 from .games import script_name
-from .results import Result
+from .results import LibraryEntry
 
 FOLDER = "library"
 FORMAT = "nova-library-script"
 VERSION = 1
 ID = re.compile(r"lib-[0-9a-f]{16}")
-
-
-class LibraryEntry(Result):
-    """A script in the library, as its players see it listed."""
-
-    id: str
-    name: str
-    sha256: str
-    bytes: int  # the bundle's size in UTF-8 bytes
-    files: tuple[str, ...]  # the files it was compiled from, entry first
-    added: bool = False  # True when this call put it in the library (False: it was there already)
 
 
 @dataclass(frozen=True)
@@ -92,7 +81,12 @@ class ScriptLibrary:
         return path
 
     def add(
-        self, player: str, compiled: CompiledScript, name: str, files: tuple[str, ...]
+        self,
+        player: str,
+        compiled: CompiledScript,
+        name: str,
+        files: tuple[str, ...],
+        sources: Mapping[str, str] | None = None,
     ) -> LibraryEntry:
         """Keep ``compiled`` for ``player`` (and whoever added the same bundle before): its entry."""
         script_id = script_id_of(compiled.sha256)
@@ -117,9 +111,16 @@ class ScriptLibrary:
                 }
                 if compiled.source_map is not None:
                     data["sourceMap"] = compiled.source_map
-            if player not in data["players"]:
-                data["players"].append(player)
-                data["names"][player] = name
+            if sources is not None and "sources" not in data:
+                # the files it was compiled from, so a new version can name it as its base
+                data["sources"] = {file: sources[file] for file in files}
+                added_sources = True
+            else:
+                added_sources = False
+            if player not in data["players"] or added_sources:
+                if player not in data["players"]:
+                    data["players"].append(player)
+                    data["names"][player] = name
                 text = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
                 store.write_atomic(path, text.encode("utf-8"))
         return self._entry(data, player, added=added)
@@ -139,6 +140,17 @@ class ScriptLibrary:
             source_map=data.get("sourceMap"),
         )
         return LibraryScript(self._entry(data, player), script)
+
+    def sources(self, player: str, script_id: str) -> tuple[dict[str, str], str]:
+        """The files ``player``'s script ``script_id`` was compiled from, and its entry."""
+        self.get(player, script_id)  # refused if it is not theirs
+        data = self._read(self._path(script_id), script_id)
+        sources = data.get("sources")
+        if not isinstance(sources, dict) or not data["files"]:
+            raise ApiError(
+                f"{script_id} was kept without its source files (before nova kept them); add it again with files to use it as a base"
+            )
+        return {f: sources[f] for f in data["files"]}, data["files"][0]
 
     def listing(self, player: str) -> list[LibraryEntry]:
         """``player``'s scripts, by name then id (a damaged file is left out, not fatal)."""
@@ -211,4 +223,6 @@ def add_to_library(
     names = list(files)
     entry = entry_name or ("main.ts" if "main.ts" in files else names[0])
     ordered = (entry, *(n for n in names if n != entry))
-    return ScriptLibrary.of(root).add(player, compiled, name or script_name(entry), ordered)
+    return ScriptLibrary.of(root).add(
+        player, compiled, name or script_name(entry), ordered, {f: files[f] for f in ordered}
+    )

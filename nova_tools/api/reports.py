@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Literal
 
-from .. import store
+from .. import engine, store
 from ..engine.notes import NoteTracker
 from ..engine.reasons import Outcome, failed_turn
 from ..engine.view import REDACTED, android_json
@@ -115,6 +115,7 @@ def events_page(
     to_round: int | None = None,
     action: str | None = None,
     outcome: str | None = None,
+    seen_only: bool = False,
 ) -> EventsPage:
     """A filtered page of the event log: one round (or ``from_round``-``to_round``, both
     included), one android, turns of one action type (``android.move``, or ``move``) or one
@@ -124,10 +125,15 @@ def events_page(
 
     ``notes``: ``"logged"`` shows a turn's memory and recording as the log keeps them (often as
     edits of the previous note, docs/game-file.md); ``"whole"`` as the script returned them;
-    ``"none"`` leaves them out (they are most of a turn's size)."""
+    ``"none"`` leaves them out (they are most of a turn's size). ``seen_only`` (with ``player``)
+    keeps only what that player could see: their own androids' turns, the turns of other androids
+    that ended their round on a tile the player saw, and the events of no tile (joins, rounds)."""
     game = open_game(path) if player is None else require_player(path, player)
     if mine_only and player is None:
         raise ApiError("mine_only needs the player whose androids are meant")
+    if seen_only and player is None:
+        raise ApiError("seen_only needs the player whose view is meant")
+    seen = events_seen_by(game, player) if seen_only and player is not None else None
     if limit < 1 or limit > 500:
         raise ApiError(f"limit must be between 1 and 500, not {limit}")
     if offset is not None and offset < 0:
@@ -138,6 +144,8 @@ def events_page(
     owners = {a.id: a.owner for a in game.state.androids.values()}
     selected = []
     for index, event in enumerate(game.events):
+        if seen is not None and index not in seen:
+            continue
         if rounds is not None and not (
             isinstance(event.get("round"), int) and rounds[0] <= event["round"] <= rounds[1]
         ):
@@ -170,6 +178,41 @@ def events_page(
     return EventsPage(
         total=len(selected), offset=start, limit=limit, events=items, log_length=len(game.events)
     )
+
+
+def events_seen_by(game: store.Game, player: str) -> set[int]:
+    """The indices of the events ``player`` could see (see :func:`events_page`'s ``seen_only``):
+    another player's turn counts when its android ends the round on a tile of the player's view
+    then (the view a replay shows for that round, engine.world_view)."""
+    state = engine.from_json(game.initial, game.rules)
+    replayer = engine.Replayer(state)
+    width = state.width
+    seen: set[int] = set()
+    others: list[tuple[int, str]] = []  # this round's turns of other players' androids
+    for index, event in enumerate(game.events):
+        replayer.apply(index, event)
+        kind = event["type"]
+        if kind == "turn":
+            android = state.androids.get(event["android"])
+            if android is None or android.owner == player:
+                seen.add(index)
+            else:
+                others.append((index, android.id))
+        elif kind == "round.ended":
+            try:
+                view = engine.world_view(state, player)
+            except Exception:  # not in the game yet: nothing of theirs to see with
+                view = {"tiles": []}
+            visible = {t["position"]["y"] * width + t["position"]["x"] for t in view["tiles"]}
+            for turn, android_id in others:
+                android = state.androids[android_id]
+                if android.y * width + android.x in visible:
+                    seen.add(turn)
+            others = []
+            seen.add(index)
+        else:
+            seen.add(index)
+    return seen
 
 
 def _round_range(round: int | None, first: int | None, last: int | None) -> tuple[int, int] | None:

@@ -13,48 +13,59 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import Field, SkipValidation
+
+from ..engine.reasons import Outcome, Reason
+from ..engine.wire import Action
+from ..shape import Result
 
 Points = int | float  # scores, battery, health: 4 stays 4 and 2.5 stays 2.5
 Materials = dict[str, int]  # sparse: a material left out is zero
 
 
-class Result(BaseModel):
-    # defer_build: a model's validator is built the first time it is used, not when this module is
-    # imported, so a command pays only for the results it returns (nova status: three of them)
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        populate_by_name=True,
-        frozen=True,
-        serialize_by_alias=True,
-        defer_build=True,
-    )
-
-    # the fields ``to_json()`` gives, when the documented shape is a part of the result
-    json_fields: ClassVar[set[str] | frozenset[str] | None] = None
-
-    def to_json(self) -> dict[str, Any]:
-        shown = None if self.json_fields is None else set(self.json_fields)
-        return self.model_dump(mode="json", by_alias=True, include=shown)
-
-
 class Position(Result):
-    x: int
-    y: int
+    x: int = Field(description="Column, from 0 at the west edge.")
+    y: int = Field(description="Row, from 0 at the north edge.")
 
 
 # --- changing a game ----------------------------------------------------------------------------
 
 
 class Created(Result):
-    """``nova create-game --json``: ``{"file", "seed", "width", "height", "finalTurn"}``."""
+    """``nova create-game --json``: ``{"file", "seed", "width", "height", "finalTurn"}`` (the
+    MCP tools name the game instead of its file)."""
 
-    path: Path = Field(alias="file")
-    seed: int
-    width: int
-    height: int
-    final_turn: int | None
+    path: Path | None = Field(None, alias="file", exclude=True)  # a machine path: only the CLI
+    game: str | None = Field(None, description="The new game's name.")
+    seed: int = Field(description="The world seed.")
+    width: int = Field(description="Board width.")
+    height: int = Field(description="Board height.")
+    final_turn: int | None = Field(
+        description="The arrival round (rules.match.finalRound), if the rules set one."
+    )
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json", by_alias=True, exclude={"game"})
+        return {"file": str(self.path), **data}
+
+
+class RuleProblem(Result):
+    path: str = Field(description="The JSON path of the problem, e.g. 'android.cargoCapacity'.")
+    message: str = Field(description="What is wrong there and what was expected.")
+
+
+class RulesCheck(Result):
+    """Rules overrides checked without creating a game."""
+
+    valid: bool = Field(description="True when the rules can be used as they are.")
+    problems: tuple[RuleProblem, ...] = Field(
+        (), description="Every problem found, each with its JSON path."
+    )
+    width: int | None = Field(None, description="Board width the rules give (when valid).")
+    height: int | None = Field(None, description="Board height the rules give (when valid).")
+    final_turn: int | None = Field(
+        None, description="The arrival round the rules give, if any (when valid)."
+    )
 
 
 class Uploaded(Result):
@@ -62,11 +73,37 @@ class Uploaded(Result):
 
     json_fields: ClassVar = frozenset({"script_id"})
 
-    script_id: str
+    script_id: str = Field(
+        description="Pass this to launch_android (and android.launch in a script)."
+    )
     player: str
+    name: str = Field(description="The name the script is stored under.")
+    sha256: str = Field(description="Digest of the compiled bundle.")
+    joined: bool = Field(
+        description="True when this upload added the player to the game (with their initial charger)."
+    )
+    library_id: str | None = Field(
+        None,
+        description="The script in the player's library: upload it to any other game by this id, no source needed.",
+    )
+
+
+class LibraryEntry(Result):
+    """A script in the player's library: upload it to any game, or compare it, by its id."""
+
+    id: str = Field(
+        description="The library id ('lib-' + 16 hex digits of the bundle's SHA-256): the same code always gets the same id."
+    )
     name: str
-    sha256: str
-    joined: bool  # the upload created the player
+    sha256: str = Field(
+        description="Digest of the compiled bundle: every game it is uploaded to holds these bytes."
+    )
+    bytes: int = Field(description="The bundle's size in UTF-8 bytes.")
+    files: tuple[str, ...] = Field(description="The files it was compiled from, entry first.")
+    added: bool = Field(
+        False,
+        description="True when this call put it in the library (False: it was there already, nothing was compiled twice).",
+    )
 
 
 class Launched(Result):
@@ -74,12 +111,14 @@ class Launched(Result):
 
     json_fields: ClassVar = frozenset({"android_id"})
 
-    android_id: str
+    android_id: str = Field(description="The new android's id.")
     player: str
     script_id: str
-    position: Position
-    active_androids: int  # the player's, this one included
-    capacity: int  # how many the player's completed chargers allow
+    position: Position = Field(description="Where it stands: on the player's initial charger.")
+    active_androids: int = Field(description="The player's active androids now, this one included.")
+    capacity: int = Field(
+        description="How many active androids the player's completed chargers allow."
+    )
 
 
 class RunSummary(Result):
@@ -89,18 +128,28 @@ class RunSummary(Result):
         {"rounds", "first_round", "last_round", "turns", "failed_turns", "destroyed"}
     )
 
-    rounds: int
+    rounds: int = Field(description="Rounds played by this call.")
     first_round: int
-    last_round: int
-    turns: int
-    failed_turns: int
-    destroyed: tuple[str, ...]
+    last_round: int = Field(description="The game's round now.")
+    turns: int = Field(description="Android turns taken.")
+    failed_turns: int = Field(
+        description="Turns refused or failed (each cost the android health): see the events of failed turns."
+    )
+    destroyed: tuple[str, ...] = Field(description="Androids destroyed during these rounds.")
     seconds: float
-    final_round: int | None = (
-        None  # rules.match.finalRound: None means the game has no arrival date
+    final_round: int | None = Field(
+        None, description="rules.match.finalRound: none means the game has no arrival date."
+    )
+    scores: tuple[PlayerScore, ...] = Field(
+        (), description="Colony readiness per player after the last round."
     )
     # the standings the run left, as `nova status` gives them (so nobody reads the file again)
-    status: Status | None = None
+    status: Status | None = Field(None, exclude=True)
+
+
+class PlayerScore(Result):
+    player: str
+    score: Points
 
 
 class SourcePlace(Result):
@@ -134,30 +183,45 @@ class DryRun(Result):
         }
     )
 
-    android_id: str
+    android_id: str = Field(description="The android the turn was run as.")
     round: int
-    action: Any  # what the turn function returned (None on a script error)
-    ticks: int
-    accepted: bool
-    outcome: str  # accepted | refused | invalid | error
-    code: str | None
-    reason: str | None
-    penalty: Points  # health a failed turn would cost
-    memory_size: int | None
+    # typed as the actions a turn may return, but passed on as returned: a turn that returns
+    # something else (an unknown type, a number) is exactly what a dry-run must show
+    action: SkipValidation[
+        Action | dict[str, Any] | list[Any] | str | int | float | bool | None
+    ] = Field(
+        None,
+        description="What the turn function returned: one of the actions (see the typings), or anything else it returned, which the engine refuses as invalid; null on a script error.",
+    )
+    ticks: int = Field(description="Interpreter ticks spent (rules.script.fuel is the budget).")
+    accepted: bool = Field(description="Whether the engine would accept the action.")
+    outcome: Outcome
+    code: Reason | None = Field(description="The reason code, when not accepted.")
+    reason: str | None = Field(description="Why not, in words.")
+    penalty: Points = Field(description="Health a failed turn costs.")
+    memory_size: int | None = Field(description="The memory's length as the engine counts it.")
     recording_size: int | None
-    event: dict[str, Any]  # the turn event the engine would log
-    logs: tuple[str, ...] = ()  # what the script printed with console.log (at most MAX_LOG_LINES)
-    # where the turn failed in the player's files, innermost first (empty when it did not fail
-    # there: refused, out of fuel, or a script kept without its source map)
-    stack: tuple[SourcePlace, ...] = ()
+    # the turn event the engine would log (for the LSP; no JSON shape carries it)
+    event: dict[str, Any] = Field(default_factory=dict, exclude=True)
+    logs: tuple[str, ...] = Field(
+        (), description="What the script printed with console.log this turn."
+    )
+    stack: tuple[SourcePlace, ...] = Field(
+        (),
+        description="Where the turn failed in the player's files, innermost first (empty when it did not fail there).",
+    )
+    world: str | None = Field(
+        None,
+        description="MCP: 'game' when run against a game's current state, 'fresh' for a fresh default world.",
+    )
 
 
 # --- scores -----------------------------------------------------------------------------------
 
 
 class ScoreLine(Result):
-    source: (
-        str  # "buildings.<type>" or "materials.<material>": the rules.scoring path it comes from
+    source: str = Field(
+        description="What earns the points, e.g. 'buildings.charger' or 'materials.metal'."
     )
     points: Points
 
@@ -166,8 +230,10 @@ class Standing(Result):
     """One player's colony readiness, where it comes from, and their androids."""
 
     id: str
-    score: Points
-    breakdown: tuple[ScoreLine, ...]
+    score: Points = Field(description="Colony readiness now.")
+    breakdown: tuple[ScoreLine, ...] = Field(
+        description="Where the score comes from (zero lines left out)."
+    )
     active_androids: int
     wrecks: int
 
@@ -177,7 +243,9 @@ class Status(Result):
     file its ``match`` account (docs/matches.md)."""
 
     round: int
-    final_turn: int | None
+    final_turn: int | None = Field(
+        description="The round the humans land on (rules.match.finalRound), if any."
+    )
     players: tuple[Standing, ...]
     match: dict[str, Any] | None = None
 
@@ -195,20 +263,44 @@ class AndroidState(Result):
     """An android as anyone who sees it sees it (no memory, no recording)."""
 
     id: str
-    owner_id: str
+    owner_id: str = Field(description="The player who owns it.")
     script_id: str
     position: Position
     battery: Points
     health: Points
-    active: bool  # false for a wreck
+    active: bool = Field(description="False for a wreck.")
     cargo: Materials
 
 
 class AndroidReport(AndroidState):
-    """``nova android --json``: one android as its owner sees it."""
+    """``nova android --json``: one android as its owner sees it (MCP get_android: windows of
+    its memory and recording, and its last turns)."""
 
-    memory: str
-    recording: str
+    json_fields: ClassVar = frozenset(
+        {
+            "id",
+            "owner_id",
+            "script_id",
+            "position",
+            "battery",
+            "health",
+            "active",
+            "cargo",
+            "memory",
+            "recording",
+        }
+    )
+
+    memory: str = Field(description="Its memory (MCP: up to max_chars, from the start).")
+    recording: str = Field(
+        description="Its recording (MCP: a window, by default its last max_chars characters)."
+    )
+    memory_length: int | None = Field(None, description="Characters of memory in all.")
+    recording_length: int | None = Field(None, description="Characters of recording in all.")
+    recording_offset: int | None = Field(None, description="Where the recording window starts.")
+    recent_turns: tuple[TurnSummary, ...] | None = Field(
+        None, description="Its last few turns, newest last."
+    )
 
 
 class RecordedAndroid(Result):
@@ -222,8 +314,8 @@ class RecordedAndroid(Result):
 
 
 class OwnAndroid(AndroidState):
-    memory_length: int
-    recording_length: int
+    memory_length: int = Field(description="Characters of memory (read it with get_android).")
+    recording_length: int = Field(description="Characters of recording (read it with get_android).")
 
 
 class BuildingState(Result):
@@ -232,11 +324,13 @@ class BuildingState(Result):
     owner_id: str
     position: Position
     health: Points
-    complete: bool  # false for a construction site
-    initial: bool  # a player's initial charger
+    complete: bool = Field(
+        description="False for a construction site, which does nothing and scores nothing."
+    )
+    initial: bool = Field(description="The player's initial charger (nobody can salvage it).")
     remaining_ticks: int
     invested: Materials
-    owed: Materials  # what a site still needs
+    owed: Materials = Field(description="Material the site still needs.")
     storage: Materials
 
 
@@ -248,18 +342,22 @@ class ScriptRef(Result):
 class Holdings(Result):
     """What a player owns, wherever it is (fog does not hide your own things)."""
 
-    capacity: int  # active androids the player's completed chargers allow
+    capacity: int = Field(description="Active androids the player's completed chargers allow.")
     active_androids: int
-    androids: tuple[OwnAndroid, ...]  # wrecks included
-    buildings: tuple[BuildingState, ...]  # sites included
+    androids: tuple[OwnAndroid, ...] = Field(
+        description="Every android of the player, wrecks included, wherever it is."
+    )
+    buildings: tuple[BuildingState, ...] = Field(
+        description="Every building and site of the player, wherever it is."
+    )
     scripts: tuple[ScriptRef, ...]
 
 
 class VisibleTile(Result):
     position: Position
-    composition: Materials  # ore, water, acid, radiation in the ground
-    scattered: Materials  # loose material
-    revealed_by: tuple[str, ...] = ()  # the players who see it
+    composition: Materials = Field(description="Ore, water, acid, radiation in the ground.")
+    scattered: Materials = Field(description="Loose material, collectable with android.collect.")
+    revealed_by: tuple[str, ...] = Field((), description="The players who see it.")
 
 
 class Message(Result):
@@ -277,12 +375,30 @@ class PlayerWorld(Result):
     round: int
     width: int
     height: int
-    tiles: tuple[VisibleTile, ...]  # every visible tile, row by row
-    androids: tuple[AndroidState, ...]  # on visible tiles, everyone's
-    buildings: tuple[BuildingState, ...]  # on visible tiles, everyone's
-    messages: tuple[Message, ...]  # broadcasts sent from visible tiles, oldest first
+    tiles: tuple[VisibleTile, ...] = Field(
+        description="Visible tiles row by row (MCP: a page of those with something in the ground or on the surface)."
+    )
+    androids: tuple[AndroidState, ...] = Field(
+        description="Androids on visible tiles, with their owner (MCP: other players' only; yours are under yours)."
+    )
+    buildings: tuple[BuildingState, ...] = Field(
+        description="Buildings on visible tiles (MCP: other players' only)."
+    )
+    messages: tuple[Message, ...] = Field(
+        description="Broadcasts sent from visible tiles, oldest first (MCP: the latest few)."
+    )
     yours: Holdings
-    loose: Materials  # loose material on all visible tiles, added up
+    loose: Materials = Field(description="Loose material on all visible tiles, added up.")
+    whole_map: bool | None = Field(
+        None,
+        description="True: the complete world (a replay's view), not the player's sight.",
+    )
+    visible_tiles: int | None = Field(None, description="How many tiles the player sees.")
+    tile_count: int | None = Field(
+        None, description="Visible tiles with something in the ground or on the surface."
+    )
+    tile_offset: int | None = Field(None, description="Where the page of tiles starts.")
+    message_count: int | None = Field(None, description="Broadcasts sent from visible tiles.")
 
 
 # --- the log ------------------------------------------------------------------------------------
@@ -293,36 +409,55 @@ class EventsPage(Result):
     as the game file holds it (docs/game-file.md) plus its ``index`` in the whole log and its
     ``text``, the line `nova events` prints for it."""
 
-    total: int  # events matching the filters
-    offset: int  # index, among the matches, of the first one shown
+    json_fields: ClassVar = frozenset({"total", "offset", "limit", "events", "log_length"})
+
+    total: int = Field(description="Events matching the filters.")
+    offset: int = Field(description="Index (among the matches) of the first event shown.")
     limit: int
-    events: tuple[
-        dict[str, Any], ...
-    ]  # each with its ``index`` and its ``text`` (what happened, in words)
-    log_length: int = 0  # events in the whole log, matching or not
+    events: tuple[dict[str, Any], ...] = Field(
+        description="The events in full, each with its index and text (MCP: only with compact=false)."
+    )
+    log_length: int = Field(0, description="Events in the whole log, matching or not.")
+    lines: tuple[str, ...] | None = Field(
+        None,
+        description="MCP's compact form (the default): one line each, '#index rROUND what happened'.",
+    )
 
 
 class PlayerHistory(Result):
     id: str
-    scores: tuple[Points, ...]  # one per listed round
+    scores: tuple[Points, ...] = Field(
+        description="The player's score after each listed round, in the order of rounds."
+    )
 
 
 class LeadChange(Result):
     """A round where the lead changed hands: who leads from then on (several on a tie, none while
     nobody has a point) and everyone's score then, in the order of the players."""
 
-    round: int
-    leaders: tuple[str, ...]
-    scores: tuple[Points, ...]
+    round: int = Field(description="The round after which the lead changed hands.")
+    leaders: tuple[str, ...] = Field(
+        description="Who leads from then on: one player, several on a tie, none while nobody has a point."
+    )
+    scores: tuple[Points, ...] = Field(
+        description="Every player's score then, in the order of players."
+    )
 
 
 class ScoreHistory(Result):
     """``nova status --history --json``: ``{"rounds", "players": [{"id", "scores"}], "leadChanges"}``,
     each player's score after setup (round 0) and after every round, in join order."""
 
-    rounds: tuple[int, ...]
-    players: tuple[PlayerHistory, ...]
-    lead_changes: tuple[LeadChange, ...]
+    json_fields: ClassVar = frozenset({"rounds", "players", "lead_changes"})
+
+    rounds: tuple[int, ...] = Field(
+        description="The rounds listed (0: after setup); the last round played is always included."
+    )
+    players: tuple[PlayerHistory, ...] = Field(description="Each player's scores, in join order.")
+    lead_changes: tuple[LeadChange, ...] = Field(
+        description="Every round where the lead changed, over the whole game (not only the listed rounds)."
+    )
+    every: int = Field(1, description="The step between listed rounds (1: every round).")
 
     def sampled(self, every: int) -> ScoreHistory:
         """Every ``every``-th round (the last one always kept), for a view that must stay small;
@@ -337,6 +472,7 @@ class ScoreHistory(Result):
                 for p in self.players
             ),
             lead_changes=self.lead_changes,
+            every=every,
         )
 
 
@@ -376,10 +512,12 @@ class GameSummary(Result):
 class GameEntry(Result):
     """A game under a folder: its name and summary, or why it cannot be read."""
 
-    name: str
-    path: Path
+    name: str = Field(description="The game's name, as every tool takes it.")
+    path: Path | None = Field(None, exclude=True)  # a machine path: never in an answer
     summary: GameSummary | None = None
-    problem: str | None = None
+    problem: str | None = Field(
+        None, description="Why the file could not be read, when it could not."
+    )
 
 
 # --- a recorded game for a viewer (the lab) -------------------------------------------------------
@@ -423,15 +561,19 @@ class TurnSummary(Result):
     the android itself shows), and how the engine judged it."""
 
     round: int
-    action: dict[str, Any] | None  # what the turn function returned (None on a script error)
-    outcome: str  # accepted | refused | invalid | error
-    code: str | None  # the reason code of a failed turn
+    action: dict[str, Any] | None = Field(
+        description="What the turn function returned, without memory and recording (null on a script error).",
+    )
+    outcome: Outcome
+    code: str | None = Field(description="The reason code of a failed turn.")
     reason: str | None
     ticks: int
 
 
 class AndroidMoment(AndroidReport):
     """An android at one moment of a recorded game, with its last turn up to then."""
+
+    json_fields: ClassVar = AndroidReport.json_fields | {"round", "turn", "last_turn"}
 
     round: int
     turn: int | None

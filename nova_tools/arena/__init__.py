@@ -15,7 +15,7 @@ cache) for every game it plays.
 from .backends import Backend, InProcess, ProcessPool, choose_backend, default_jobs
 from .compare import Comparison, SeedDifference, compare
 from .errors import ArenaError, Interrupted
-from .game import GameRecord, SeatRecord, play_task, seat_player
+from .game import GameRecord, SeatRecord, play_task, seat_players
 from .plan import (
     Contest,
     Entrant,
@@ -25,13 +25,39 @@ from .plan import (
     parse_seeds,
     round_robin_plan,
 )
+from .results import (
+    ArenaRun,
+    ComparisonBrief,
+    ComparisonResult,
+    Difference,
+    GameResult,
+    MapShape,
+    PairTotals,
+    RankedScript,
+    ScriptTotals,
+    SeedGap,
+    Timing,
+    TournamentResult,
+)
 from .run import Run, entrants_from_files, play_all, script_entry, script_name
 from .stats import Interval, interval, t_quantile
-from .summary import ScriptTally
+from .summary import ScriptTally, game_result
 from .tournament import PairResult, Standing, Tournament, tournament
 
 __all__ = [
     "ArenaError",
+    "ArenaRun",
+    "ComparisonBrief",
+    "ComparisonResult",
+    "Difference",
+    "GameResult",
+    "PairTotals",
+    "MapShape",
+    "RankedScript",
+    "ScriptTotals",
+    "SeedGap",
+    "Timing",
+    "TournamentResult",
     "Backend",
     "Comparison",
     "Contest",
@@ -55,6 +81,7 @@ __all__ = [
     "compare_plan",
     "default_jobs",
     "entrants_from_files",
+    "game_result",
     "interval",
     "parse_seeds",
     "play_all",
@@ -62,7 +89,7 @@ __all__ = [
     "round_robin_plan",
     "script_entry",
     "script_name",
-    "seat_player",
+    "seat_players",
     "t_quantile",
     "tournament",
 ]

@@ -15,9 +15,10 @@ from pathlib import Path
 
 from .backends import Backend
 from .plan import Contest, Entrant, compare_plan
+from .results import ComparisonBrief, ComparisonResult, Difference, MapShape, SeedGap
 from .run import Progress, Run, play_all
 from .stats import Interval, interval
-from .summary import ScriptTally, result_json, tally, timing_json
+from .summary import ScriptTally, game_result, tally, timing
 
 FEW_SEEDS = 10
 MOST_DIFFERENT = 3
@@ -80,50 +81,73 @@ class Comparison:
             return f"{b} scores more than {a}"
         return "no clear difference"
 
-    def to_json(self) -> dict:
-        entrants = self.run.contest.entrants
-        names = [e.name for e in entrants]
-        rules = self.run.contest.rules
+    def _difference(self) -> Difference | None:
         ci = self.difference
-        return {
-            "games": self.games,
-            "planned": len(self.run.planned),
-            "complete": self.run.complete,
-            "draws": self.draws,
-            "rounds": self.run.planned[0].rounds if self.run.planned else 0,
-            "seeds": sorted({t.seed for t in self.run.planned}),
-            "map": {
-                "width": rules.world.width,
-                "height": rules.world.height,
-                "symmetry": rules.world.symmetry,
-            },
-            "scripts": [s.to_json() for s in self.scripts],
-            "difference": None
-            if ci is None
-            else {
-                "of": f"{names[0]} - {names[1]}",
-                "mean": round(ci.mean, 4),
-                "low": round(ci.low, 4),
-                "high": round(ci.high, 4),
-                "level": ci.level,
-                "seeds": ci.n,
-                "excludesZero": ci.excludes_zero,
-            },
-            "verdict": self.verdict(),
-            "mostDifferent": [
-                {
-                    "seed": s.seed,
-                    "difference": round(s.difference, 4),
-                    "scores": [list(g) for g in s.games],
-                }
-                for s in self.most_different()
-            ],
-            "warnings": list(self.warnings),
-            "results": [result_json(r, entrants, _file(self.run, r)) for r in self.run.played],
-            "timing": timing_json(
-                self.run.seconds, self.run.where, self.run.workers, self.run.played
+        if ci is None:
+            return None
+        a, b = (e.name for e in self.run.contest.entrants)
+        return Difference(
+            of=f"{a} - {b}",
+            mean=round(ci.mean, 4),
+            low=round(ci.low, 4),
+            high=round(ci.high, 4),
+            level=ci.level,
+            seeds=ci.n,
+            excludes_zero=ci.excludes_zero,
+        )
+
+    def _gaps(self, digits: int = 4) -> tuple[SeedGap, ...]:
+        return tuple(
+            SeedGap(seed=s.seed, difference=round(s.difference, digits), scores=s.games)
+            for s in self.most_different()
+        )
+
+    def result(self, detail: bool = False) -> ComparisonResult:
+        """The comparison's JSON shape; with ``detail``, each game's margin, first buildings and
+        failed turns by reason (and its file under ``--out`` as its ``game``)."""
+        entrants = self.run.contest.entrants
+        rules = self.run.contest.rules
+        return ComparisonResult(
+            games=self.games,
+            planned=len(self.run.planned),
+            complete=self.run.complete,
+            draws=self.draws,
+            rounds=self.run.planned[0].rounds if self.run.planned else 0,
+            seeds=tuple(sorted({t.seed for t in self.run.planned})),
+            map=MapShape(
+                width=rules.world.width,
+                height=rules.world.height,
+                symmetry=rules.world.symmetry,
             ),
-        }
+            scripts=(self.scripts[0].result(), self.scripts[1].result()),
+            difference=self._difference(),
+            verdict=self.verdict(),
+            most_different=self._gaps(),
+            warnings=self.warnings,
+            results=tuple(
+                game_result(r, entrants, _file(self.run, r), detail=detail, game=_file(self.run, r))
+                for r in self.run.played
+            ),
+            timing=timing(self.run.seconds, self.run.where, self.run.workers, self.run.played),
+        )
+
+    def brief(self) -> ComparisonBrief:
+        """The comparison in a few lines: the 3 seeds that differ most, no per-game list."""
+        return ComparisonBrief(
+            played=self.games,
+            draws=self.draws,
+            seeds=len(self.seeds),
+            rounds=self.run.planned[0].rounds if self.run.planned else 0,
+            scripts=(self.scripts[0].result(), self.scripts[1].result()),
+            difference=self._difference(),
+            verdict=self.verdict(),
+            most_different=tuple(g for g in self._gaps() if g.difference),
+            warnings=self.warnings,
+            seconds=round(self.run.seconds, 2),
+        )
+
+    def to_json(self, detail: bool = False) -> dict:
+        return self.result(detail).to_json()
 
 
 def _file(run: Run, record) -> str | None:

@@ -1,8 +1,9 @@
 """One arena game, as a worker plays it: (contest, task) -> :class:`GameRecord`.
 
-Players are named by seat (``p1``, ``p2``...), never by script, so a game depends only on the
-rules, the seed, the scripts and the seat order: the same task gives the same record on any
-worker, in any process, on any machine of a Ray cluster.
+Each seat's player is named after its script (the entrant's name, unique in a contest), so a kept
+game reads as "starter vs miner"; a game depends only on the rules, the seed, the scripts and
+their names, and the seat order: the same task gives the same record on any worker, in any
+process, on any machine of a Ray cluster.
 """
 
 from __future__ import annotations
@@ -18,9 +19,24 @@ from ..play import GameSession, GameSpec, Seat, stored_game
 from .plan import Contest, GameTask
 
 
-def seat_player(seat: int) -> str:
-    """The player id of a seat (0-based): ``p1``, ``p2``..."""
-    return f"p{seat + 1}"
+def player_names(contest: Contest) -> tuple[str, ...]:
+    """Each entrant's player id: its script's name as a player id may spell it (letters,
+    digits, '-', '_', '.'; 'starter#2' is 'starter-2'), made unique with its place if need be."""
+    names = [
+        "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "-" for c in e.name)[:60]
+        or "script"
+        for e in contest.entrants
+    ]
+    return tuple(
+        name if names.count(name) == 1 else f"{name}-{index + 1}"
+        for index, name in enumerate(names)
+    )
+
+
+def seat_players(contest: Contest, task: GameTask) -> tuple[str, ...]:
+    """The player id of each seat: its script's name (:func:`player_names`)."""
+    names = player_names(contest)
+    return tuple(names[entrant] for entrant in task.seats)
 
 
 @dataclass(frozen=True)
@@ -32,6 +48,9 @@ class SeatRecord:
     score: float
     turns: int
     failed: tuple[tuple[str, int], ...]  # (reason code, failed turns), by code
+    # the round after which the seat first had each kind of building complete (not its initial
+    # charger), e.g. {"extractor": 12, "charger": 30}; a kind never built is left out
+    first_built: tuple[tuple[str, int], ...] = ()
     # a digest of every action the seat's androids took, in order: two scripts made the same
     # moves from a seat when their digests there are equal
     moves: str = ""
@@ -64,10 +83,11 @@ class GameRecord:
 
 
 def _session(contest: Contest, task: GameTask) -> GameSession:
-    """The game of a task: seats join, upload and launch in seat order (players named by seat),
+    """The game of a task: seats join, upload and launch in seat order (players named after their scripts),
     then it is played through the one game loop."""
+    names = seat_players(contest, task)
     seats = tuple(
-        Seat(seat_player(seat), contest.entrants[entrant].script, contest.entrants[entrant].name)
+        Seat(names[seat], contest.entrants[entrant].script, contest.entrants[entrant].name)
         for seat, entrant in enumerate(task.seats)
     )
     return GameSession.start(
@@ -81,13 +101,18 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
     session = _session(contest, task)
     state = session.state
     turns: Counter[str] = Counter()
-    failed: dict[str, Counter[str]] = {seat_player(i): Counter() for i in range(len(task.seats))}
-    moves = {seat_player(i): hashlib.sha256() for i in range(len(task.seats))}
-    for _ in range(task.rounds):
+    players = seat_players(contest, task)
+    failed: dict[str, Counter[str]] = {player: Counter() for player in players}
+    first: dict[str, dict[str, int]] = {player: {} for player in players}
+    moves = {player: hashlib.sha256() for player in players}
+    for number in range(1, task.rounds + 1):
         report = session.play_round()  # its counts, made as the round was played
         turns.update(report.turns_by)
         for owner, code in report.failures:
             failed[owner][code] += 1
+        for building in state.buildings.values():
+            if building.complete and not building.initial:
+                first.get(building.owner, {}).setdefault(building.type, number)
         for event in report.events:  # what each seat did, for telling identical games apart
             if event["type"] == "turn":
                 moves[state.androids[event["android"]].owner].update(
@@ -97,11 +122,12 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
     seats = tuple(
         SeatRecord(
             entrant,
-            seat_player(seat),
-            points[seat_player(seat)],
-            turns[seat_player(seat)],
-            tuple(sorted(failed[seat_player(seat)].items())),
-            moves[seat_player(seat)].hexdigest(),
+            players[seat],
+            points[players[seat]],
+            turns[players[seat]],
+            tuple(sorted(failed[players[seat]].items())),
+            tuple(sorted(first[players[seat]].items())),
+            moves[players[seat]].hexdigest(),
         )
         for seat, entrant in enumerate(task.seats)
     )

@@ -105,7 +105,7 @@ def _without_titles(schema: dict[str, Any]) -> None:
 
 
 class _LeagueResult(Result):
-    model_config = ConfigDict(**Result.model_config, json_schema_extra=_without_titles)
+    model_config = ConfigDict(**{**Result.model_config, "json_schema_extra": _without_titles})
 
 
 class HeadToHead(_LeagueResult):

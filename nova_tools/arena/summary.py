@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from .game import GameRecord
 from .plan import Entrant
+from .results import GameResult, ScriptTotals, Timing
 
 
 @dataclass(frozen=True)
@@ -30,19 +31,22 @@ class ScriptTally:
     def failed_turns(self) -> int:
         return sum(n for _, n in self.failed)
 
+    def result(self) -> ScriptTotals:
+        return ScriptTotals(
+            name=self.name,
+            games=self.games,
+            wins=self.wins,
+            draws=self.draws,
+            losses=self.losses,
+            mean_score=_round(self.mean_score),
+            seat_mean_scores=tuple(_round(m) for m in self.seat_means),
+            turns=self.turns,
+            failed_turns=self.failed_turns,
+            failed_turns_by_reason=dict(self.failed),
+        )
+
     def to_json(self) -> dict:
-        return {
-            "name": self.name,
-            "games": self.games,
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
-            "meanScore": _round(self.mean_score),
-            "seatMeanScores": [_round(m) for m in self.seat_means],
-            "turns": self.turns,
-            "failedTurns": self.failed_turns,
-            "failedTurnsByReason": dict(self.failed),
-        }
+        return self.result().to_json()
 
 
 def _round(value: float | None) -> float | None:
@@ -92,30 +96,48 @@ def tally(
     return out
 
 
-def result_json(record: GameRecord, entrants: Sequence[Entrant], file: str | None = None) -> dict:
-    """One game as the ``results`` entries of DESIGN section 6 show it."""
+def game_result(
+    record: GameRecord,
+    entrants: Sequence[Entrant],
+    file: str | None = None,
+    *,
+    detail: bool = False,
+    game: str | None = None,
+) -> GameResult:
+    """One game as the ``results`` entries of DESIGN section 6 show it; with ``detail`` also
+    the margin, when each seat first built an extractor and a charger, and its failed turns."""
     winner = record.winner
-    data = {
-        "seed": record.task.seed,
-        "seats": [entrants[s.entrant].name for s in record.seats],
-        "scores": [s.score for s in record.seats],
-        "winner": None if winner is None else entrants[winner].name,
-        "failedTurns": [s.failed_turns for s in record.seats],
-        "stateHash": record.state_hash,
-    }
-    if file is not None:
-        data["file"] = file
-    return data
+    more = {}
+    if detail:
+        seats = record.seats
+        more = dict(
+            margin=seats[0].score - seats[1].score if len(seats) == 2 else None,
+            first_extractor=tuple(dict(s.first_built).get("extractor") for s in seats),
+            first_charger=tuple(dict(s.first_built).get("charger") for s in seats),
+            failed_by_reason=tuple(dict(s.failed) for s in seats),
+            game=game,
+            players=tuple(s.player for s in seats),
+        )
+    return GameResult(
+        **more,
+        seed=record.task.seed,
+        seats=tuple(entrants[s.entrant].name for s in record.seats),
+        scores=tuple(s.score for s in record.seats),
+        winner=None if winner is None else entrants[winner].name,
+        failed_turns=tuple(s.failed_turns for s in record.seats),
+        state_hash=record.state_hash,
+        file=file,
+    )
 
 
-def timing_json(seconds: float, where: str, workers: int, records: Sequence[GameRecord]) -> dict:
+def timing(seconds: float, where: str, workers: int, records: Sequence[GameRecord]) -> Timing:
     """How long the run took and where it ran: everything that may differ between two runs of
     the same games."""
     per_game = [r.seconds for r in records]
-    return {
-        "seconds": round(seconds, 3),
-        "where": where,
-        "workers": workers,
-        "gameSecondsMedian": round(statistics.median(per_game), 3) if per_game else None,
-        "gameSecondsMax": round(max(per_game), 3) if per_game else None,
-    }
+    return Timing(
+        seconds=round(seconds, 3),
+        where=where,
+        workers=workers,
+        game_seconds_median=round(statistics.median(per_game), 3) if per_game else None,
+        game_seconds_max=round(max(per_game), 3) if per_game else None,
+    )

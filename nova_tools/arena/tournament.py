@@ -17,8 +17,9 @@ from pathlib import Path
 from .backends import Backend
 from .errors import ArenaError
 from .plan import Contest, Entrant, round_robin_plan
+from .results import MapShape, PairTotals, RankedScript, TournamentResult
 from .run import Progress, Run, play_all
-from .summary import ScriptTally, result_json, tally, timing_json
+from .summary import ScriptTally, game_result, tally, timing
 
 
 @dataclass(frozen=True)
@@ -30,14 +31,16 @@ class Standing:
     mu: float
     sigma: float
 
+    def result(self) -> RankedScript:
+        return RankedScript(
+            **dict(self.tally.result()),
+            rating=round(self.rating, 4),
+            mu=round(self.mu, 4),
+            sigma=round(self.sigma, 4),
+        )
+
     def to_json(self) -> dict:
-        return {
-            "name": self.tally.name,
-            "rating": round(self.rating, 4),
-            "mu": round(self.mu, 4),
-            "sigma": round(self.sigma, 4),
-            **{k: v for k, v in self.tally.to_json().items() if k != "name"},
-        }
+        return self.result().to_json()
 
 
 @dataclass(frozen=True)
@@ -49,13 +52,19 @@ class PairResult:
     draws: int
     mean_scores: tuple[float | None, float | None]
 
+    def result(self) -> PairTotals:
+        return PairTotals(
+            scripts=self.names,
+            wins=self.wins,
+            draws=self.draws,
+            mean_scores=(
+                None if self.mean_scores[0] is None else round(self.mean_scores[0], 4),
+                None if self.mean_scores[1] is None else round(self.mean_scores[1], 4),
+            ),
+        )
+
     def to_json(self) -> dict:
-        return {
-            "scripts": list(self.names),
-            "wins": list(self.wins),
-            "draws": self.draws,
-            "meanScores": [None if m is None else round(m, 4) for m in self.mean_scores],
-        }
+        return self.result().to_json()
 
 
 @dataclass(frozen=True)
@@ -69,26 +78,24 @@ class Tournament:
     def games(self) -> int:
         return len(self.run.played)
 
-    def to_json(self) -> dict:
+    def result(self) -> TournamentResult:
         entrants = self.run.contest.entrants
         rules = self.run.contest.rules
-        return {
-            "games": self.games,
-            "planned": len(self.run.planned),
-            "complete": self.run.complete,
-            "draws": sum(1 for r in self.run.played if r.winner is None),
-            "rounds": self.run.planned[0].rounds if self.run.planned else 0,
-            "seeds": sorted({t.seed for t in self.run.planned}),
-            "map": {
-                "width": rules.world.width,
-                "height": rules.world.height,
-                "symmetry": rules.world.symmetry,
-            },
-            "ranking": [s.to_json() for s in self.ranking],
-            "pairs": [p.to_json() for p in self.pairs],
-            "warnings": list(self.warnings),
-            "results": [
-                result_json(
+        return TournamentResult(
+            games=self.games,
+            planned=len(self.run.planned),
+            complete=self.run.complete,
+            draws=sum(1 for r in self.run.played if r.winner is None),
+            rounds=self.run.planned[0].rounds if self.run.planned else 0,
+            seeds=tuple(sorted({t.seed for t in self.run.planned})),
+            map=MapShape(
+                width=rules.world.width, height=rules.world.height, symmetry=rules.world.symmetry
+            ),
+            ranking=tuple(s.result() for s in self.ranking),
+            pairs=tuple(p.result() for p in self.pairs),
+            warnings=self.warnings,
+            results=tuple(
+                game_result(
                     r,
                     entrants,
                     str(self.run.out / r.task.file_name(self.run.contest))
@@ -96,11 +103,12 @@ class Tournament:
                     else None,
                 )
                 for r in self.run.played
-            ],
-            "timing": timing_json(
-                self.run.seconds, self.run.where, self.run.workers, self.run.played
             ),
-        }
+            timing=timing(self.run.seconds, self.run.where, self.run.workers, self.run.played),
+        )
+
+    def to_json(self) -> dict:
+        return self.result().to_json()
 
 
 def ratings(entrants: Sequence[Entrant], records: Sequence) -> list[tuple[float, float, float]]:

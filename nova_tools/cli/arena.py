@@ -29,8 +29,11 @@ def _run(args: argparse.Namespace, play: str, show) -> int:
             out=args.out,
             progress=ProgressBar(unit="games", eta=True),
         )
+    detail = getattr(args, "detail", False)
     if args.json:
-        emit_json(result.to_json())
+        emit_json(result.to_json(detail) if detail else result.to_json())
+    elif detail:
+        show(result, detail=True)
     else:
         show(result)
     if not result.run.interrupted:
@@ -88,7 +91,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return _run(args, "compare", print_comparison)
 
 
-def print_comparison(result) -> None:
+def print_comparison(result, detail: bool = False) -> None:
     run = result.run
     a, b = result.scripts
     print(f"{a.name} vs {b.name}: {_games_words(run, '')}")
@@ -128,7 +131,42 @@ def print_comparison(result) -> None:
         print(f"Seeds that differ most: {parts}")
     for warning in result.warnings:
         print(f"warning: {warning}")
+    if detail:
+        print_games(result)
     _footer(run)
+
+
+def print_games(result) -> None:
+    """The per-game table of `nova compare --detail`: per seed and seat order both scores, the
+    margin, when each side first completed an extractor and a charger, and its failed turns."""
+
+    def pair(values, show=str) -> str:
+        return " / ".join("-" if v is None else show(v) for v in values)
+
+    def failed(by_reason: dict) -> str:
+        return ", ".join(f"{code} {n}" for code, n in sorted(by_reason.items())) or "0"
+
+    rows = []
+    for game in result.result(detail=True).results:
+        rows.append(
+            [
+                str(game.seed),
+                " vs ".join(game.seats),
+                pair(game.scores, fmt_points),
+                fmt_points(game.margin) if game.margin is not None else "-",
+                pair(game.first_extractor or ()),
+                pair(game.first_charger or ()),
+                " / ".join(failed(f) for f in game.failed_by_reason or ()),
+            ]
+        )
+    print("Every game (first seat / second seat):")
+    print(
+        table(
+            rows,
+            ["seed", "seats", "scores", "margin", "1st extractor", "1st charger", "failed turns"],
+            right={0, 3},
+        )
+    )
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -225,6 +263,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="A.ts B.ts: entry files, or house:NAME for a house android (house:starter ...)",
     )
     _options(p)
+    p.add_argument(
+        "--detail",
+        action="store_true",
+        help="also the per-game table: scores, margin, first extractor and charger, failed turns",
+    )
     p.set_defaults(handler=cmd_compare)
 
     p = sub.add_parser(

@@ -32,6 +32,12 @@ if TYPE_CHECKING:
     from ..api import Frame
 
 GLYPHS = BUILDING_LETTERS
+#: The legend's words for the building types whose ids are long.
+_SHORT_NAMES = {
+    "acidProcessingPlant": "acid plant",
+    "relayTower": "relay",
+    "colonyModule": "module",
+}
 LOOSE = {
     "metal": "m",
     "electronics": "e",
@@ -214,10 +220,11 @@ def legend_lines(frame: Frame, compact: bool = False) -> list[Text]:
     if not frame.players:
         players.append("none yet")
     players.rstrip()
+    kinds = [f"{letter} {_SHORT_NAMES.get(kind, kind)}" for kind, letter in GLYPHS.items()]
     return [
         players,
-        Text("buildings: C charger D depot X extractor P processor A acid plant S scanner"),
-        Text("  R radar T relay M module; lower case: a site; then the owner's mark"),
+        Text("buildings: " + " ".join(kinds[:6])),
+        Text("  " + " ".join(kinds[6:]) + "; lower case: a site; then the owner's mark"),
         Text("loose: $m metal $e electronics $p polymer $o ore $w water $c canister $+ mixed"),
         *(
             []

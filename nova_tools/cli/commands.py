@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import api
 from ..limits import NOTES, utf16_length
+from ..starter.house import house, is_house
 from .output import ProgressBar, emit_json, fmt_points, score_table
 
 
@@ -53,7 +54,11 @@ def cmd_create_game(args: argparse.Namespace) -> int:
 
 
 def cmd_upload(args: argparse.Namespace) -> int:
-    uploaded = api.upload_script(args.file, args.player, args.script, name=args.name)
+    script, name = args.script, args.name
+    if is_house(str(script)):  # a house android by name, as everywhere a script is taken
+        android = house(str(script))
+        script, name = android.entry_path, name or android.ref
+    uploaded = api.upload_script(args.file, args.player, script, name=name)
     joined = (
         f" ({uploaded.player} joined the game with an initial charger)" if uploaded.joined else ""
     )
@@ -293,7 +298,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "script",
         type=Path,
         metavar="SCRIPT.ts",
-        help="the entry file; its relative imports come along",
+        help="the entry file (its relative imports come along), or house:NAME",
     )
     _json_arg(p)
     p.set_defaults(handler=cmd_upload)

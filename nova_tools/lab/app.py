@@ -153,6 +153,7 @@ class Lab:
             whole_number(request, "round"),
             whole_number(request, "offset", default=0) or 0,
             whole_number(request, "limit", default=200, low=1, high=500) or 200,
+            text(request, "player"),
         )
         return answer(page)
 

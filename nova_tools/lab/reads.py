@@ -174,9 +174,22 @@ class Reads:
             lambda: api.status(game) if round is None else api.status_at(game, round),
         )
 
-    def events(self, name: str, round: int | None, offset: int, limit: int) -> api.EventsPage:
+    def events(
+        self, name: str, round: int | None, offset: int, limit: int, player: str | None = None
+    ) -> api.EventsPage:
+        """A round's events; with ``player``, only those that player could see (their view)."""
         path, game = self._game(name)
-        return api.events_page(game, round=round, offset=offset, limit=limit, notes="whole")
+        if player is None:
+            return api.events_page(game, round=round, offset=offset, limit=limit, notes="whole")
+        return api.events_page(
+            game,
+            round=round,
+            offset=offset,
+            limit=limit,
+            notes="whole",
+            player=player,
+            seen_only=True,
+        )
 
     def android(
         self, name: str, android_id: str, round: int, turn: int | None, player: str | None

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 from ..api import GameSummary, Result, Standing, Status
 from ..arena.league import LeagueSummary
+from ..arena.results import ComparisonResult, TournamentResult
 from ..limits import MAX_SEED
 
 Disclosure = Literal["full", "recording"]
@@ -129,66 +130,16 @@ class MatchOutcome(Result):
         return status.to_json()
 
 
-class ArenaView(Result):
-    """The parts of a ``nova compare --json`` / ``nova tournament --json`` object the Arena page
-    shows (docs/arena.md has the whole shape); the arena's JSON is checked against it."""
+class CompareOutcome(ComparisonResult):
+    """The Arena page's comparison: ``nova compare --json`` as it is, and its kind."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class ArenaScript(ArenaView):
-    name: str
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    mean_score: float | None
-    seat_mean_scores: tuple[float | None, ...]
-    failed_turns: int
-    rating: float | None = None  # a tournament's ranking only
-    sigma: float | None = None
+    kind: Literal["compare"] = "compare"
 
 
-class ArenaGame(ArenaView):
-    seed: int
-    seats: tuple[str, ...]
-    scores: tuple[float, ...]
-    winner: str | None
+class TournamentOutcome(TournamentResult):
+    """The Arena page's tournament: ``nova tournament --json`` as it is, and its kind."""
 
-
-class ArenaDifference(ArenaView):
-    of: str
-    mean: float
-    low: float
-    high: float
-    level: float
-    seeds: int
-    excludes_zero: bool
-
-
-class ArenaTiming(ArenaView):
-    seconds: float
-    where: str
-    workers: int
-
-
-class ArenaOutcome(ArenaView):
-    """A comparison (``scripts``, ``difference``, ``verdict``) or a tournament (``ranking``)."""
-
-    kind: Literal["compare", "tournament"]
-    games: int
-    planned: int
-    complete: bool
-    draws: int
-    rounds: int
-    seeds: tuple[int, ...]
-    scripts: tuple[ArenaScript, ...] = ()  # a comparison: A then B
-    ranking: tuple[ArenaScript, ...] = ()  # a tournament: best first
-    difference: ArenaDifference | None = None
-    verdict: str | None = None
-    warnings: tuple[str, ...]
-    results: tuple[ArenaGame, ...]
-    timing: ArenaTiming
+    kind: Literal["tournament"] = "tournament"
 
 
 # --- requests -----------------------------------------------------------------------------------
@@ -255,7 +206,8 @@ WIRE_MODELS: tuple[type[BaseModel], ...] = (
     JobStarted,
     RunOutcome,
     MatchOutcome,
-    ArenaOutcome,
+    CompareOutcome,
+    TournamentOutcome,
     RunRequest,
     HostRequest,
     JoinRequest,

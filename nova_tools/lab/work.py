@@ -13,13 +13,14 @@ from ..starter.house import is_house
 from .folder import LabFolder
 from .jobs import Cancelled, Reporter
 from .wire import (
-    ArenaOutcome,
     ArenaRequest,
+    CompareOutcome,
     HostRequest,
     JoinRequest,
     MatchOutcome,
     RunOutcome,
     RunRequest,
+    TournamentOutcome,
 )
 
 
@@ -200,7 +201,7 @@ def arena_run(folder: LabFolder, request: ArenaRequest):
                 if ranked.ranking
                 else "no games were played"
             )
-        outcome = ArenaOutcome.model_validate({"kind": request.kind, **result.to_json()})
-        return sentence, outcome.to_json()
+        kept = CompareOutcome if request.kind == "compare" else TournamentOutcome
+        return sentence, kept.model_validate(result.to_json()).to_json()
 
     return body

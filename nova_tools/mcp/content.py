@@ -19,6 +19,7 @@ GUIDE_PATH = Path(__file__).with_name("guide.md")
 GUIDE_URI = "nova://guide"
 TYPINGS_URI = "nova://typings/nova.d.ts"
 SCHEMA_URI = "nova://schemas/rules.schema.json"
+RESULTS_URI = "nova://schemas/results.json"
 RULES_URI = "nova://games/{name}/rules"
 STARTER_URI = "nova://starter/{file}"
 
@@ -49,7 +50,21 @@ def starter_files() -> dict[str, str]:
     return starter.files()
 
 
+def results_schema() -> str:
+    """Every tool's result, in full: the schema each tool's outputSchema names by its title."""
+    from . import schemas, tools
+    from .tools.registry import output_model
+
+    return schemas.results_document(output_model(fn) for fn in tools.TOOLS)
+
+
 def register(app: MCPServer, folder: GameFolder) -> None:
+    app.resource(
+        RESULTS_URI,
+        name="results-schema",
+        title="JSON Schema of every tool's result, each field described ($defs by outputSchema title)",
+        mime_type="application/json",
+    )(results_schema)
     app.resource(
         GUIDE_URI, name="guide", title="How to play Nova (for agents)", mime_type="text/markdown"
     )(guide)

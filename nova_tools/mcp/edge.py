@@ -20,18 +20,16 @@ from .. import api
 from ..errors import NovaError
 from ..rules import RulesError
 from ..toolchain.diagnostics import CompileError
-from .models import _Out
 
 log = logging.getLogger("nova_tools.mcp")
 
 MAX_PROBLEMS = 20  # rules problems or compile diagnostics listed in one error message
 
 
-def reply(data: _Out | api.Result, text: str) -> CallToolResult:
+def reply(data: api.Result, text: str) -> CallToolResult:
     """A successful result: ``data`` as structured content, ``text`` as the readable summary."""
-    structured = data.wire() if isinstance(data, _Out) else data.to_json()
     return CallToolResult(
-        content=[TextContent(type="text", text=text)], structured_content=structured
+        content=[TextContent(type="text", text=text)], structured_content=data.wire()
     )
 
 

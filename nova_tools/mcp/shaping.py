@@ -1,31 +1,13 @@
-"""Shaping api results for agents: pydantic outputs from the api's JSON, and the short text
-summaries every tool returns beside its structured content. No game logic: only presentation."""
+"""Shaping api results for agents: the short text summaries every tool returns beside its
+structured content (the api result itself). No game logic: only presentation."""
 
 from __future__ import annotations
 
 from .. import api
 from ..limits import NOTES  # the action fields that carry an android's notes
-from .models import AndroidBrief, BuildingOut, EventOut, OwnAndroid, Position, WorldView
 
 EVENT_TEXT_CHARS = 120  # memory/recording shown inside an event; the rest is cut with a note
 EVENT_LINE_CHARS = 300  # one event's line in a tool's text (a script error's reason can be long)
-
-
-def position_of(position: api.Position) -> Position:
-    return Position(x=position.x, y=position.y)
-
-
-def android_brief(android: api.AndroidState) -> AndroidBrief:
-    """An android as the MCP tools show it (the api's fields, under the same names)."""
-    return AndroidBrief.model_validate(android.model_dump())
-
-
-def own_android(android: api.OwnAndroid) -> OwnAndroid:
-    return OwnAndroid.model_validate(android.model_dump())
-
-
-def building_out(building: api.BuildingState) -> BuildingOut:
-    return BuildingOut.model_validate(building.model_dump())
 
 
 def materials_text(bag: dict[str, int]) -> str:
@@ -36,7 +18,7 @@ def points_text(value: float) -> str:
     return f"{value:g}"
 
 
-def at_text(position: Position) -> str:
+def at_text(position: api.Position) -> str:
     return f"({position.x},{position.y})"
 
 
@@ -58,17 +40,17 @@ def shorten_event(event: dict, limit: int = EVENT_TEXT_CHARS) -> dict:
     return event
 
 
-def event_line(event: EventOut) -> str:
+def event_line(event: dict) -> str:
     """``#12 r3 alice's android-1 collected 5 metal``: the event's index and its words (api.wording)."""
-    return f"#{event.index} {cut_text(event.text or event.type, EVENT_LINE_CHARS)}"
+    return f"#{event['index']} {cut_text(event.get('text') or event['type'], EVENT_LINE_CHARS)}"
 
 
-def world_text(world: WorldView) -> str:
+def world_text(game: str, world: api.PlayerWorld) -> str:
     yours = world.yours
     if world.whole_map:
-        seen = f"{world.game} round {world.round}, the whole map (a replay's view) for {world.player}: {world.width}x{world.height} tiles"
+        seen = f"{game} round {world.round}, the whole map (a replay's view) for {world.player}: {world.width}x{world.height} tiles"
     else:
-        seen = f"{world.game} round {world.round} as {world.player}: {world.visible_tiles} of {world.width * world.height} tiles visible"
+        seen = f"{game} round {world.round} as {world.player}: {world.visible_tiles} of {world.width * world.height} tiles visible"
     lines = [f"{seen}; {yours.active_androids} of {yours.capacity} android slots used."]
     for a in yours.androids:
         state = "" if a.active else " (wreck)"
@@ -90,18 +72,18 @@ def world_text(world: WorldView) -> str:
             "loose material: "
             + "; ".join(f"{at_text(where)} {materials_text(bag)}" for where, bag in loose)
         )
-    for spotted in world.others.androids:
+    for spotted in world.androids:
         lines.append(
             f"seen: {spotted.owner_id}'s {spotted.id}{'' if spotted.active else ' (wreck)'}"
             f" at {at_text(spotted.position)}"
         )
-    for b in world.others.buildings:
+    for b in world.buildings:
         lines.append(
             f"seen: {b.owner_id}'s {b.type}{'' if b.complete else ' site'} at {at_text(b.position)}"
         )
-    if world.tile_count > len(world.tiles):
+    if (world.tile_count or 0) > len(world.tiles):
         lines.append(
-            f"(listing tiles {world.tile_offset}-{world.tile_offset + len(world.tiles) - 1} of {world.tile_count}; page with tile_offset)"
+            f"(listing tiles {world.tile_offset}-{(world.tile_offset or 0) + len(world.tiles) - 1} of {world.tile_count}; page with tile_offset)"
         )
     if world.messages:
         lines.append(f"latest broadcasts ({len(world.messages)} of {world.message_count}):")

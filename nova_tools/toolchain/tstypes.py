@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import enum
 import json
 import types
 import typing
@@ -70,6 +71,8 @@ class TypeScriptTypes:
             return self.model(annotation)
         if origin is Literal:
             return self.literal(get_args(annotation))
+        if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+            return self.literal(tuple(member.value for member in annotation))
         if origin in (Union, types.UnionType):
             return " | ".join(
                 dict.fromkeys(self.type(a) for a in get_args(annotation))

@@ -105,7 +105,8 @@ def test_kept_game_files_replay_with_the_reported_scores(tmp_path) -> None:
         assert status.code == 0, status.err
         data = json.loads(status.out)
         assert data["round"] == 12 and data["finalTurn"] == 12
-        assert [p["id"] for p in data["players"]] == ["p1", "p2"]  # players are named by seat
+        # each seat's player is named after its script
+        assert [p["id"] for p in data["players"]] == list(result["seats"])
         assert [p["score"] for p in data["players"]] == result["scores"]
     # and `nova play` draws them
     played = nova("play", "--file", report["results"][0]["file"], "--round", 12)
@@ -397,3 +398,28 @@ def _children(pid: int) -> list[int]:
         return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except FileNotFoundError:
         return []
+
+
+def test_detail_prints_every_game_and_adds_its_facts_to_the_json(tmp_path) -> None:
+    args = (THROWER, STARTER, "--seeds", "1", "--rounds", 40, "--jobs", 1)
+    shown = nova("compare", *args, "--detail")
+    assert shown.code == 0, shown.err
+    assert "Every game (first seat / second seat):" in shown.out
+    assert re.search(r"^\s*1\s+thrower vs starter\s+\S+ / \S+", shown.out, re.M)
+    assert "script-error 10 / 0" in shown.out
+    plain = compare_json(*args)
+    detailed = compare_json(*args, "--detail")
+    first = detailed["results"][0]
+    assert first["margin"] == first["scores"][0] - first["scores"][1]
+    assert first["failedByReason"] == [{"script-error": 10}, {}]
+    assert first["players"] == ["thrower", "starter"]
+    assert len(first["firstExtractor"]) == 2
+    # without --detail, the documented shape as it was
+    assert set(plain["results"][0]) == {
+        "seed",
+        "seats",
+        "scores",
+        "winner",
+        "failedTurns",
+        "stateHash",
+    }

@@ -93,3 +93,26 @@ def test_a_peer_match_between_two_house_androids(tmp_path) -> None:
     assert alice == bob
     status = nova("status", "--file", tmp_path / "alice.json", "--json")
     assert status.code == 0 and json.loads(status.out)["round"] == 8, status.err
+
+
+def test_upload_takes_a_house_android_by_name_and_refuses_an_unknown_one_untouched(
+    tmp_path,
+) -> None:
+    game = tmp_path / "g.json"
+    assert nova("create-game", "--file", game, "--seed", 3).code == 0
+    last = names()[-1]
+    uploaded = nova("upload", "--file", game, "--player", "me", last, "--json")
+    assert uploaded.code == 0, uploaded.err
+    script = json.loads(uploaded.out)["scriptId"]
+    assert nova("launch", "--file", game, "--player", "me", "--script", script).code == 0
+    assert nova("run", "--file", game, "--rounds", 3).code == 0
+    stored = json.loads(game.read_text(encoding="utf-8"))
+    assert [s["name"] for s in stored["scripts"].values()] == [last]
+    before = game.read_bytes()
+    refused = nova("upload", "--file", game, "--player", "me", "house:nobody")
+    assert refused.code != 0 and refused.out == ""
+    no_traceback(refused)
+    assert refused.err.strip() == (
+        f"nova upload: there is no house android 'house:nobody'; the house androids are {LISTED}"
+    )
+    assert game.read_bytes() == before

@@ -120,10 +120,10 @@ def test_an_80x40_terminal_shows_the_board_with_its_legend_storage_and_batteries
     text = "\n".join(lines)
     # the legend
     assert "players: a alice  b bob" in text
-    assert "buildings: C charger D depot X extractor" in text
+    assert "buildings: C charger D depot E extractor" in text
     assert "loose: $m metal $e electronics" in text
     # storage and batteries beside the board, by the ids nova status and nova android use
-    assert "X building-3: 6o" in text  # 2 ore a round for 3 rounds
+    assert "E building-3: 6o" in text  # 2 ore a round for 3 rounds
     assert "D building-4: 5m 1e" in text
     for android in ("android-1", "android-2"):
         at = next(
@@ -132,7 +132,7 @@ def test_an_80x40_terminal_shows_the_board_with_its_legend_storage_and_batteries
         assert re.search(r"   bat 97(, cargo .*)?$", lines[at + 1])
     # separated cells: alice's buildings in row 1 and 2, a space between every cell
     row1 = next(line for line in lines if line.startswith(" 1 "))
-    assert row1[3:].startswith(".   Ca") and " Xa" in row1
+    assert row1[3:].startswith(".   Ca") and " Ea" in row1
     # colours on a terminal (each player has one)
     assert "\x1b[" in raw and re.search(r"\x1b\[[0-9;]*9[1-7]m", raw)
     assert "showing columns" not in text  # a 12x12 board fits whole

@@ -412,3 +412,54 @@ def test_the_house_androids_are_listed_and_play_by_name(lab: Lab, root: Path) ->
         f"there is no house android 'house:nobody'; the house androids are {', '.join(house_names())}"
     )
     assert not (root / "never.json").exists()
+
+
+def _frames_by_round(timeline: dict) -> dict[int, dict]:
+    """The board at the end of each round, built up from a timeline's changes: tiles by (x, y),
+    androids by id."""
+    tiles: dict = {}
+    androids: dict = {}
+    boards = {}
+    for change in timeline["frames"]:
+        for tile in change.get("tiles", []):
+            tiles[(tile["position"]["x"], tile["position"]["y"])] = tile
+        for gone in change.get("tilesGone", []):
+            tiles.pop((gone["x"], gone["y"]), None)
+        for android in change.get("androids", []):
+            androids[android["id"]] = android
+        for gone in change.get("androidsGone", []):
+            androids.pop(gone, None)
+        if change.get("turn") is None:
+            boards[change["round"]] = {"tiles": set(tiles), "androids": dict(androids)}
+    return boards
+
+
+def test_a_players_view_lists_no_event_on_a_tile_its_board_shows_as_fog(lab: Lab) -> None:
+    """ "as bob saw it": the events panel asks with bob's name and gets only what bob could see;
+    ann's turns on tiles bob's board shows as fog are not listed (the api decides, not the page)."""
+    _, whole = lab.get("/api/games/duel/timeline")
+    _, fogged = lab.get("/api/games/duel/timeline?player=bob")
+    everything, seen = _frames_by_round(whole), _frames_by_round(fogged)
+    hidden = 0
+    for round in range(1, ROUNDS + 1):
+        _, all_events = lab.get(f"/api/games/duel/events?round={round}&limit=500")
+        status, bobs = lab.get(f"/api/games/duel/events?round={round}&limit=500&player=bob")
+        assert status == 200, bobs
+        where = {
+            a: (s["position"]["x"], s["position"]["y"])
+            for a, s in everything[round]["androids"].items()
+        }
+        owner = {a: s["ownerId"] for a, s in everything[round]["androids"].items()}
+        for event in bobs["events"]:
+            if event["type"] == "turn" and owner[event["android"]] != "bob":
+                assert where[event["android"]] in seen[round]["tiles"], (round, event["text"])
+        listed = {e["index"] for e in bobs["events"]}
+        hidden += sum(
+            1 for e in all_events["events"] if e["type"] == "turn" and e["index"] not in listed
+        )
+        assert all(
+            e["index"] in listed
+            for e in all_events["events"]
+            if e["type"] != "turn" or owner[e["android"]] == "bob"
+        )
+    assert hidden > 0  # ann was out of bob's sight for some turns: those were left out

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 from mcp import Client
 from mcp.types import CallToolResult
 
@@ -59,8 +60,46 @@ async def ok(client: Client, tool: str, /, **arguments: Any) -> Reply:
     return reply
 
 
+class CheckedClient(Client):
+    """The SDK's client, checking every structured result as the MCP Inspector does: against
+    the tool's declared outputSchema, and against the full schema of its result
+    (nova://schemas/results.json) that the outputSchema names by its title."""
+
+    _schemas: dict[str, tuple[dict, dict]] | None = None
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *args, **kwargs):
+        result = await super().call_tool(name, arguments, *args, **kwargs)
+        if not result.is_error and result.structured_content is not None:
+            check_structured(name, result.structured_content, await self._schemas_of(name))
+        return result
+
+    async def _schemas_of(self, name: str) -> tuple[dict, dict]:
+        if self._schemas is None:
+            listed = (await self.list_tools()).tools
+            document = json.loads(
+                (await self.read_resource("nova://schemas/results.json")).contents[0].text
+            )
+            self._schemas = {}
+            for tool in listed:
+                declared = tool.output_schema or {}
+                full = {"$defs": document["$defs"], "$ref": f"#/$defs/{declared.get('title')}"}
+                self._schemas[tool.name] = (declared, full)
+        return self._schemas[name]
+
+
+def check_structured(tool: str, data: dict[str, Any], schemas: tuple[dict, dict]) -> None:
+    """Fail when ``data`` does not validate against the tool's declared and full schemas."""
+    for schema in schemas:
+        problems = sorted(
+            jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: e.path
+        )
+        assert not problems, f"{tool}'s structured result does not match its schema: " + "; ".join(
+            f"{list(p.absolute_path)}: {p.message[:200]}" for p in problems[:5]
+        )
+
+
 def connect(root: Path) -> Client:
-    return Client(build_server(root))
+    return CheckedClient(build_server(root))
 
 
 def secret_keeper(

@@ -239,4 +239,4 @@ async def test_cancelled_comparisons_leave_no_worker_busy_a_second_later(server:
     assert idle < 0.1, (
         f"the workers spent {idle:.2f} s of CPU in the second after the calls were cancelled"
     )
-    assert not quick.is_error and quick.structured_content["games"] == 2
+    assert not quick.is_error and quick.structured_content["played"] == 2

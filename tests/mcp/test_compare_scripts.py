@@ -30,7 +30,7 @@ async def test_a_script_that_throws_loses_every_game_with_its_failures_counted(t
         )
     assert not result.is_error, result.content
     data = result.structured_content
-    assert (data["games"], data["seeds"], data["rounds"], data["draws"]) == (4, 2, 20, 0)
+    assert (data["played"], data["seeds"], data["rounds"], data["draws"]) == (4, 2, 20, 0)
     hoarder, loser = data["scripts"]
     assert (hoarder["name"], hoarder["wins"], loser["name"], loser["wins"], loser["losses"]) == (
         "hoarder",
@@ -39,7 +39,7 @@ async def test_a_script_that_throws_loses_every_game_with_its_failures_counted(t
         0,
         4,
     )
-    assert loser["failedTurns"] == 40 and loser["failedByReason"] == {"script-error": 40}
+    assert loser["failedTurns"] == 40 and loser["failedTurnsByReason"] == {"script-error": 40}
     assert data["difference"]["mean"] > 0 and data["verdict"] in (
         "hoarder scores more than b",
         "no clear difference",

@@ -194,7 +194,7 @@ async def test_a_script_that_does_not_compile_comes_back_with_file_line_col_posi
     assert "call upload_script again" in typed.text
     assert syntax.error and "lib/go.ts:1:" in syntax.text
     assert wrong_action.error and "bot.ts:1:" in wrong_action.text
-    assert status.data["games"][0]["players"] == []  # nothing was stored; nobody joined
+    assert status.data["games"][0]["summary"]["players"] == []  # nothing was stored; nobody joined
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,6 @@ this says it without one, so the mutation run can afford it (docs/mutation.md)."
 
 from __future__ import annotations
 
-from nova_tools.mcp.models import EventOut
 from nova_tools.mcp.shaping import EVENT_LINE_CHARS, EVENT_TEXT_CHARS, event_line, shorten_event
 
 LONG = "m" * (EVENT_TEXT_CHARS + 30)
@@ -53,15 +52,15 @@ def test_a_dry_run_shows_up_to_its_own_limit():
 
 def test_an_events_line_is_its_index_and_its_words_cut_at_300_characters():
     assert (
-        event_line(EventOut(index=12, type="turn", text="r3 android-1 collected 5 metal"))
+        event_line(dict(index=12, type="turn", text="r3 android-1 collected 5 metal"))
         == "#12 r3 android-1 collected 5 metal"
     )
     assert (
-        event_line(EventOut(index=4, type="round.started")) == "#4 round.started"
+        event_line(dict(index=4, type="round.started")) == "#4 round.started"
     )  # no words: the type
     long = "x" * (EVENT_LINE_CHARS + 1)
     assert (
-        event_line(EventOut(index=0, type="turn", text=long))
+        event_line(dict(index=0, type="turn", text=long))
         == "#0 " + "x" * EVENT_LINE_CHARS + "... [1 more characters]"
     )
-    assert event_line(EventOut(index=0, type="turn", text=long[:-1])) == "#0 " + long[:-1]
+    assert event_line(dict(index=0, type="turn", text=long[:-1])) == "#0 " + long[:-1]

@@ -78,7 +78,9 @@ async def test_a_script_added_once_plays_in_three_games_and_a_comparison_with_th
     )
     # and in the comparison it played (and failed every turn) under its library name
     mine = compared.data["scripts"][0]
-    assert mine["name"] == added.data["name"] and mine["failedByReason"] == {"script-error": 10}
+    assert mine["name"] == added.data["name"] and mine["failedTurnsByReason"] == {
+        "script-error": 10
+    }
 
 
 async def test_the_same_code_gets_the_same_id_and_uploading_it_keeps_it_in_the_library(tmp_path):

@@ -14,7 +14,13 @@ from nova_tools import starter
 async def test_an_agent_plays_the_whole_loop_with_the_starter_android(tmp_path):
     async with connect(tmp_path) as client:
         created = await ok(client, "create_game", name="duel", seed=3)
-        assert created.data == {"game": "duel", "seed": 3, "width": 12, "height": 12}
+        assert created.data == {
+            "game": "duel",
+            "seed": 3,
+            "width": 12,
+            "height": 12,
+            "finalTurn": None,
+        }
         assert (tmp_path / "duel.json").is_file()
 
         scripts = {}
@@ -86,7 +92,11 @@ async def test_an_agent_plays_the_whole_loop_with_the_starter_android(tmp_path):
 
         listed = await ok(client, "list_games")
         [entry] = listed.data["games"]
-        assert (entry["name"], entry["round"], entry["players"]) == ("duel", 50, ["alice", "bob"])
+        assert (entry["name"], entry["summary"]["round"], entry["summary"]["players"]) == (
+            "duel",
+            50,
+            ["alice", "bob"],
+        )
 
 
 async def test_run_rounds_reports_progress_and_ends_on_the_last_round(tmp_path):

@@ -26,12 +26,12 @@ def test_a_tool_is_a_plain_function_given_the_games_folder(tmp_path: Path) -> No
     created = create_game(folder, name="duel", seed=3)
     assert created.structured_content["seed"] == 3 and (tmp_path / "duel.json").is_file()
     status = get_status(folder, game="duel")
-    assert status.structured_content == {"game": "duel", "round": 0, "players": []}
+    assert status.structured_content == {"round": 0, "finalTurn": None, "players": []}
     assert validate_rules(rules={"world": {"width": "wide"}}).structured_content["valid"] is False
 
 
 def test_every_tool_module_holds_one_listed_tool() -> None:
-    support = {"common", "registry"}
+    support = {"common", "registry", "sides"}
     modules = sorted(m.name for m in pkgutil.iter_modules(tools.__path__) if m.name not in support)
     assert modules == sorted(fn.__name__ for fn in TOOLS)
     for fn in TOOLS:

@@ -15,6 +15,7 @@ from pathlib import Path
 from nova_mcp_testing import connect
 
 SNAPSHOT = Path(__file__).resolve().parent / "snapshots" / "tools.json"
+LIMIT = 20_000  # characters of the whole tools/list, as json.dumps writes it
 DESIGN_TOOLS = {
     "create_game": ["name", "rules", "seed"],
     "validate_rules": ["rules"],
@@ -80,14 +81,37 @@ async def test_descriptions_read_as_plain_paragraphs_without_source_indentation(
         assert lines and not any(line.startswith((" ", "\t")) for line in lines), tool["name"]
 
 
-async def test_dry_run_turns_output_schema_types_the_action(tmp_path):
-    tools = {tool["name"]: tool for tool in await listed_tools(tmp_path)}
-    schema = tools["dry_run_turn"]["outputSchema"]
+async def test_the_whole_tool_list_stays_under_20000_characters(tmp_path):
+    """Agents hold the tool list in their context on every turn (issue 22: it was 66,000)."""
+    tools = await listed_tools(tmp_path)
+    size = len(json.dumps(tools))
+    print(f"tools/list: {size} characters for {len(tools)} tools")
+    assert size < LIMIT, f"tools/list is {size} characters, over {LIMIT}"
+
+
+async def test_every_output_schema_names_its_full_schema_in_the_results_resource(tmp_path):
+    async with connect(tmp_path) as client:
+        listed = (await client.list_tools()).tools
+        document = json.loads(
+            (await client.read_resource("nova://schemas/results.json")).contents[0].text
+        )
+    for tool in listed:
+        assert tool.output_schema == {"type": "object", "title": tool.output_schema["title"]}
+        full = document["$defs"][tool.output_schema["title"]]
+        assert full["properties"], tool.name  # the fields, their types and descriptions
+
+
+async def test_dry_run_turns_result_schema_types_the_action(tmp_path):
+    async with connect(tmp_path) as client:
+        document = json.loads(
+            (await client.read_resource("nova://schemas/results.json")).contents[0].text
+        )
+    schema = document["$defs"]["DryRun"]
     [typed] = [
         option for option in schema["properties"]["action"]["anyOf"] if "discriminator" in option
     ]
     assert {"android.move", "android.wait", "android.start-construction"} <= set(
         typed["discriminator"]["mapping"]
     )
-    move = schema["$defs"]["MoveAction"]
+    move = document["$defs"]["MoveAction"]
     assert set(move["properties"]["direction"]["enum"]) == {"north", "south", "east", "west"}

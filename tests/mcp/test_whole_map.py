@@ -47,14 +47,14 @@ async def test_the_whole_map_of_a_round_is_the_replayed_world_and_the_fogged_vie
     # every android and building of the round, where the replay has them
     seen = {
         a["id"]: (a["position"]["x"], a["position"]["y"])
-        for a in data["others"]["androids"] + data["yours"]["androids"]
+        for a in data["androids"] + data["yours"]["androids"]
     }
     assert seen == {a.id: (a.position.x, a.position.y) for a in frame.androids}
-    assert {b["id"] for b in data["others"]["buildings"] + data["yours"]["buildings"]} == {
+    assert {b["id"] for b in data["buildings"] + data["yours"]["buildings"]} == {
         b.id for b in frame.buildings
     }
-    assert {a["ownerId"] for a in data["others"]["androids"]} == {"bob"}
-    assert len(data["others"]["androids"]) > len(fogged.data["others"]["androids"])
+    assert {a["ownerId"] for a in data["androids"]} == {"bob"}
+    assert len(data["androids"]) > len(fogged.data["androids"])
     # every tile with something in it, as the replay has them
     assert data["tileCount"] == len(frame.tiles) > fogged.data["tileCount"]
     assert "the whole map (a replay's view) for alice" in whole.text

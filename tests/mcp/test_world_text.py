@@ -6,17 +6,16 @@ same facts; this is the text an agent that reads only text acts on (docs/mutatio
 
 from __future__ import annotations
 
-from nova_tools.mcp.models import (
-    AndroidBrief,
-    BuildingOut,
+from nova_tools.api import (
+    AndroidState,
+    BuildingState,
     Holdings,
-    MessageOut,
+    Message,
     OwnAndroid,
+    PlayerWorld,
     Position,
-    ScriptOut,
-    Seen,
-    TileOut,
-    WorldView,
+    ScriptRef,
+    VisibleTile,
 )
 from nova_tools.mcp.shaping import world_text
 
@@ -47,8 +46,8 @@ def _building(
     owed: dict | None = None,
     storage: dict | None = None,
     ticks: int = 0,
-) -> BuildingOut:
-    return BuildingOut(
+) -> BuildingState:
+    return BuildingState(
         id=id,
         type=type,
         owner_id=owner,
@@ -57,14 +56,14 @@ def _building(
         complete=complete,
         initial=False,
         remaining_ticks=ticks,
+        invested={},
         owed=owed or {},
         storage=storage or {},
     )
 
 
-def a_world(**changes) -> WorldView:
+def a_world(**changes) -> PlayerWorld:
     fields = dict(
-        game="duel",
         player="alice",
         round=12,
         width=10,
@@ -73,11 +72,13 @@ def a_world(**changes) -> WorldView:
         tile_count=5,
         tile_offset=2,
         tiles=[
-            TileOut(position=Position(x=3, y=4), scattered={"metal": 5, "ore": 2}),
-            TileOut(position=Position(x=4, y=4), composition={"ore": 9}),
-            TileOut(position=Position(x=5, y=1), scattered={"water": 1}),
+            VisibleTile(
+                position=Position(x=3, y=4), composition={}, scattered={"metal": 5, "ore": 2}
+            ),
+            VisibleTile(position=Position(x=4, y=4), composition={"ore": 9}, scattered={}),
+            VisibleTile(position=Position(x=5, y=1), composition={}, scattered={"water": 1}),
         ],
-        scattered_total={"metal": 5, "ore": 2, "water": 1},
+        loose={"metal": 5, "ore": 2, "water": 1},
         yours=Holdings(
             capacity=2,
             active_androids=1,
@@ -108,31 +109,29 @@ def a_world(**changes) -> WorldView:
                 ),
             ],
             scripts=[
-                ScriptOut(id="script-1", name="starter"),
-                ScriptOut(id="script-4", name="miner"),
+                ScriptRef(id="script-1", name="starter"),
+                ScriptRef(id="script-4", name="miner"),
             ],
         ),
-        others=Seen(
-            androids=[
-                AndroidBrief(**_android("android-2", "bob", 6, 4)),
-                AndroidBrief(**_android("android-5", "bob", 7, 4, active=False)),
-            ],
-            buildings=[
-                _building("building-3", "charger", "bob", 7, 5),
-                _building("building-7", "depot", "bob", 8, 5, complete=False),
-            ],
-        ),
+        androids=[
+            AndroidState(**_android("android-2", "bob", 6, 4)),
+            AndroidState(**_android("android-5", "bob", 7, 4, active=False)),
+        ],
+        buildings=[
+            _building("building-3", "charger", "bob", 7, 5),
+            _building("building-7", "depot", "bob", 8, 5, complete=False),
+        ],
         whole_map=False,
         message_count=3,
         messages=[
-            MessageOut(
+            Message(
                 round=11,
                 android_id="android-2",
                 owner_id="bob",
                 position=Position(x=6, y=4),
                 content="hello",
             ),
-            MessageOut(
+            Message(
                 round=12,
                 android_id="android-1",
                 owner_id="alice",
@@ -141,11 +140,11 @@ def a_world(**changes) -> WorldView:
             ),
         ],
     )
-    return WorldView(**{**fields, **changes})
+    return PlayerWorld(**{**fields, **changes})
 
 
 def test_every_line_says_what_the_structured_content_holds() -> None:
-    assert world_text(a_world()).split("\n") == [
+    assert world_text("duel", a_world()).split("\n") == [
         "duel round 12 as alice: 23 of 80 tiles visible; 1 of 2 android slots used.",
         "your android-1 at (3,4): battery 87.5, health 100, cargo 3 metal",
         "your android-3 (wreck) at (1,1): battery 87.5, health 100, cargo nothing",
@@ -171,20 +170,21 @@ def test_an_empty_world_says_so_and_lists_no_page_or_broadcasts() -> None:
         tile_count=0,
         tile_offset=0,
         tiles=[],
-        scattered_total={},
+        loose={},
         yours=Holdings(capacity=1, active_androids=0, androids=[], buildings=[], scripts=[]),
-        others=Seen(androids=[], buildings=[]),
+        androids=[],
+        buildings=[],
         message_count=0,
         messages=[],
     )
-    assert world_text(empty).split("\n") == [
+    assert world_text("duel", empty).split("\n") == [
         "duel round 12 as alice: 9 of 80 tiles visible; 0 of 1 android slots used.",
         "scripts: none",
     ]
 
 
 def test_a_replays_whole_map_says_so_instead_of_what_is_visible() -> None:
-    first = world_text(a_world(whole_map=True, visible_tiles=80)).split("\n")[0]
+    first = world_text("duel", a_world(whole_map=True, visible_tiles=80)).split("\n")[0]
     assert (
         first
         == "duel round 12, the whole map (a replay's view) for alice: 10x8 tiles; 1 of 2 android slots used."
@@ -194,4 +194,6 @@ def test_a_replays_whole_map_says_so_instead_of_what_is_visible() -> None:
 def test_a_whole_page_of_tiles_has_no_paging_hint() -> None:
     tiles = a_world().tiles
     whole = a_world(tile_count=len(tiles), tile_offset=0)
-    assert not any(line.startswith("(listing tiles") for line in world_text(whole).split("\n"))
+    assert not any(
+        line.startswith("(listing tiles") for line in world_text("duel", whole).split("\n")
+    )

@@ -26,6 +26,7 @@ from .league_play import league_play
 from .league_table import league_table
 from .list_games import list_games
 from .list_scripts import list_scripts
+from .play_game import play_game
 from .registry import register, tool
 from .run_rounds import MAX_ROUNDS, run_rounds
 from .upload_script import upload_script
@@ -48,6 +49,7 @@ TOOLS = (
     get_board_image,
     get_score_history,
     compare_scripts,
+    play_game,
     league_add,
     league_play,
     league_table,

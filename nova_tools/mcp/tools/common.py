@@ -8,55 +8,43 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from ...api import NAME_RULE, ApiError, GameFolder, check_name
+from ... import api
+from ...api import ApiError, GameFolder, check_name
 from ...arena.league import SUFFIX
 from .. import content
 
-GameArg = Annotated[
-    str, Field(description=f"The game's name ({NAME_RULE}), e.g. 'duel'; list_games shows them.")
-]
-PlayerArg = Annotated[str, Field(description="The player you act and read as, e.g. 'alice'.")]
+GameArg = Annotated[str, Field(description="A game's name (list_games lists them).")]
+PlayerArg = Annotated[str, Field(description="The player you act as, e.g. 'alice'.")]
 LibraryIdArg = Annotated[
-    str | None,
-    Field(
-        description="A script from your library instead of code: the id add_script or upload_script returned, e.g. 'lib-3f2a9c0b1d4e5f67' (list_scripts lists yours)."
-    ),
+    str | None, Field(description="A library script's id instead of code (add_script returns it).")
 ]
 WholeMapArg = Annotated[
     bool,
-    Field(
-        description="The complete world, every tile and everyone's androids and buildings, as a replay keeps it (to study a recorded round); "
-        "other players' memory, recordings and code stay hidden. Default: only what the player saw."
-    ),
+    Field(description="The whole world, as a replay keeps it (default: what the player saw)."),
 ]
-RULES_DOC = "Rules overrides: a JSON object, or JSON-with-comments text. {} is the shipped game; any subset may be given."
+RULES_DOC = "Rules overrides: a JSON object or JSON-with-comments text."
 RulesArg = Annotated[dict[str, Any] | str, Field(description=RULES_DOC)]
-# the three ways to hand over an android's code, shared by the tools that compile one
-SourceArg = Annotated[
-    str | None,
-    Field(
-        description="The android as one TypeScript file (its default export is the turn function)."
-    ),
-]
+# the ways to hand over an android's code, shared by the tools that compile one
+SourceArg = Annotated[str | None, Field(description="The android as one TypeScript file.")]
 FilesArg = Annotated[
-    dict[str, str] | None,
-    Field(
-        description="A multi-file android: {relative path: TypeScript text}, e.g. {'main.ts': ..., 'lib/nav.ts': ...}."
-    ),
+    dict[str, str | None] | None,
+    Field(description="{path: TypeScript text}; with base, the changed ones (null removes one)."),
 ]
-EntryArg = Annotated[
+EntryArg = Annotated[str | None, Field(description="The entry file (default 'main.ts').")]
+StarterArg = Annotated[bool, Field(description="The shipped starter (nova://starter/...).")]
+BaseArg = Annotated[
     str | None,
-    Field(
-        description="With files: the entry file (default 'main.ts'). With source: the file name used in errors."
-    ),
+    Field(description="A library id, 'starter' or 'house:NAME' to change by files and edits."),
+]
+EditsArg = Annotated[
+    list[api.Edit] | None,
+    Field(description="With base: [{file, old, new}], old found once."),
 ]
 
 
 LeagueArg = Annotated[
     str,
-    Field(
-        description=f"The league's name ({NAME_RULE}): the file NAME.league in the server's root (league_add creates it)."
-    ),
+    Field(description="A league's name (league_add creates it)."),
 ]
 
 
@@ -77,6 +65,34 @@ def check_range(name: str, value: int, low: int, high: int, hint: str = "") -> i
             f"{name} must be from {low} to {high}, not {value}" + (f"; {hint}" if hint else "")
         )
     return value
+
+
+def script_files(
+    folder: api.GameFolder,
+    player: str | None,
+    *,
+    source: str | None = None,
+    files: dict[str, str | None] | None = None,
+    entry: str | None = None,
+    starter: bool = False,
+    base: str | None = None,
+    edits: list[api.Edit] | None = None,
+) -> tuple[dict[str, str], str | None]:
+    """The files of a script given whole (``sources``) or as a base and what changes."""
+    if base is None:
+        if edits:
+            raise ApiError(
+                "edits change a base script: give base too ('starter', a library id or 'house:NAME')"
+            )
+        if files is not None and any(text is None for text in files.values()):
+            raise ApiError("files: a file set to null removes it from a base script: give base too")
+        return sources(source, files, entry, starter)  # type: ignore[arg-type]
+    if source is not None or starter:
+        raise ApiError("with base, send only what changes: files and edits (not source or starter)")
+    if entry is not None:
+        raise ApiError("with base, the entry file is the base's own: leave entry out")
+    texts, entry_name = api.base_files(base, folder.root, player)
+    return api.fork(texts, entry_name, files, edits or ())
 
 
 def sources(
@@ -113,7 +129,12 @@ __all__ = [
     "PlayerArg",
     "RulesArg",
     "check_player",
+    "BaseArg",
+    "StarterArg",
+    "EditsArg",
+    "FilesArg",
     "check_range",
+    "script_files",
     "league_path",
     "sources",
 ]

@@ -1,26 +1,29 @@
 """The MCP tool compare_scripts: two scripts over many seeds in both seat orders, on fair maps,
-summarised in a few lines (the arena's comparison, without its per-game results)."""
+summarised in a few lines (the arena's comparison); with detail, every game, each kept under a
+name the game tools open."""
 
 from __future__ import annotations
 
 import functools
+import tempfile
 import threading
+from pathlib import Path
 from typing import Annotated, Any
 
 import anyio.from_thread
 import anyio.to_thread
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from ... import api, arena
+from ... import arena
 from ...api import ApiError, GameFolder
 from ...arena.shared import WorkerPool
 from ..edge import log, reply
-from ..models import ComparedScript, ScoreDifference, ScriptsCompared, SeedGap
 from ..shaping import points_text
-from .common import RULES_DOC, check_player, sources
+from .common import RULES_DOC
 from .registry import tool
+from .sides import SIDE_DOC, Side, keep_games, two_entrants
 
 MAX_GAMES = 40  # seeds x 2 seat orders in one call: a call returns within a few minutes
 MAX_ROUNDS = 300
@@ -30,105 +33,37 @@ MAX_ROUNDS = 300
 WORKERS = WorkerPool()
 
 
-class ScriptChoice(BaseModel):
-    """One side of a comparison: code to compile (source, files or the starter), a script in the
-    player's library (library_id, player), or a script already uploaded to a game (game, player,
-    script_id)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str | None = Field(
-        None,
-        description="A name for this script in the summary (default: 'a' or 'b', or the uploaded script's name).",
-    )
-    source: str | None = Field(None, description="The android as one TypeScript file.")
-    files: dict[str, str] | None = Field(
-        None, description="A multi-file android: {relative path: TypeScript text}, with entry."
-    )
-    entry: str | None = Field(None, description="With files: the entry file (default 'main.ts').")
-    starter: bool = Field(False, description="The shipped starter android.")
-    game: str | None = Field(
-        None, description="With player and script_id: a game holding the uploaded script."
-    )
-    player: str | None = Field(
-        None,
-        description="With game: the player who uploaded the script (you can compare only your own).",
-    )
-    script_id: str | None = Field(
-        None, description="With game and player: the uploaded script, e.g. 'script-3'."
-    )
-    library_id: str | None = Field(
-        None,
-        description="With player: a script of the player's library (add_script, upload_script return the ids).",
-    )
-
-
-def _entrant(folder: GameFolder, side: str, choice: ScriptChoice) -> arena.Entrant:
-    if choice.library_id is not None:
-        if (
-            choice.player is None
-            or any(
-                v is not None for v in (choice.game, choice.script_id, choice.source, choice.files)
-            )
-            or choice.starter
-        ):
-            raise ApiError(
-                f"{side}: a library script is named by library_id and player together, and nothing else"
-            )
-        kept = folder.library.get(check_player(choice.player), choice.library_id)
-        return arena.Entrant(choice.name or kept.entry.name, kept.script)
-    game, player, script_id = choice.game, choice.player, choice.script_id
-    if game is not None or player is not None or script_id is not None:
-        if (
-            game is None
-            or player is None
-            or script_id is None
-            or choice.source is not None
-            or choice.files is not None
-            or choice.starter
-        ):
-            raise ApiError(
-                f"{side}: an uploaded script is named by game, player and script_id together, and nothing else"
-            )
-        stored = api.player_script(folder.existing(game), check_player(player), script_id)
-        return arena.Entrant(choice.name or stored.name, stored.script)
-    texts, entry_name = sources(choice.source, choice.files, choice.entry, choice.starter)
-    compiled = api.compile_upload(files=texts, entry_name=entry_name)
-    return arena.Entrant(choice.name or ("starter" if choice.starter else side), compiled)
-
-
-@tool("Compare two scripts", read_only=True)
+@tool("Compare two scripts", read_only=False)
 async def compare_scripts(
     folder: GameFolder,
-    a: Annotated[
-        ScriptChoice,
-        Field(
-            description="Script A: {library_id, player} or {source} or {files, entry} or {starter: true} or {game, player, script_id}."
-        ),
-    ],
-    b: Annotated[ScriptChoice, Field(description="Script B, given the same way.")],
+    a: Annotated[Side, Field(description=f"Script A: {SIDE_DOC}.")],
+    b: Annotated[Side, Field(description="Script B, given the same way.")],
     ctx: Context,
+    player: Annotated[
+        str | None, Field(description="Whose library and games the scripts are from.")
+    ] = None,
     seeds: Annotated[
         str,
-        Field(
-            description=f"Seeds like '1-10' or '1,4,9-12'; each is played in both seat orders ({MAX_GAMES} games at most)."
-        ),
+        Field(description=f"Seeds like '1-10' or '1,4,9-12' ({MAX_GAMES} games at most)."),
     ] = "1-10",
     rounds: Annotated[
         int,
-        Field(
-            description=f"Rounds per game, 1 to {MAX_ROUNDS} (also the games' final round unless rules set one)."
-        ),
+        Field(description=f"Rounds per game (and finalRound), 1 to {MAX_ROUNDS}."),
     ] = 100,
     rules: Annotated[
         dict[str, Any] | str | None,
-        Field(description=RULES_DOC + " Maps are rotational (fair) unless world.symmetry is set."),
+        Field(description=RULES_DOC),
     ] = None,
-) -> Annotated[CallToolResult, ScriptsCompared]:
-    """Is A better than B? Play them against each other on every seed in both seat orders, on
-    fair (rotational) maps, in parallel worker processes, and summarise: wins, mean scores, the
-    95% interval of A's score minus B's (paired by seed), failed turns by reason, the seeds that
-    differ most. Nothing is stored. Reports progress while it plays."""
+    detail: Annotated[
+        bool,
+        Field(
+            description="Also every game: scores, margin, first buildings, failed turns, kept game's name."
+        ),
+    ] = False,
+) -> Annotated[CallToolResult, arena.ComparisonBrief]:
+    """Is A better than B? Plays every seed in both seat orders on fair (rotational) maps: wins,
+    mean scores, the 95% interval of A minus B, failed turns by reason, the 3 seeds that differ
+    most. detail=true adds every game, each kept as a game to open."""
     seed_list = arena.parse_seeds(seeds)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ApiError(f"rounds must be from 1 to {MAX_ROUNDS}, not {rounds}")
@@ -137,9 +72,7 @@ async def compare_scripts(
             f"{len(seed_list)} seeds make {2 * len(seed_list)} games; one call plays at most {MAX_GAMES} (give at most {MAX_GAMES // 2} seeds)"
         )
     resolved, rounds = arena.arena_rules(rules, rounds)
-    entrants = (_entrant(folder, "a", a), _entrant(folder, "b", b))
-    if entrants[0].name == entrants[1].name:
-        entrants = (entrants[0], arena.Entrant(entrants[1].name + "#2", entrants[1].script))
+    entrants = two_entrants(folder, a, b, player)
     reporting = True
 
     def progress(done: int, total: int) -> None:
@@ -156,64 +89,38 @@ async def compare_scripts(
                 reporting = False
 
     stop = threading.Event()
-    try:
-        # abandoned when the call is cancelled: then ``stop`` ends its games at once
-        result = await anyio.to_thread.run_sync(
-            functools.partial(
-                arena.compare,
-                entrants,
-                resolved,
-                seed_list,
-                rounds,
-                WORKERS.backend(stop),
-                progress=progress,
-            ),
-            abandon_on_cancel=True,
-        )
-    finally:
-        stop.set()
-    return reply(_summary(result), _text(result))
-
-
-def _summary(result: arena.Comparison) -> ScriptsCompared:
-    ci = result.difference
-    return ScriptsCompared(
-        games=result.games,
-        draws=result.draws,
-        seeds=len(result.seeds),
-        rounds=result.run.planned[0].rounds,
-        scripts=[
-            ComparedScript(
-                name=s.name,
-                wins=s.wins,
-                draws=s.draws,
-                losses=s.losses,
-                mean_score=round(s.mean_score or 0, 2),
-                failed_turns=s.failed_turns,
-                failed_by_reason=dict(s.failed),
+    with tempfile.TemporaryDirectory() as kept:
+        try:
+            # abandoned when the call is cancelled: then ``stop`` ends its games at once
+            result = await anyio.to_thread.run_sync(
+                functools.partial(
+                    arena.compare,
+                    entrants,
+                    resolved,
+                    seed_list,
+                    rounds,
+                    WORKERS.backend(stop),
+                    out=Path(kept) if detail else None,
+                    progress=progress,
+                ),
+                abandon_on_cancel=True,
             )
-            for s in result.scripts
-        ],
-        difference=None
-        if ci is None
-        else ScoreDifference(
-            mean=round(ci.mean, 2),
-            low=round(ci.low, 2),
-            high=round(ci.high, 2),
-            excludes_zero=ci.excludes_zero,
-        ),
-        verdict=result.verdict(),
-        most_different=[
-            SeedGap(seed=s.seed, difference=round(s.difference, 2))
-            for s in result.most_different()
-            if s.difference
-        ],
-        warnings=list(result.warnings),
-        seconds=round(result.run.seconds, 2),
-    )
+        finally:
+            stop.set()
+    brief = result.brief()
+    if detail:
+        names = keep_games(folder, result.run.contest, result.run.played)
+        games = tuple(
+            arena.game_result(
+                record, result.run.contest.entrants, detail=True, game=names[record.task.index]
+            )
+            for record in result.run.played
+        )
+        brief = brief.model_copy(update={"games": games})
+    return reply(brief, _text(result, detail))
 
 
-def _text(result: arena.Comparison) -> str:
+def _text(result: arena.Comparison, detail: bool = False) -> str:
     a, b = result.scripts
     parts = [
         f"{a.name} vs {b.name}: {result.games} games over {len(result.seeds)} seeds: "
@@ -232,9 +139,11 @@ def _text(result: arena.Comparison) -> str:
             )
     gaps = [str(s.seed) for s in result.most_different() if s.difference]
     if gaps:
-        parts.append(
-            f"Seeds that differ most: {', '.join(gaps)} (to watch one: create_game with that seed and rules "
-            f"{{'world': {{'symmetry': 'rotational'}}, 'match': {{'finalRound': {result.run.planned[0].rounds}}}}})."
+        how = (
+            "each game's `game` opens it in get_status/get_events/get_world (players are named after the scripts)"
+            if detail
+            else "to open one: play_game(a, b, seed), or compare again with detail=true"
         )
+        parts.append(f"Seeds that differ most: {', '.join(gaps)} ({how}).")
     parts += [f"Warning: {w}." for w in result.warnings]
     return " ".join(parts)

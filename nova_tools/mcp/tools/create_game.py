@@ -10,7 +10,6 @@ from pydantic import Field
 from ... import api
 from ...api import NAME_RULE, ApiError, GameFolder
 from ..edge import reply
-from ..models import CreatedGame
 from .common import RULES_DOC
 from .registry import tool
 
@@ -20,21 +19,17 @@ def create_game(
     folder: GameFolder,
     name: Annotated[
         str,
-        Field(
-            description=f"A name for the new game ({NAME_RULE}); it is stored as NAME.json in the server's folder."
-        ),
+        Field(description=f"The new game's name ({NAME_RULE})."),
     ],
-    rules: Annotated[
-        dict[str, Any] | str | None, Field(description=RULES_DOC + " Default: {}.")
-    ] = None,
+    rules: Annotated[dict[str, Any] | str | None, Field(description=RULES_DOC)] = None,
     seed: Annotated[
         int | None,
-        Field(
-            description="World seed, 0 to 2^63-1 (default 0). The same seed and rules give the same world."
-        ),
+        Field(description="World seed, 0 to 2^63-1 (default 0)."),
     ] = None,
-) -> Annotated[CallToolResult, CreatedGame]:
-    """Create a new game: a fresh world from the rules and seed. Players join with upload_script."""
+) -> Annotated[CallToolResult, api.Created]:
+    """Create a game; players join with upload_script. Defaults: the shipped rules (a random
+    map, no finalRound), seed 0, unlike compare_scripts and play_game (rotational maps,
+    finalRound = rounds)."""
     path = folder.path(name)
     if path.exists():
         raise ApiError(
@@ -50,13 +45,4 @@ def create_game(
         f"Created game {name!r}: a {created.width}x{created.height} world from seed {created.seed}{arrival}. "
         f"Next: upload_script(game={name!r}, player=..., files=...)."
     )
-    return reply(
-        CreatedGame(
-            game=name,
-            seed=created.seed,
-            width=created.width,
-            height=created.height,
-            final_turn=created.final_turn,
-        ),
-        text,
-    )
+    return reply(created.model_copy(update={"game": name}), text)

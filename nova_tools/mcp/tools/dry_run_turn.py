@@ -11,7 +11,6 @@ from pydantic import Field
 from ... import api
 from ...api import ApiError, GameFolder
 from ..edge import reply
-from ..models import DryRunOut
 from ..shaping import cut_text, points_text, shorten_event
 from .common import sources
 from .registry import tool
@@ -25,29 +24,25 @@ def dry_run_turn(
     source: Annotated[str | None, Field(description="The android as one TypeScript file.")] = None,
     game: Annotated[
         str | None,
-        Field(
-            description="Run against this game's current state (needs player). Default: a fresh default world."
-        ),
+        Field(description="Run in this game as it is now (with player). Default: a fresh world."),
     ] = None,
     player: Annotated[
         str | None, Field(description="With game: the player whose android takes the turn.")
     ] = None,
     android_id: Annotated[
         str | None,
-        Field(
-            description="With game and player: which of the player's androids (default: their first active one)."
-        ),
+        Field(description="Which android (default: the player's first active one)."),
     ] = None,
     files: Annotated[
         dict[str, str] | None,
-        Field(description="Instead of source: a multi-file android {relative path: text}."),
+        Field(description="Instead of source: {path: TypeScript text}."),
     ] = None,
     entry: Annotated[
         str | None, Field(description="With files: the entry file (default 'main.ts').")
     ] = None,
-) -> Annotated[CallToolResult, DryRunOut]:
-    """Compile a script and run one turn of it, judged by the real engine, without changing
-    any game: what it returned, the ticks it spent, and whether the engine would accept it."""
+) -> Annotated[CallToolResult, api.DryRun]:
+    """Run one turn of a script, judged by the engine, changing nothing: what it returned, its
+    ticks, whether the engine would accept it."""
     texts, entry_name = sources(source, files, entry)
     if game is None and (player is not None or android_id is not None):
         raise ApiError(
@@ -59,10 +54,10 @@ def dry_run_turn(
     result = api.dry_run(
         files=texts, entry_name=entry_name, game=path, player=player, android_id=android_id
     )
-    data = result.to_json()
-    if isinstance(data["action"], dict):
-        data["action"] = shorten_event({"action": data["action"]}, DRY_RUN_TEXT_CHARS)["action"]
-    out = DryRunOut(**data, world="game" if path else "fresh")
+    action = result.action
+    if isinstance(action, dict):
+        action = shorten_event({"action": action}, DRY_RUN_TEXT_CHARS)["action"]
+    out = result.model_copy(update={"action": action, "world": "game" if path else "fresh"})
     verdict = (
         "ACCEPT it"
         if out.accepted

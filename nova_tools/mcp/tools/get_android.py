@@ -10,8 +10,7 @@ from pydantic import Field
 from ... import api
 from ...api import GameFolder
 from ..edge import reply
-from ..models import AndroidDetail, TurnBrief
-from ..shaping import android_brief, at_text, materials_text, points_text
+from ..shaping import at_text, materials_text, points_text, shorten_event
 from .common import GameArg, PlayerArg, check_range
 from .registry import tool
 
@@ -25,25 +24,19 @@ def get_android(
     player: PlayerArg,
     android_id: Annotated[
         str,
-        Field(
-            description="One of the player's androids, e.g. 'android-1' (get_world lists them under yours)."
-        ),
+        Field(description="One of the player's androids, e.g. 'android-1'."),
     ],
     max_chars: Annotated[
         int,
-        Field(
-            description="Show at most this many characters of memory and of recording, 100-16384."
-        ),
+        Field(description="Characters of memory and of recording to show, 100-16384."),
     ] = 3000,
     recording_offset: Annotated[
         int | None,
-        Field(
-            description="Start the recording window here (default: show its last max_chars characters)."
-        ),
+        Field(description="Where the recording window starts (default: its last max_chars)."),
     ] = None,
-) -> Annotated[CallToolResult, AndroidDetail]:
-    """One of the player's own androids: state, cargo, memory, recording (a window of it) and
-    its last few turns. Other players' androids are refused."""
+) -> Annotated[CallToolResult, api.AndroidReport]:
+    """One of the player's own androids: state, cargo, memory, a window of its recording, its
+    last turns."""
     check_range("max_chars", max_chars, 100, 16384)
     loaded = api.open_game(folder.existing(game))
     report = api.android_report(loaded, android_id, player=player)
@@ -61,23 +54,25 @@ def get_android(
     turns = api.events_page(
         loaded, player=player, android=android_id, mine_only=True, offset=None, limit=RECENT_TURNS
     ).events
-    detail = AndroidDetail(
-        **android_brief(report).model_dump(),
-        memory_length=len(memory),
-        recording_length=len(recording),
-        memory=memory[:max_chars],
-        recording=recording[start : start + max_chars],
-        recording_offset=start,
-        recent_turns=[
-            TurnBrief(
-                round=e["round"],
-                action=(e.get("action") or {}).get("type"),
-                outcome=e["outcome"],
-                code=e.get("code"),
-                reason=e.get("reason"),
-            )
-            for e in turns
-        ],
+    detail = report.model_copy(
+        update={
+            "memory_length": len(memory),
+            "recording_length": len(recording),
+            "memory": memory[:max_chars],
+            "recording": recording[start : start + max_chars],
+            "recording_offset": start,
+            "recent_turns": tuple(
+                api.TurnSummary(
+                    round=e["round"],
+                    action=shorten_event(e).get("action"),
+                    outcome=e["outcome"],
+                    code=e.get("code"),
+                    reason=e.get("reason"),
+                    ticks=e.get("ticks", 0),
+                )
+                for e in turns
+            ),
+        }
     )
     state = "active" if detail.active else "a wreck"
     lines = [
@@ -86,8 +81,8 @@ def get_android(
         f"memory {len(memory)} chars, recording {len(recording)} chars (window {start}-{start + len(detail.recording)}).",
     ]
     lines += [
-        f"round {t.round}: {t.action or 'no action'} {t.outcome}"
-        + (f" [{t.code}] {t.reason}" if api.Outcome(t.outcome).failed else "")
-        for t in detail.recent_turns
+        f"round {t.round}: {(t.action or {}).get('type', 'no action')} {t.outcome}"
+        + (f" [{t.code}] {t.reason}" if t.outcome.failed else "")
+        for t in detail.recent_turns or ()
     ]
     return reply(detail, "\n".join(lines))

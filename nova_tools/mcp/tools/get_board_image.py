@@ -27,19 +27,16 @@ def get_board_image(
     player: PlayerArg,
     round: Annotated[
         int | None,
-        Field(
-            description="Show the board as it stood after this round (0: after setup). Default: now."
-        ),
+        Field(description="After this round (0: setup). Default: now."),
     ] = None,
     whole_map: WholeMapArg = False,
 ) -> Annotated[CallToolResult, BoardImage]:
-    """A PNG picture of the board as `player` saw it (now, or after `round`): fogged tiles drawn as fog, the ground tinted by what is in it, buildings as lettered squares and androids as circles in each player's colour. The text beside it is the legend. With whole_map, nothing is fogged (a replay's view)."""
+    """A PNG of the board as the player saw it (now or after a round); the text is the legend."""
     world = api.player_world(folder.existing(game), player, round, whole=whole_map)
     png, colours = board_image.render(world, player)
     size = board_image.tile_size(world.width, world.height)
     legend = board_image.legend(world, player, colours)
     data = BoardImage(
-        game=game,
         player=player,
         round=world.round,
         width=world.width,

@@ -10,7 +10,6 @@ from pydantic import Field
 from ... import api
 from ...api import GameFolder
 from ..edge import reply
-from ..models import EventOut, EventsPage
 from ..shaping import event_line, shorten_event
 from .common import GameArg, PlayerArg, check_range
 from .registry import tool
@@ -24,53 +23,40 @@ def get_events(
     round: Annotated[int | None, Field(description="Only events of this round.")] = None,
     from_round: Annotated[
         int | None,
-        Field(
-            description="Only events from this round on (with to_round: a range, both included)."
-        ),
+        Field(description="Only from this round on (to_round: up to, both included)."),
     ] = None,
-    to_round: Annotated[int | None, Field(description="Only events up to this round.")] = None,
+    to_round: Annotated[int | None, Field(description="Only up to this round.")] = None,
     android_id: Annotated[
         str | None,
-        Field(
-            description="Only this android's turns, its launch, and the round ends that damaged or destroyed it."
-        ),
+        Field(description="Only this android's turns, launch and damage."),
     ] = None,
     action_type: Annotated[
         str | None,
-        Field(description="Only turns that chose this action, e.g. 'android.move' or 'move'."),
+        Field(description="Only turns of this action, e.g. 'move'."),
     ] = None,
     outcome: Annotated[
         str | None,
-        Field(description="Only turns with this outcome: accepted, refused, invalid or error."),
+        Field(description="accepted, refused, invalid or error."),
     ] = None,
-    failed_only: Annotated[
-        bool, Field(description="Only failed turns (refused, invalid, script errors).")
-    ] = False,
-    mine_only: Annotated[
-        bool, Field(description="Only turns of the player's own androids.")
-    ] = False,
+    failed_only: Annotated[bool, Field(description="Only failed turns.")] = False,
+    mine_only: Annotated[bool, Field(description="Only your androids' turns.")] = False,
     offset: Annotated[
         int | None,
-        Field(description="Index of the first matching event to show (default: the newest page)."),
+        Field(description="First matching event to show (default: the newest page)."),
     ] = None,
     limit: Annotated[int, Field(description="Events per page, 1-100.")] = 20,
     compact: Annotated[
         bool,
-        Field(
-            description="One line per event (default). false: each event in full (action fields, results, ticks)."
-        ),
+        Field(description="One line per event; false: each event in full."),
     ] = True,
     notes: Annotated[
         bool,
-        Field(
-            description="With compact=false: also each turn's memory and recording (cut to 120 characters; get_android shows them whole)."
-        ),
+        Field(description="With compact=false: also memory and recording (cut to 120 characters)."),
     ] = False,
-) -> Annotated[CallToolResult, EventsPage]:
-    """The event log as the player may read it, newest page first unless offset is given:
-    turns (action, outcome, refusal code and reason), launches, round ends, one line each.
-    Filter by round or round range, android, action type, outcome, failed or own turns. Other
-    players' memory, recordings and script errors are redacted."""
+) -> Annotated[CallToolResult, api.EventsPage]:
+    """The event log as the player may read it, one line each (newest page unless offset):
+    turns with outcome and reason, launches, round ends; each android named with its owner.
+    Others' memory, recordings and errors are redacted."""
     check_range("limit", limit, 1, 100)
     if notes and compact:
         raise api.ApiError(
@@ -91,16 +77,10 @@ def get_events(
         limit=limit,
         notes="whole" if notes else "none",
     )
-    events = [EventOut(**shorten_event(e)) for e in page.events]
-    lines = [event_line(e) for e in events]
-    out = EventsPage(
-        game=game,
-        player=player,
-        total=page.total,
-        offset=page.offset,
-        limit=page.limit,
-        events=None if compact else events,
-        lines=lines if compact else None,
+    events = tuple(shorten_event(e) for e in page.events)
+    lines = tuple(event_line(e) for e in events)
+    out = page.model_copy(
+        update={"events": () if compact else events, "lines": lines if compact else None}
     )
     if events:
         header = (

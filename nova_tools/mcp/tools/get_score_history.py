@@ -12,7 +12,6 @@ from pydantic import Field
 
 from ... import api
 from ...api import GameFolder
-from ..models import LeadChange, PlayerScores, ScoreHistory
 from .common import GameArg
 from .registry import tool
 
@@ -26,25 +25,17 @@ def get_score_history(
     every: Annotated[
         int | None,
         Field(
-            description=f"List every Nth round (the last round is always listed). Default: as few as keep the list within {MAX_HISTORY_POINTS} rounds.",
+            description=f"Every Nth round, and the last (default: at most {MAX_HISTORY_POINTS}).",
             ge=1,
         ),
     ] = None,
-) -> Annotated[CallToolResult, ScoreHistory]:
-    """Each player's score after each round (0: after setup), replayed from the game's log: who leads, and since when. Long games are sampled (`every`) so the answer stays small."""
+) -> Annotated[CallToolResult, api.ScoreHistory]:
+    """Each player's score after each round (0: setup) and every lead change; long games are
+    sampled (`every`)."""
     whole = api.score_history(folder.existing(game))
     step = every or max(1, -(-len(whole.rounds) // MAX_HISTORY_POINTS))
     shown = whole.sampled(step)
-    history = ScoreHistory(
-        game=game,
-        rounds=list(shown.rounds),
-        every=step,
-        players=[PlayerScores(id=p.id, scores=list(p.scores)) for p in shown.players],
-        lead_changes=[
-            LeadChange(round=c.round, leaders=list(c.leaders), scores=list(c.scores))
-            for c in whole.lead_changes
-        ],
-    )
+    history = shown
     if not shown.players:
         text = f"{game}: no scores yet (no player has joined)."
     else:

@@ -9,27 +9,17 @@ from mcp.types import CallToolResult
 from ... import api
 from ...api import GameFolder
 from ..edge import reply
-from ..models import GameStatus, PlayerStatus, ScoreLine
 from ..shaping import points_text
 from .common import GameArg
 from .registry import tool
 
 
 @tool("Scores and status", read_only=True)
-def get_status(folder: GameFolder, game: GameArg) -> Annotated[CallToolResult, GameStatus]:
-    """Round, arrival round and each player's colony readiness with its breakdown, active
-    androids and wrecks."""
+def get_status(folder: GameFolder, game: GameArg) -> Annotated[CallToolResult, api.Status]:
+    """Round, arrival round, and each player's score with its breakdown, active androids and
+    wrecks."""
     status = api.status(folder.existing(game))
-    players = [
-        PlayerStatus(
-            id=p.id,
-            score=p.score,
-            breakdown=[ScoreLine(source=b.source, points=b.points) for b in p.breakdown],
-            active_androids=p.active_androids,
-            wrecks=p.wrecks,
-        )
-        for p in status.players
-    ]
+    players = status.players
     final = status.final_turn
     head = f"{game}: round {status.round}" + (f" of {final}" if final else "")
     lines = [head] + [
@@ -37,7 +27,4 @@ def get_status(folder: GameFolder, game: GameArg) -> Annotated[CallToolResult, G
         f"{p.active_androids} active, {p.wrecks} wrecks"
         for p in players
     ]
-    return reply(
-        GameStatus(game=game, round=status.round, final_turn=final, players=players),
-        "\n".join(lines),
-    )
+    return reply(status, "\n".join(lines))

@@ -10,7 +10,6 @@ from pydantic import Field
 from ... import api
 from ...api import GameFolder
 from ..edge import reply
-from ..models import LaunchedAndroid, Position
 from .common import GameArg, PlayerArg
 from .registry import tool
 
@@ -22,13 +21,11 @@ def launch_android(
     player: PlayerArg,
     script_id: Annotated[
         str,
-        Field(
-            description="One of the player's scripts, as upload_script returned it, e.g. 'script-1'."
-        ),
+        Field(description="One of the player's scripts, e.g. 'script-1'."),
     ],
-) -> Annotated[CallToolResult, LaunchedAndroid]:
-    """Launch an android running one of the player's scripts on their initial charger. Refused
-    when the player's completed chargers allow no more active androids."""
+) -> Annotated[CallToolResult, api.Launched]:
+    """Launch an android running one of the player's scripts on their initial charger (refused
+    when their chargers allow no more)."""
     path = folder.existing(game)
     launched = api.launch_android(path, player, script_id)
     x, y = launched.position.x, launched.position.y
@@ -36,15 +33,4 @@ def launch_android(
         f"Launched {launched.android_id} ({script_id}) for {player} at ({x},{y}); "
         f"{launched.active_androids} of {launched.capacity} android slots in use. Next: run_rounds(game={game!r}, rounds=...)."
     )
-    return reply(
-        LaunchedAndroid(
-            game=game,
-            player=player,
-            android_id=launched.android_id,
-            script_id=script_id,
-            position=Position(x=x, y=y),
-            active_androids=launched.active_androids,
-            capacity=launched.capacity,
-        ),
-        text,
-    )
+    return reply(launched, text)

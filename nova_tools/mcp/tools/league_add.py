@@ -43,10 +43,9 @@ def league_add(
     files: FilesArg = None,
     entry: EntryArg = None,
 ) -> Annotated[CallToolResult, leagues.LeagueEntry]:
-    """Add a version to a league (created if new): a house android, a script of your library
-    (library_id, player) or code (source, or files with entry). Its bundle is kept, so changed
-    code is a new version under a new name; a name or a bundle already in the league is
-    refused. Then league_play plays only the new pairings."""
+    """Add a version to a league (created if new): a house android, a library script or code.
+    A name or a bundle already in the league is refused; league_play then plays only the new
+    pairings."""
     given = sum(x is not None for x in (house, library_id, source, files))
     if given != 1:
         raise ApiError("give exactly one of house, library_id (with player), source or files")

@@ -39,10 +39,9 @@ async def league_play(
     ] = "1-10",
     rounds: Annotated[int, Field(description=f"Rounds per game, 1 to {MAX_ROUNDS}.")] = 100,
 ) -> Annotated[CallToolResult, leagues.LeaguePlayed]:
-    """Play the pairings (entry pair x seed x seat order, at these rounds) the league does not
-    have yet, on fair rotational maps, committing each game as it ends; at most
-    {MAX_GAMES} games a call (call again until complete is true). Games already played are never
-    replayed. Cancelling the call stops its games at once; the games finished are kept."""
+    """Play the pairings (entry pair x seed x seat order) the league does not have yet, on fair
+    maps, each game kept as it ends; at most {MAX_GAMES} games a call (call again until
+    complete)."""
     seed_list = arena.parse_seeds(seeds)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ApiError(f"rounds must be from 1 to {MAX_ROUNDS}, not {rounds}")

@@ -18,9 +18,8 @@ from .registry import tool
 def league_table(
     folder: GameFolder, league: LeagueArg
 ) -> Annotated[CallToolResult, leagues.LeagueTable]:
-    """A league's table, best first: each entry's OpenSkill rating (mu - 3 sigma) with its
-    uncertainty (sigma), games, wins, draws, losses, mean score, and its record against each other
-    entry. A pure function of the games the league holds."""
+    """A league's table, best first: each entry's rating (OpenSkill mu - 3 sigma), games, wins,
+    draws, losses, mean score, and its record against each other entry."""
     table = leagues.table(league_path(folder, league))
     lines = [f"League {league!r}: {len(table.entries)} entries, {table.games} games."]
     for s in table.entries:

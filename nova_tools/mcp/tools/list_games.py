@@ -9,7 +9,7 @@ from pydantic import Field
 
 from ...api import GameFolder
 from ..edge import reply
-from ..models import GameEntry, GameList
+from ..models import GamesPage
 from .common import check_range
 from .registry import tool
 
@@ -21,33 +21,17 @@ def list_games(
     folder: GameFolder,
     offset: Annotated[
         int,
-        Field(
-            description="Skip this many games (by name): the next page after a list that says more."
-        ),
+        Field(description="Skip this many games (paging)."),
     ] = 0,
     limit: Annotated[
         int, Field(description=f"List at most this many games, 1-{MAX_GAMES_LISTED}.")
     ] = MAX_GAMES_LISTED,
-) -> Annotated[CallToolResult, GameList]:
+) -> Annotated[CallToolResult, GamesPage]:
     """The games in the server's folder, by name: round, players. Use a name as `game` elsewhere."""
     check_range("offset", offset, 0, 1_000_000)
     check_range("limit", limit, 1, MAX_GAMES_LISTED)
     total = len(folder.names())
-    entries = []
-    for found in folder.games(limit, offset):
-        summary = found.summary
-        if summary is None:
-            entries.append(GameEntry(name=found.name, problem=found.problem))
-            continue
-        entries.append(
-            GameEntry(
-                name=found.name,
-                round=summary.round,
-                final_turn=summary.final_turn,
-                players=list(summary.players),
-                active_androids=summary.active_androids,
-            )
-        )
+    entries = folder.games(limit, offset)
     more = max(0, total - offset - len(entries))
     if not entries:
         text = (
@@ -58,7 +42,12 @@ def list_games(
     else:
         lines = [
             f"{e.name}: "
-            + (e.problem or f"round {e.round}, players {', '.join(e.players) or 'none yet'}")
+            + (
+                e.problem
+                or f"round {e.summary.round}, players {', '.join(e.summary.players) or 'none yet'}"
+                if e.summary
+                else e.problem or ""
+            )
             for e in entries
         ]
         page = f"games {offset + 1}-{offset + len(entries)} of {total}" if offset or more else ""
@@ -67,4 +56,4 @@ def list_games(
             if more
             else (f"\n({page})" if page else "")
         )
-    return reply(GameList(games=entries, more=more, offset=offset, total=total), text)
+    return reply(GamesPage(games=tuple(entries), more=more, offset=offset, total=total), text)

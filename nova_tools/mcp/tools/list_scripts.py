@@ -8,20 +8,16 @@ from mcp.types import CallToolResult
 
 from ...api import GameFolder
 from ..edge import reply
-from ..models import LibraryList, LibraryScriptOut
+from ..models import ScriptShelf
 from .common import PlayerArg, check_player
 from .registry import tool
 
 
 @tool("List your library's scripts", read_only=True)
-def list_scripts(folder: GameFolder, player: PlayerArg) -> Annotated[CallToolResult, LibraryList]:
-    """The scripts the player keeps in the library (add_script, upload_script): id, name, size,
-    files. Pass an id as library_id to upload_script or compare_scripts."""
+def list_scripts(folder: GameFolder, player: PlayerArg) -> Annotated[CallToolResult, ScriptShelf]:
+    """The player's library scripts (add_script, upload_script): id, name, size, files."""
     check_player(player)
-    found = [
-        LibraryScriptOut(**{k: v for k, v in e.model_dump(by_alias=False).items() if k != "added"})
-        for e in folder.library.listing(player)
-    ]
+    found = tuple(folder.library.listing(player))
     if found:
         text = f"{player}'s library: " + "; ".join(
             f"{s.id} {s.name} ({s.bytes} bytes, {', '.join(s.files)})" for s in found
@@ -30,4 +26,4 @@ def list_scripts(folder: GameFolder, player: PlayerArg) -> Annotated[CallToolRes
         text = (
             f"{player}'s library is empty: add_script (or any upload_script) keeps a script there."
         )
-    return reply(LibraryList(player=player, scripts=found), text)
+    return reply(ScriptShelf(scripts=found), text)

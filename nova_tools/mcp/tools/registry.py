@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import functools
 import inspect
+import typing
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from mcp.server import MCPServer
 from mcp.types import ToolAnnotations
+from pydantic import BaseModel
 
 from ...api import GameFolder
+from .. import schemas
 from ..edge import tool_edge
 
 FOLDER = "folder"
@@ -30,11 +33,12 @@ class ToolInfo:
     destructive: bool = False
 
     def annotations(self) -> ToolAnnotations:
-        return ToolAnnotations(
-            title=self.title,
+        return ToolAnnotations(  # the title is the tool's own, not repeated here
             read_only_hint=self.read_only,
-            destructive_hint=self.destructive,
-            idempotent_hint=self.read_only,
+            # meaningful only for a tool that changes something
+            destructive_hint=None if self.read_only else self.destructive,
+            # idempotentHint is meaningful only for a tool that changes something, and none of
+            # those here is idempotent (false is the default)
             open_world_hint=False,
         )
 
@@ -77,8 +81,16 @@ def _bind_folder(fn: Callable[..., Any], folder: GameFolder) -> Callable[..., An
     return bound
 
 
+def output_model(fn: Callable[..., Any]) -> type[BaseModel]:
+    """The result model a tool answers with: its return annotation's ``Annotated`` metadata."""
+    annotation = typing.get_type_hints(fn, include_extras=True)["return"]
+    return typing.get_args(annotation)[1]
+
+
 def register(app: MCPServer, folder: GameFolder, tools: Iterable[Callable[..., Any]]) -> None:
-    """Add ``tools``, in order, to ``app``: each behind the edge that turns mistakes into error results."""
+    """Add ``tools``, in order, to ``app``: each behind the edge that turns mistakes into error
+    results, with the lean schemas of :mod:`nova_tools.mcp.schemas` in tools/list (the SDK
+    still validates every structured result against the result model itself)."""
     for fn in tools:
         info: ToolInfo = fn.nova_tool  # type: ignore[attr-defined]  # set by @tool
         # the docstring without its code indentation: what an agent reads in tools/list
@@ -89,3 +101,7 @@ def register(app: MCPServer, folder: GameFolder, tools: Iterable[Callable[..., A
             description=description,
             annotations=info.annotations(),
         )
+        added = app._tool_manager.get_tool(fn.__name__)
+        assert added is not None
+        added.parameters = schemas.input_schema(added.parameters)
+        added.fn_metadata.output_schema = schemas.output_schema(output_model(fn))

@@ -16,7 +16,6 @@ from pydantic import Field
 from ... import api
 from ...api import GameFolder
 from ..edge import log, reply
-from ..models import PlayerScore, RoundsPlayed
 from ..shaping import points_text
 from .common import GameArg, check_range
 from .registry import tool
@@ -32,10 +31,9 @@ async def run_rounds(
         int, Field(description=f"How many rounds to play, 1 to {MAX_ROUNDS}; call again for more.")
     ],
     ctx: Context,
-) -> Annotated[CallToolResult, RoundsPlayed]:
-    """Play rounds: every active android runs its script once a round. Reports progress while
-    it runs (cancelling the call stops it after the round in progress; the rounds played are
-    kept). Ends with the scores."""
+) -> Annotated[CallToolResult, api.RunSummary]:
+    """Play rounds (every active android's script runs once a round), with progress; ends with
+    the scores."""
     path = folder.existing(game)
     check_range(
         "rounds",
@@ -86,7 +84,7 @@ async def run_rounds(
         raise
     # the standings the run just computed: the game file is read once per call, not replayed again
     players = summary.status.players if summary.status is not None else ()
-    scores = [PlayerScore(player=p.id, score=p.score) for p in players]
+    scores = tuple(api.PlayerScore(player=p.id, score=p.score) for p in players)
     destroyed = f", destroyed: {', '.join(summary.destroyed)}" if summary.destroyed else ""
     text = (
         f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, {summary.failed_turns} failed{destroyed}. "
@@ -94,17 +92,5 @@ async def run_rounds(
     )
     if summary.failed_turns:
         text += " See why: get_events(..., failed_only=true)."
-    return reply(
-        RoundsPlayed(
-            game=game,
-            rounds=summary.rounds,
-            first_round=summary.first_round,
-            last_round=summary.last_round,
-            turns=summary.turns,
-            failed_turns=summary.failed_turns,
-            destroyed=list(summary.destroyed),
-            seconds=round(summary.seconds, 3),
-            scores=scores,
-        ),
-        text,
-    )
+    played = summary.model_copy(update={"seconds": round(summary.seconds, 3), "scores": scores})
+    return reply(played, text)

@@ -6,21 +6,22 @@ from __future__ import annotations
 from typing import Annotated
 
 from mcp.types import CallToolResult
-from pydantic import Field
 
 from ... import api
 from ...api import ApiError, GameFolder
 from ..edge import reply
-from ..models import UploadedScript
 from .common import (
+    BaseArg,
+    EditsArg,
     EntryArg,
     FilesArg,
     GameArg,
     LibraryIdArg,
     PlayerArg,
     SourceArg,
+    StarterArg,
     check_player,
-    sources,
+    script_files,
 )
 from .registry import tool
 
@@ -33,30 +34,33 @@ def upload_script(
     source: SourceArg = None,
     files: FilesArg = None,
     entry: EntryArg = None,
-    starter: Annotated[
-        bool,
-        Field(
-            description="Upload the shipped starter android as it is (resources nova://starter/...) instead of source or files."
-        ),
-    ] = False,
+    starter: StarterArg = False,
     library_id: LibraryIdArg = None,
-) -> Annotated[CallToolResult, UploadedScript]:
-    """Type-check and bundle a TypeScript android and store it as a new script version of the
-    player (the first upload adds the player, with an initial charger). The compiled script is
-    also kept in the player's script library: to play the same code in another game, pass the
-    returned library_id instead of the source (nothing is sent or compiled again). Returns the
-    script id; compile errors come back as an error listing each `file:line:col message`."""
+    base: BaseArg = None,
+    edits: EditsArg = None,
+) -> Annotated[CallToolResult, api.Uploaded]:
+    """Compile an android (code, a library_id, or a base plus what changes) as the player's new
+    script in the game (the first upload adds the player). Errors list `file:line:col`."""
     path = folder.existing(game)
     check_player(player)
     if library_id is not None:
-        if source is not None or files is not None or starter:
+        if source is not None or files is not None or starter or base is not None or edits:
             raise ApiError(
                 "give either library_id or the code (source, files or starter=true), not both"
             )
         kept = folder.library.get(player, library_id)
         compiled, name = kept.script, kept.entry.name
     else:
-        texts, entry_name = sources(source, files, entry, starter)
+        texts, entry_name = script_files(
+            folder,
+            player,
+            source=source,
+            files=files,
+            entry=entry,
+            starter=starter,
+            base=base,
+            edits=edits,
+        )
         compiled = api.compile_upload(files=texts, entry_name=entry_name)
         kept_entry = api.add_to_library(folder.root, player, compiled, texts, entry_name)
         library_id, name = kept_entry.id, kept_entry.name
@@ -67,15 +71,4 @@ def upload_script(
         f"Next: launch_android(game={game!r}, player={player!r}, script_id={uploaded.script_id!r}). "
         f"In another game: upload_script(game, player, library_id={library_id!r})."
     )
-    return reply(
-        UploadedScript(
-            game=game,
-            player=player,
-            script_id=uploaded.script_id,
-            name=uploaded.name,
-            sha256=uploaded.sha256,
-            joined=uploaded.joined,
-            library_id=library_id,
-        ),
-        text,
-    )
+    return reply(uploaded.model_copy(update={"library_id": library_id}), text)

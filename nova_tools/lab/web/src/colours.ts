@@ -7,20 +7,22 @@ export function seatColour(seat: number): string {
   return SEAT_COLOURS[seat % SEAT_COLOURS.length] ?? '#d9d9d9';
 }
 
-/** Loose material on the surface (diamonds) and stored material. */
-export const MATERIAL_COLOURS: Record<string, string> = {
-  metal: '#c8d0da',
-  electronics: '#4be39a',
-  polymer: '#ff7ad9',
-  ore: '#d8904a',
-  water: '#4aa8ff',
-  acidCanister: '#d6f04a',
+/** Resources are drawn in no player's colour: a white glyph (its shape and letter say what it
+ * is), so water never reads as the blue player nor ore as the orange one. */
+export const GLYPH = { fill: '#f4f6fa', ink: '#0b0e14', amount: '#f4f6fa' };
+
+/** Loose material on the surface (white diamonds) and stored material: its letter. */
+export const MATERIAL_LETTERS: Record<string, string> = {
+  metal: 'm',
+  electronics: 'e',
+  polymer: 'p',
+  ore: 'o',
+  water: 'w',
+  acidCanister: 'a',
 };
 
-/** What is in the ground. */
+/** The ground's hazards tint their tile (acid) or hatch it (radiation); ore and water are glyphs. */
 export const GROUND_COLOURS: Record<string, string> = {
-  ore: '#c07a35',
-  water: '#2f86e0',
   acid: '#b6e61e',
   radiation: '#d04cff',
 };
@@ -30,7 +32,8 @@ export { BUILDING_LETTERS } from './generated/api';
 export const BOARD = {
   background: '#0b0e14',
   tile: '#1b2130',
-  tileFogged: '#0f131b',
+  tileFogged: '#06080c', // fog: near black, crossed with a faint hatch
+  fogHatch: '#1a1f2b',
   grid: '#0b0e14',
   selection: '#ffe14d',
   text: '#e8ecf2',

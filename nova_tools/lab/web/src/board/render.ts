@@ -1,16 +1,17 @@
 // Drawing a frame on a canvas: tiles (ground and hazards), loose material, buildings with their
 // owner and construction progress, androids in their owner's colour, wrecks, the fog, the selection.
 
-import { BOARD, BUILDING_LETTERS, GROUND_COLOURS, MATERIAL_COLOURS } from '../colours';
+import { BOARD, BUILDING_LETTERS, GLYPH, GROUND_COLOURS, MATERIAL_LETTERS } from '../colours';
 import type { AndroidState, BuildingState, VisibleTile } from '../generated/api';
 import { type BoardState, shown } from './state';
 
-/** Where androids standing on a building go: bottom right first, then the other corners. */
+/** Where androids standing on a building go: the middle of its right and left edges, then of its
+ * top and bottom, never the corners where the tile's amounts are written. */
 const BUILDING_CORNERS: ReadonlyArray<readonly [number, number]> = [
-  [0.78, 0.78],
-  [0.22, 0.22],
-  [0.78, 0.22],
-  [0.22, 0.78],
+  [0.88, 0.5],
+  [0.12, 0.5],
+  [0.5, 0.1],
+  [0.5, 0.9],
 ];
 
 export interface Geometry {
@@ -67,7 +68,12 @@ function drawTile(ctx: CanvasRenderingContext2D, geo: Geometry, x: number, y: nu
   const size = tile - gap;
   ctx.fillStyle = seen ? BOARD.tile : BOARD.tileFogged;
   ctx.fillRect(left, top, size, size);
-  if (!seen || !data) return;
+  if (!seen) {
+    ctx.fillStyle = BOARD.fogHatch;
+    hatch(ctx, left, top, size);
+    return;
+  }
+  if (!data) return;
   const ground = data.composition;
   // hazards tint the whole tile, stronger for more
   for (const hazard of ['acid', 'radiation']) {
@@ -82,15 +88,15 @@ function drawTile(ctx: CanvasRenderingContext2D, geo: Geometry, x: number, y: nu
   }
   // what the ground holds: ore (squares) and water (drops) at the bottom left; a hazard's strength
   // in its colour at the bottom right (the tint says which hazard)
-  const slot = size * 0.3;
+  const slot = size * 0.5;
   (['ore', 'water'] as const)
     .filter((kind) => (ground[kind] ?? 0) > 0)
-    .forEach((kind, index) => chip(ctx, geo, left + 2 + index * slot, top + size - size * 0.22, kind, ground[kind] ?? 0));
+    .forEach((kind, index) => chip(ctx, geo, left + 2 + index * slot, top + size - size * 0.25, kind, ground[kind] ?? 0));
   const hazards = (['acid', 'radiation'] as const).filter((kind) => (ground[kind] ?? 0) > 0);
   hazards.forEach((kind, index) => {
     const x = left + size - 3 - index * size * 0.2;
     const y = top + size - size * 0.13;
-    if (geo.tile >= 30) label(ctx, String(ground[kind]), x, y, size * 0.22, 'right', GROUND_COLOURS[kind] ?? BOARD.text);
+    if (geo.tile >= 30) label(ctx, String(ground[kind]), x, y, size * 0.24, 'right', BOARD.text);
   });
   // loose material: a diamond per material at the top right, with its amount
   const loose = Object.entries(data.scattered).filter(([, units]) => units > 0);
@@ -114,21 +120,23 @@ function hatch(ctx: CanvasRenderingContext2D, left: number, top: number, size: n
 }
 
 function chip(ctx: CanvasRenderingContext2D, geo: Geometry, x: number, y: number, kind: string, amount: number): void {
-  const size = geo.tile * 0.14;
-  ctx.fillStyle = GROUND_COLOURS[kind] ?? '#fff';
-  if (kind === 'water') {
-    ctx.beginPath();
-    ctx.arc(x + size / 2, y + size / 2, size / 2, 0, Math.PI * 2);
-    ctx.fill();
-  } else {
-    ctx.fillRect(x, y, size, size);
+  // ore a white square, water a white drop, each with its letter; the amount beside it
+  const size = geo.tile * 0.2;
+  ctx.fillStyle = GLYPH.fill;
+  ctx.beginPath();
+  if (kind === 'water') ctx.arc(x + size / 2, y + size / 2, size / 2, 0, Math.PI * 2);
+  else ctx.rect(x, y, size, size);
+  ctx.fill();
+  if (geo.tile >= 30) {
+    label(ctx, kind === 'water' ? 'w' : 'o', x + size / 2, y + size / 2, size * 0.9, 'center', GLYPH.ink);
+    label(ctx, String(amount), x + size + 2, y + size / 2, geo.tile * 0.22, 'left', GLYPH.amount);
   }
-  if (geo.tile >= 30) label(ctx, String(amount), x + size + 2, y + size / 2, geo.tile * 0.2, 'left', BOARD.muted);
 }
 
 function diamond(ctx: CanvasRenderingContext2D, geo: Geometry, cx: number, cy: number, material: string, units: number): void {
-  const r = geo.tile * 0.1;
-  ctx.fillStyle = MATERIAL_COLOURS[material] ?? '#fff';
+  // loose material: a white diamond with the material's letter, the amount under it
+  const r = geo.tile * 0.12;
+  ctx.fillStyle = GLYPH.fill;
   ctx.beginPath();
   ctx.moveTo(cx, cy - r);
   ctx.lineTo(cx + r, cy);
@@ -136,7 +144,10 @@ function diamond(ctx: CanvasRenderingContext2D, geo: Geometry, cx: number, cy: n
   ctx.lineTo(cx - r, cy);
   ctx.closePath();
   ctx.fill();
-  if (geo.tile >= 30) label(ctx, String(units), cx, cy + r * 2.1, r * 1.7, 'center', MATERIAL_COLOURS[material] ?? BOARD.text);
+  if (geo.tile >= 30) {
+    label(ctx, MATERIAL_LETTERS[material] ?? '?', cx, cy + 0.5, r * 1.1, 'center', GLYPH.ink);
+    label(ctx, String(units), cx, cy + r * 2, r * 1.5, 'center', GLYPH.amount);
+  }
 }
 
 function label(ctx: CanvasRenderingContext2D, text: string, x: number, y: number, size: number, align: CanvasTextAlign, colour: string): void {
@@ -153,9 +164,10 @@ function sum(bag: Record<string, number>): number {
 
 function drawBuilding(ctx: CanvasRenderingContext2D, geo: Geometry, building: BuildingState, colour: string): void {
   const { tile } = geo;
-  const inset = tile * 0.18;
+  // high in its tile: the bottom band is the ground's amounts, never covered
+  const inset = tile * 0.19;
   const x = building.position.x * tile + inset;
-  const y = building.position.y * tile + inset;
+  const y = building.position.y * tile + tile * 0.08;
   const size = tile - inset * 2;
   ctx.lineWidth = Math.max(1.5, tile / 16);
   ctx.strokeStyle = colour;

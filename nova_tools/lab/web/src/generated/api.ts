@@ -161,22 +161,40 @@ export interface MatchOutcome {
   status: Status;
 }
 
-/** A comparison (``scripts``, ``difference``, ``verdict``) or a tournament (``ranking``). */
-export interface ArenaOutcome {
-  kind: 'compare' | 'tournament';
+/** The Arena page's comparison: ``nova compare --json`` as it is, and its kind. */
+export interface CompareOutcome {
   games: number;
   planned: number;
   complete: boolean;
   draws: number;
   rounds: number;
   seeds: number[];
-  scripts: ArenaScript[];
-  ranking: ArenaScript[];
-  difference?: ArenaDifference | null;
-  verdict?: string | null;
+  map: MapShape;
   warnings: string[];
-  results: ArenaGame[];
-  timing: ArenaTiming;
+  results: GameResult[];
+  timing: Timing;
+  scripts: ScriptTotals[];
+  difference: Difference | null;
+  verdict: string;
+  mostDifferent: SeedGap[];
+  kind: 'compare';
+}
+
+/** The Arena page's tournament: ``nova tournament --json`` as it is, and its kind. */
+export interface TournamentOutcome {
+  games: number;
+  planned: number;
+  complete: boolean;
+  draws: number;
+  rounds: number;
+  seeds: number[];
+  map: MapShape;
+  warnings: string[];
+  results: GameResult[];
+  timing: Timing;
+  ranking: RankedScript[];
+  pairs: PairTotals[];
+  kind: 'tournament';
 }
 
 export interface RunRequest {
@@ -239,7 +257,7 @@ export interface Position {
 export interface TurnSummary {
   round: number;
   action: Record<string, unknown> | null;
-  outcome: string;
+  outcome: 'accepted' | 'refused' | 'invalid' | 'error';
   code: string | null;
   reason: string | null;
   ticks: number;
@@ -367,7 +385,40 @@ export interface LeagueSummary {
   problem?: string | null;
 }
 
-export interface ArenaScript {
+export interface MapShape {
+  width: number;
+  height: number;
+  symmetry: string;
+}
+
+/** One game: the seed, the scripts in seat order, their scores. */
+export interface GameResult {
+  seed: number;
+  seats: string[];
+  scores: number[];
+  winner: string | null;
+  failedTurns: number[];
+  stateHash: string;
+  file?: string | null;
+  margin?: number | null;
+  firstExtractor?: (number | null)[] | null;
+  firstCharger?: (number | null)[] | null;
+  failedByReason?: Record<string, number>[] | null;
+  game?: string | null;
+  players?: string[] | null;
+}
+
+/** How long the run took and where: everything that may differ between two runs. */
+export interface Timing {
+  seconds: number;
+  where: string;
+  workers: number;
+  gameSecondsMedian: number | null;
+  gameSecondsMax: number | null;
+}
+
+/** How one script did over the games it played. */
+export interface ScriptTotals {
   name: string;
   games: number;
   wins: number;
@@ -375,12 +426,13 @@ export interface ArenaScript {
   losses: number;
   meanScore: number | null;
   seatMeanScores: (number | null)[];
+  turns: number;
   failedTurns: number;
-  rating?: number | null;
-  sigma?: number | null;
+  failedTurnsByReason: Record<string, number>;
 }
 
-export interface ArenaDifference {
+/** A's score minus B's per seed (averaged over both seat orders), with its 95% interval. */
+export interface Difference {
   of: string;
   mean: number;
   low: number;
@@ -390,17 +442,34 @@ export interface ArenaDifference {
   excludesZero: boolean;
 }
 
-export interface ArenaGame {
+export interface SeedGap {
   seed: number;
-  seats: string[];
-  scores: number[];
-  winner: string | null;
+  difference: number;
+  scores: number[][];
 }
 
-export interface ArenaTiming {
-  seconds: number;
-  where: string;
-  workers: number;
+/** A tournament's standing: the script's rating (openskill's ordinal), mu and sigma. */
+export interface RankedScript {
+  name: string;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  meanScore: number | null;
+  seatMeanScores: (number | null)[];
+  turns: number;
+  failedTurns: number;
+  failedTurnsByReason: Record<string, number>;
+  rating: number;
+  mu: number;
+  sigma: number;
+}
+
+export interface PairTotals {
+  scripts: string[];
+  wins: number[];
+  draws: number;
+  meanScores: (number | null)[];
 }
 
 export interface SeatRequest {

@@ -5,12 +5,18 @@
 import { type Bar, drawBars } from '../chart';
 import { seatColour } from '../colours';
 import { fill, h, labelled, points } from '../dom';
-import type { ArenaOutcome, ArenaRequest, ArenaScript, JobStarted, ScriptList } from '../generated/api';
+import type { ArenaRequest, CompareOutcome, JobStarted, RankedScript, ScriptList, ScriptTotals, TournamentOutcome } from '../generated/api';
 import { postJSON } from '../http';
 import { JobBox } from '../jobs';
 import { guarded } from '../notify';
 import { scriptList, scriptSelect } from '../scripts';
 import type { Page } from './page';
+
+type ArenaOutcome = CompareOutcome | TournamentOutcome;
+type ArenaScript = ScriptTotals | RankedScript;
+
+const rating = (s: ArenaScript): number => ('rating' in s ? s.rating : 0);
+const sigma = (s: ArenaScript): number => ('sigma' in s ? s.sigma : 0);
 
 function scriptsTable(rows: readonly ArenaScript[], ranked: boolean): HTMLElement {
   const head = ['Script', 'Games', 'Wins', 'Draws', 'Losses', 'Mean score', 'Mean by seat', 'Failed turns', ...(ranked ? ['Rating', 'σ'] : [])];
@@ -33,7 +39,7 @@ function scriptsTable(rows: readonly ArenaScript[], ranked: boolean): HTMLElemen
           h('td', { class: 'num', dataset: { field: 'mean' }, text: s.meanScore === null ? '-' : points(s.meanScore) }),
           h('td', { class: 'num', text: s.seatMeanScores.map((m) => (m === null ? '-' : points(m))).join(' / ') }),
           h('td', { class: 'num', text: s.failedTurns }),
-          ...(ranked ? [h('td', { class: 'num', text: points(s.rating ?? 0) }), h('td', { class: 'num', text: points(s.sigma ?? 0) })] : []),
+          ...(ranked ? [h('td', { class: 'num', text: points(rating(s)) }), h('td', { class: 'num', text: points(sigma(s)) })] : []),
         ),
       ),
     ),
@@ -42,7 +48,9 @@ function scriptsTable(rows: readonly ArenaScript[], ranked: boolean): HTMLElemen
 
 function outcomeView(outcome: ArenaOutcome): HTMLElement {
   const compare = outcome.kind === 'compare';
-  const scripts = compare ? outcome.scripts : outcome.ranking;
+  const scripts: readonly ArenaScript[] = outcome.kind === 'compare' ? outcome.scripts : outcome.ranking;
+  const difference = outcome.kind === 'compare' ? outcome.difference : null;
+  const verdict = outcome.kind === 'compare' ? outcome.verdict : null;
   const chart = h('canvas', { class: 'bars', 'aria-label': compare ? 'score difference per seed' : 'ratings' });
   const bars: Bar[] = [];
   if (compare && scripts.length === 2) {
@@ -57,19 +65,19 @@ function outcomeView(outcome: ArenaOutcome): HTMLElement {
       const mean = differences.reduce((x, y) => x + y, 0) / differences.length;
       bars.push({ label: `seed ${seed}`, value: mean, colour: mean >= 0 ? seatColour(0) : seatColour(1) });
     }
-    if (outcome.difference) {
-      const d = outcome.difference;
+    if (difference) {
+      const d = difference;
       bars.push({ label: 'mean', value: d.mean, low: d.low, high: d.high, colour: '#e8ecf2' });
     }
   } else {
-    scripts.forEach((s, i) => bars.push({ label: s.name, value: s.rating ?? 0, colour: seatColour(i) }));
+    scripts.forEach((s, i) => bars.push({ label: s.name, value: rating(s), colour: seatColour(i) }));
   }
   const view = h(
     'div',
     { class: 'arena-outcome', dataset: { kind: outcome.kind } },
-    compare && outcome.verdict ? h('p', { class: 'verdict', dataset: { testid: 'verdict' } }, h('b', { text: outcome.verdict })) : null,
-    outcome.difference
-      ? h('p', { class: 'muted', text: `${outcome.difference.of}: mean ${points(outcome.difference.mean)}, ${Math.round(outcome.difference.level * 100)}% interval ${points(outcome.difference.low)} to ${points(outcome.difference.high)} over ${outcome.difference.seeds} seeds` })
+    verdict ? h('p', { class: 'verdict', dataset: { testid: 'verdict' } }, h('b', { text: verdict })) : null,
+    difference
+      ? h('p', { class: 'muted', text: `${difference.of}: mean ${points(difference.mean)}, ${Math.round(difference.level * 100)}% interval ${points(difference.low)} to ${points(difference.high)} over ${difference.seeds} seeds` })
       : null,
     scriptsTable(scripts, !compare),
     h('h3', { text: compare ? `${scripts[0]?.name ?? 'A'} − ${scripts[1]?.name ?? 'B'}, per seed (both seat orders averaged)` : 'Ratings (OpenSkill, mu − 3 sigma)' }),

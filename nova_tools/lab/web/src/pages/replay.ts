@@ -6,7 +6,7 @@ import { Board } from '../board/board';
 import { same } from '../board/events';
 import type { Selection } from '../board/state';
 import { LineChart } from '../chart';
-import { BUILDING_LETTERS, GROUND_COLOURS, MATERIAL_COLOURS, seatColour } from '../colours';
+import { BUILDING_LETTERS, GLYPH, GROUND_COLOURS, MATERIAL_LETTERS, seatColour } from '../colours';
 import { h } from '../dom';
 import { type Frame, decodeTimeline } from '../frames';
 import type { Rules, Timeline } from '../generated/api';
@@ -36,11 +36,12 @@ function legend(): HTMLElement {
     h(
       'div',
       {},
-      h('span', {}, swatch(GROUND_COLOURS.ore!, 'square'), 'ore in the ground'),
-      h('span', {}, swatch(GROUND_COLOURS.water!, 'round'), 'water'),
+      h('span', {}, swatch(GLYPH.fill, 'square'), 'o: ore in the ground'),
+      h('span', {}, swatch(GLYPH.fill, 'round'), 'w: water'),
       h('span', {}, swatch(GROUND_COLOURS.acid!, 'square'), 'acid (tint, strength bottom right)'),
       h('span', {}, swatch(GROUND_COLOURS.radiation!, 'hatch'), 'radiation (hatched)'),
-      ...Object.entries(MATERIAL_COLOURS).map(([material, colour]) => h('span', {}, swatch(colour, 'diamond'), `loose ${material}`)),
+      h('span', {}, swatch(GLYPH.fill, 'diamond'), `loose material: ${Object.entries(MATERIAL_LETTERS).map(([material, letter]) => `${letter} ${material}`).join(' · ')}`),
+      h('span', {}, 'black, hatched: fog (not seen by the player whose view this is)'),
       h('span', {}, Object.entries(BUILDING_LETTERS).map(([type, letter]) => `${letter} ${type}`).join(' · ')),
       h('span', {}, 'dashed: construction site (bar: material paid) · double frame: initial charger'),
       h('span', {}, 'circle: android in its owner\'s colour, ring: battery · ✕: wreck'),
@@ -152,7 +153,7 @@ export function replayPage(context: PageContext): Page {
     renderScores(scoresBody, frame.players, colours);
     chart.setCursor(turns ? turns.baseIndex : index);
     eventsTitle.textContent = `Events of round ${frame.round}`;
-    events.show(frame.round, turns ? turns.at + 1 : null, showProblem);
+    events.show(frame.round, turns ? turns.at + 1 : null, showProblem, fog);
     refreshInspector();
     rememberPlace(frame.round);
   }

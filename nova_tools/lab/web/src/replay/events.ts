@@ -52,14 +52,16 @@ export class EventsPanel {
   constructor(private readonly game: string) {}
 
   /** Show round `round`'s events (after a short pause, so scrubbing does not flood the lab). */
-  show(round: number, turn: number | null, onProblem: (error: unknown) => void): void {
+  /** With `player`: only what that player could see (the api decides, as it decides the fog). */
+  show(round: number, turn: number | null, onProblem: (error: unknown) => void, player: string | null = null): void {
     window.clearTimeout(this.timer);
-    this.timer = window.setTimeout(() => void this.load(round, turn).catch(onProblem), 150);
+    this.timer = window.setTimeout(() => void this.load(round, turn, player).catch(onProblem), 150);
   }
 
-  private async load(round: number, turn: number | null): Promise<void> {
+  private async load(round: number, turn: number | null, player: string | null): Promise<void> {
     const ticket = ++this.request;
-    const page = await getJSON<EventsPage>(gameUrl(this.game, 'events') + query({ round, limit: 500 }));
+    const asked = player === null ? { round, limit: 500 } : { round, limit: 500, player };
+    const page = await getJSON<EventsPage>(gameUrl(this.game, 'events') + query(asked));
     if (ticket !== this.request) return;
     let turnsSeen = 0;
     fill(
