@@ -428,6 +428,40 @@ def test_every_page_reads_at_its_size_with_the_keyboard(
     view.close()
 
 
+def test_the_run_panel_offers_the_house_androids_and_plays_one_by_name(
+    browser, lab: Lab, root: Path
+) -> None:
+    from nova_tools.starter.house import house, names
+    from nova_tools.toolchain import compile_android
+
+    view = Page(browser, lab.url)
+    page = view.page
+    view.open("#/run")
+    page.wait_for_selector(".seat select option[value='house:champion']", state="attached")
+    offered = page.locator(".seat select").nth(0).locator("option")
+    values = [offered.nth(i).get_attribute("value") for i in range(offered.count())]
+    assert [n for n in names() if n != "house:starter"] == [v for v in values if v in names()]
+    page.fill("input[name=name]", "house-duel")
+    page.fill("input[name=rounds]", "12")
+    page.fill("input[name=seed]", "4")
+    page.locator(".seat select").nth(0).select_option("house:champion")
+    page.locator(".seat select").nth(1).select_option("house:raider")
+    page.click("button[type=submit]")
+    page.wait_for_selector("[data-testid=run-job][data-state=done]", timeout=JOB_TIMEOUT_MS)
+    page.wait_for_url(re.compile(r".*#/replay/house-duel"), timeout=JOB_TIMEOUT_MS)
+    page.wait_for_selector(".replay-page[data-loaded=yes]")
+    assert page.locator(".where").inner_text() == "Round 12 of 12"
+    saved = json.loads((root / "house-duel.json").read_text(encoding="utf-8"))
+    played = {s["player"]: s for s in saved["scripts"].values()}
+    assert set(played) == {"alice", "bob"}
+    # each seat played the house android it was given, by name: its own bundle, not the starter's
+    for player, ref in (("alice", "house:champion"), ("bob", "house:raider")):
+        assert played[player]["name"] == house(ref).name
+        assert played[player]["bundle"] == compile_android(house(ref).entry_path).bundle
+    assert played["alice"]["bundle"] != played["bob"]["bundle"]
+    view.close()
+
+
 def test_the_arena_page_compares_two_scripts(browser, lab: Lab) -> None:
     view = Page(browser, lab.url)
     page = view.page

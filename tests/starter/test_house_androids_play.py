@@ -25,9 +25,9 @@ def bundle(ref: str) -> str:
 
 
 def raid_rounds(ref: str) -> int:
-    source = (house(ref).folder / "conflict.ts").read_text(encoding="utf-8")
-    found = re.search(r"const RAID_ROUNDS = (\d+);", source)
-    assert found, "conflict.ts names its RAID_ROUNDS"
+    source = house(ref).files()["raid.ts"]
+    found = re.search(r"const RAID_ROUNDS: number = (\d+);", source)
+    assert found, "raid.ts names its RAID_ROUNDS"
     return int(found.group(1))
 
 

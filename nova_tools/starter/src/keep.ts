@@ -9,6 +9,7 @@
 
 import { chargerTiles, nearestStore, storeHolding } from './base';
 import { capacityLeft } from './check';
+import { raiding } from './conflict';
 import { Context, Decision, Duty, roundsLeft, walk } from './context';
 import { bagOf, canWithdraw, charges, covers, describe, fill, fullHealth, isEmpty, minus, room, takeable, total } from './economy';
 import { Known, storedNow } from './memory';
@@ -75,7 +76,8 @@ export const defend: Duty = (c) => {
   let target: Known | undefined;
   let targetSteps = 0;
   for (const k of c.m.buildings) {
-    if (!k.complete || (!damaged(k) && !threatened(k))) continue;
+    // In the raid (conflict.ts) only a damaged building calls an android back.
+    if (!k.complete || (!damaged(k) && (raiding() || !threatened(k)))) continue;
     const steps = c.nav.steps(k.tile);
     // A rival passing by is the keeper's to watch; a damaged building calls everyone.
     if (!damaged(k) && !c.keeper && steps > NEAR) continue;

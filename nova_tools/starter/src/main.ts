@@ -21,7 +21,7 @@ const DUTIES: Duty[] = [
   keepCharged, //       charge when a full charge fits; head back before the battery runs out
   defend, //            repair a damaged building of mine; stand by one a rival is at
   bankBeforeTheEnd, //  with an arrival date (finalTurn): bank the cargo while there is time
-  strikeBack, //        a roamer: salvage the buildings of a rival that salvaged mine (never first)
+  strikeBack, //        a roamer: salvage a rival's buildings in the raid (raid.ts), or a raider's at once
   finishSite, //        finish a construction site of mine: a site scores nothing until it is done
   collectHere, //       collect loose material on this tile
   pickUpNearby, //      ...and what lies a step or two away
