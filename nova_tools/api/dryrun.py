@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, cast
 
 from ..engine.reasons import Outcome
 from ..engine.state import from_json, to_json
@@ -79,7 +80,7 @@ def dry_run(
     return DryRun(
         android_id=android_id,
         round=session.round,
-        action=value,
+        action=cast(Any, value),  # the action the script returned; the model validates it
         ticks=decision.ticks,
         accepted=event["outcome"] == Outcome.ACCEPTED,
         outcome=event["outcome"],

@@ -7,6 +7,7 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .game import GameRecord
 from .plan import Entrant
@@ -107,7 +108,7 @@ def game_result(
     """One game as the ``results`` entries of DESIGN section 6 show it; with ``detail`` also
     the margin, when each seat first built an extractor and a charger, and its failed turns."""
     winner = record.winner
-    more = {}
+    more: dict[str, Any] = {}
     if detail:
         seats = record.seats
         more = dict(

@@ -24,9 +24,27 @@ RULES_URI = "nova://games/{name}/rules"
 STARTER_URI = "nova://starter/{file}"
 
 
+STARTER_FILES_MARK = "<!-- the starter files: one line each, from nova_tools/starter/README.md -->"
+
+
 def guide() -> str:
-    """The agents' guide to the game (also in docs/mcp.md, checked identical by a test)."""
-    return GUIDE_PATH.read_text(encoding="utf-8")
+    """The agents' guide to the game (also in docs/mcp.md, checked identical by a test), with
+    the starter README's line on what each source file decides as a table."""
+    return GUIDE_PATH.read_text(encoding="utf-8").replace(STARTER_FILES_MARK, _starter_table())
+
+
+def _starter_table() -> str:
+    """The README's ``src/FILE.ts  what it decides`` lines, declared there once."""
+    try:
+        from ..starter import readme
+    except ImportError:  # the starter is not installed
+        return "(the starter android is not installed with this nova-tools)"
+    rows = ["| file | decides |", "|---|---|"]
+    for line in readme().splitlines():
+        name, _, what = line.partition(" ")
+        if name.startswith("src/") and name.endswith(".ts") and what.strip():
+            rows.append(f"| `{name[4:]}` | {what.strip()} |")
+    return "\n".join(rows)
 
 
 def typings() -> str:

@@ -58,7 +58,10 @@ def league_add(
         kept = folder.library.get(check_player(player), library_id)
         label, script = f"library {library_id}", kept.script
     else:
-        texts, entry_name = sources(source, files, entry)
+        if files is not None and any(text is None for text in files.values()):
+            raise ApiError("files: a null removes a file from a base; league_add takes whole files")
+        whole = None if files is None else {k: v for k, v in files.items() if v is not None}
+        texts, entry_name = sources(source, whole, entry)
         label, script = "code sent over MCP", api.compile_upload(files=texts, entry_name=entry_name)
     added = leagues.add_compiled(path, name, label, script)
     return reply(

@@ -67,7 +67,9 @@ def entrant(
         return arena.Entrant(choice.name or kept.entry.name, kept.script)
     if choice.game is not None or choice.script_id is not None:
         if (
-            None in (choice.game, choice.player, choice.script_id)
+            choice.game is None
+            or choice.player is None
+            or choice.script_id is None
             or any(v is not None for v in (choice.source, choice.files, choice.base))
             or choice.starter
         ):
