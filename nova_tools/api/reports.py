@@ -6,7 +6,7 @@ import copy
 import json
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from .. import engine, store
 from ..engine.notes import NoteTracker
@@ -133,7 +133,7 @@ def events_page(
         raise ApiError("mine_only needs the player whose androids are meant")
     if seen_only and player is None:
         raise ApiError("seen_only needs the player whose view is meant")
-    seen = events_seen_by(game, player) if seen_only and player is not None else None
+    seen, trimmed = events_seen_by(game, player) if seen_only and player is not None else (None, {})
     if limit < 1 or limit > 500:
         raise ApiError(f"limit must be between 1 and 500, not {limit}")
     if offset is not None and offset < 0:
@@ -167,6 +167,7 @@ def events_page(
     start = max(0, len(selected) - limit) if offset is None else offset
     page = selected[start : start + limit]
     shown = _with_whole_notes(game, page) if notes == "whole" else {i: game.events[i] for i in page}
+    shown.update((i, trimmed[i]) for i in page if i in trimmed)
     if notes == "none":
         shown = {i: _without_notes(e) for i, e in shown.items()}
     items = tuple(
@@ -180,14 +181,17 @@ def events_page(
     )
 
 
-def events_seen_by(game: store.Game, player: str) -> set[int]:
+def events_seen_by(game: store.Game, player: str) -> tuple[set[int], dict[int, dict[str, Any]]]:
     """The indices of the events ``player`` could see (see :func:`events_page`'s ``seen_only``):
     another player's turn counts when its android ends the round on a tile of the player's view
-    then (the view a replay shows for that round, engine.world_view)."""
+    then (the view a replay shows for that round, engine.world_view). Each round end comes back
+    trimmed to what happened on those tiles (index -> the trimmed event): another player's
+    buildings' production, and their androids' hazard damage and falls, only where seen."""
     state = engine.from_json(game.initial, game.rules)
     replayer = engine.Replayer(state)
     width = state.width
     seen: set[int] = set()
+    trimmed: dict[int, dict[str, Any]] = {}
     others: list[tuple[int, str]] = []  # this round's turns of other players' androids
     for index, event in enumerate(game.events):
         replayer.apply(index, event)
@@ -210,9 +214,41 @@ def events_seen_by(game: store.Game, player: str) -> set[int]:
                     seen.add(turn)
             others = []
             seen.add(index)
+            trimmed[index] = _round_end_seen(event, state, player, visible)
         else:
             seen.add(index)
-    return seen
+    return seen, trimmed
+
+
+def _round_end_seen(
+    event: dict[str, Any], state: engine.GameState, player: str, visible: set[int]
+) -> dict[str, Any]:
+    """A round end as ``player`` saw it: what their own things did, and others' on tiles seen."""
+    width = state.width
+
+    def sees(owner: str | None, x: int, y: int) -> bool:
+        return owner == player or y * width + x in visible
+
+    def android_seen(android_id: str) -> bool:
+        android = state.androids.get(android_id)
+        return android is not None and sees(android.owner, android.x, android.y)
+
+    def building_seen(entry: dict[str, Any]) -> bool:
+        building = state.buildings.get(entry["building"])
+        return building is not None and sees(building.owner, building.x, building.y)
+
+    out = {k: v for k, v in event.items() if k not in ("production", "hazards", "causes")}
+    out["destroyed"] = [a for a in event.get("destroyed", ()) if android_seen(a)]
+    production = [p for p in event.get("production", ()) if building_seen(p)]
+    hazards = [h for h in event.get("hazards", ()) if android_seen(h["android"])]
+    causes = {a: c for a, c in event.get("causes", {}).items() if android_seen(a)}
+    if production:
+        out["production"] = production
+    if hazards:
+        out["hazards"] = hazards
+    if causes:
+        out["causes"] = causes
+    return out
 
 
 def _round_range(round: int | None, first: int | None, last: int | None) -> tuple[int, int] | None:
