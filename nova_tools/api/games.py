@@ -262,6 +262,7 @@ def run_rounds(
         turns=session.turns,
         failed_turns=session.failed_turns,
         destroyed=session.destroyed,
+        owners={a: game.state.androids[a].owner for a in session.destroyed},
         seconds=time.perf_counter() - start,
         final_round=game.rules.match.final_round,
         status=status,

@@ -136,6 +136,9 @@ class RunSummary(Result):
         description="Turns refused or failed (each cost the android health): see the events of failed turns."
     )
     destroyed: tuple[str, ...] = Field(description="Androids destroyed during these rounds.")
+    owners: dict[str, str] = Field(
+        default_factory=dict, description="Whose each destroyed android was: id -> player."
+    )
     seconds: float
     final_round: int | None = Field(
         None, description="rules.match.finalRound: none means the game has no arrival date."

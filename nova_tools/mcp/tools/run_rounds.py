@@ -85,7 +85,8 @@ async def run_rounds(
     # the standings the run just computed: the game file is read once per call, not replayed again
     players = summary.status.players if summary.status is not None else ()
     scores = tuple(api.PlayerScore(player=p.id, score=p.score) for p in players)
-    destroyed = f", destroyed: {', '.join(summary.destroyed)}" if summary.destroyed else ""
+    fallen = [f"{summary.owners.get(a, '?')}'s {a}" for a in summary.destroyed]
+    destroyed = f", destroyed: {', '.join(fallen)}" if fallen else ""
     text = (
         f"Played rounds {summary.first_round}-{summary.last_round}: {summary.turns} turns, {summary.failed_turns} failed{destroyed}. "
         f"Scores: {', '.join(f'{s.player} {points_text(s.score)}' for s in scores) or 'no players yet'}."
