@@ -207,18 +207,32 @@ async def test_cancelled_comparisons_leave_no_worker_busy_a_second_later(server:
     with anyio.fail_after(300):
         async with Client(server.url) as first, Client(server.url) as second:
             cancelled_after: list[float] = []
+            busy: list[float] = []
+            playing = anyio.Event()
 
             async def abandon(client: Client) -> None:
-                with anyio.move_on_after(8):
-                    await client.call_tool("compare_scripts", long_call)
-                    raise AssertionError("a 40-game comparison of 300 rounds ended within 8 s")
+                # cancelled once the workers are seen playing (on a loaded machine their start
+                # and the starter's compile can take a while)
+                with anyio.CancelScope() as scope:
+                    async with anyio.create_task_group() as inner:
+
+                        async def cancel_when_playing() -> None:
+                            await playing.wait()
+                            scope.cancel()
+
+                        inner.start_soon(cancel_when_playing)
+                        await client.call_tool("compare_scripts", long_call)
+                        raise AssertionError("a 40-game comparison of 300 rounds ended at once")
                 cancelled_after.append(time.monotonic())
 
-            busy: list[float] = []
-
             async def measure_while_playing() -> None:
-                await anyio.sleep(5)  # the workers have started and play until the cancel at 8 s
-                busy.append(await anyio.to_thread.run_sync(cpu_over, server.process.pid, 2.0))
+                # the workers play until the cancel: wait (up to a minute) until they spend CPU
+                for _ in range(60):
+                    spent = await anyio.to_thread.run_sync(cpu_over, server.process.pid, 1.0)
+                    if spent > 0.05:
+                        busy.append(spent)
+                        break
+                playing.set()
 
             async with anyio.create_task_group() as group:
                 group.start_soon(abandon, first)
@@ -231,11 +245,8 @@ async def test_cancelled_comparisons_leave_no_worker_busy_a_second_later(server:
                 "compare_scripts",
                 {"a": {"starter": True}, "b": {"starter": True}, "seeds": "1", "rounds": 5},
             )
-    print(
-        f"workers' CPU: {busy[0]:.2f} s in 2 s while playing, {idle:.2f} s a second after the cancel"
-    )
-    # even at a load average of 20 two playing workers get more than this in 2 s
-    assert busy[0] > 0.05, "the workers were not playing: a test that cannot fail"
+    print(f"workers' CPU: {busy} s in 1 s while playing, {idle:.2f} s a second after the cancel")
+    assert busy, "the workers were never seen playing within a minute: a test that cannot fail"
     assert idle < 0.1, (
         f"the workers spent {idle:.2f} s of CPU in the second after the calls were cancelled"
     )
