@@ -10,7 +10,6 @@ from pathlib import Path
 
 from .. import api
 from ..limits import NOTES, utf16_length
-from ..starter.house import house, is_house
 from .output import ProgressBar, emit_json, fmt_points, score_table
 
 
@@ -55,7 +54,9 @@ def cmd_create_game(args: argparse.Namespace) -> int:
 
 def cmd_upload(args: argparse.Namespace) -> int:
     script, name = args.script, args.name
-    if is_house(str(script)):  # a house android by name, as everywhere a script is taken
+    if str(script).startswith("house:"):  # a house android by name, as wherever a script is taken
+        from ..starter.house import house  # imported here: `nova --help` stays light
+
         android = house(str(script))
         script, name = android.entry_path, name or android.ref
     uploaded = api.upload_script(args.file, args.player, script, name=name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -79,8 +80,10 @@ def test_sigterm_stops_a_local_ray_run_like_ctrl_c_and_leaves_no_ray_behind(tmp_
     assert proc.returncode == 143, stderr
     report = json.loads(stdout)
     assert not report["complete"] and 1 <= report["games"] < 60
+    *progress, last = stderr.strip().splitlines()  # in a pipe: a line per finished game first
+    assert all(re.match(r"\d+/60 games done, ", line) for line in progress), stderr
     assert (
-        stderr.strip()
+        last
         == f"nova compare: terminated after {report['games']} of 60 games; the report covers those"
     )
     # Ray's processes (raylet, GCS, workers) live in the command's session: none is left

@@ -29,7 +29,9 @@ def long_game(folder: Path) -> Path:
     whole board to draw."""
     path = folder / "long.json"
     script = folder / "wait.ts"
-    script.write_text('export default () => ({ type: "android.wait" });\n', encoding="utf-8")
+    script.write_text(
+        'export default (() => ({ type: "android.wait" })) as AndroidTurn;\n', encoding="utf-8"
+    )
     assert nova("create-game", "--file", path, "--final-round", ROUNDS).code == 0
     for player in ("alice", "bob"):
         uploaded = nova("upload", "--file", path, "--player", player, script)
