@@ -1,20 +1,30 @@
-"""The event log, and rebuilding a game from it.
+"""Rebuilding a game from its event log.
 
-A game is its initial world plus the events that happened to it. The log records every input
-the engine cannot derive: players joining, scripts uploaded, player launches, and each turn's
-judged outcome. Round ends are derived, and recorded for readers. Replaying the log re-applies
-exactly those inputs without running any script, and checks that each event comes out the same.
+The log records every input the engine cannot derive: players joining, scripts uploaded, player
+launches, and each turn's judged outcome. Round ends are derived, and recorded for readers.
+Replaying the log re-applies exactly those inputs without running any script, and checks that
+each event comes out the same.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError
 
 from ..limits import NOTE_KEYS, NOTES
 from . import players
+from .events import (
+    AndroidLaunched,
+    Event,
+    PlayerJoined,
+    RoundEnded,
+    RoundStarted,
+    ScriptUploaded,
+    Turn,
+)
 from .notes import expand
 from .reasons import Outcome, Reason
 from .refusals import Refusal
@@ -48,24 +58,30 @@ LATER_RESULT_FIELDS = {
     "android.repair": frozenset({"buildingType", "repaired", "paid"}),
     "android.clean-acid": frozenset({"acidLeft"}),
 }
-LATER_ROUND_END_FIELDS = frozenset({"production", "hazards", "causes"})
+LATER_ROUND_END_FIELDS = ("production", "hazards", "causes")  # None in an older log's round end
 
 
-def fits(produced: dict[str, Any], logged: dict[str, Any]) -> bool:
+def fits(produced: Event, logged: Event) -> bool:
     """Whether a replayed event matches the logged one, allowing for a log written before the
     later details (fields named above that the logged event lacks)."""
     if produced == logged:
         return True
-    if produced.get("type") == "round.ended":
-        return {
-            k: v for k, v in produced.items() if k in logged or k not in LATER_ROUND_END_FIELDS
-        } == logged
-    result, was = produced.get("result"), logged.get("result")
-    later = LATER_RESULT_FIELDS.get(produced.get("action", {}).get("type"))
-    if later is None or not isinstance(result, dict) or not isinstance(was, dict):
+    if type(produced) is RoundEnded and type(logged) is RoundEnded:
+        return (
+            produced.round == logged.round
+            and produced.destroyed == logged.destroyed
+            and (logged.production is None or logged.production == produced.production)
+            and (logged.hazards is None or logged.hazards == produced.hazards)
+            and (logged.causes is None or logged.causes == produced.causes)
+        )
+    if type(produced) is not Turn or type(logged) is not Turn:
+        return False
+    result, was = produced.result, logged.result
+    later = LATER_RESULT_FIELDS.get(produced.action_type or "")
+    if later is None or result is None or was is None:
         return False
     older = {k: v for k, v in result.items() if k in was or k not in later}
-    return {**produced, "result": older} == logged
+    return replace(produced, result=older) == logged
 
 
 class ReplayError(ValueError):
@@ -93,43 +109,23 @@ class Replayer:
         # live one, visibility included (for callers that look at the state between events).
         self.sight_stale = False
 
-    def apply(self, index: int, event: dict[str, Any]) -> None:
-        state, kind = self.state, event.get("type")
-        if kind == "turn":  # by far the most common event: checked first
+    def apply(self, index: int, event: Event) -> None:
+        state = self.state
+        if type(event) is Turn:  # by far the most common event: checked first
             self._turn(index, event)
-        elif kind == "player.joined":
-            position = event["position"]
-            players.join(state, event["player"], at=(position["x"], position["y"]))
-            self.sight_stale = False  # join recomputes visibility
-        elif kind == "script.uploaded":
-            produced = players.add_script(state, event["player"], event["name"])
-            _expect(
-                produced["script"] == event["script"],
-                index,
-                f"script id {event['script']} came out as {produced['script']}",
-            )
-        elif kind == "android.launched":
-            produced = players.launch(state, event["player"], event["script"], event.get("charger"))
-            self.sight_stale = False  # launch recomputes visibility
-            _expect(
-                produced["android"] == event["android"],
-                index,
-                "a launch produced a different android id",
-            )
-        elif kind == "round.started":
+        elif type(event) is RoundStarted:
             _expect(not self.in_round, index, "a round starts before the previous one ended")
             begin_round(state, sight=not self.defer_sight)
-            self.sight_stale = (
-                self.defer_sight
-            )  # no action reads visibility: recomputed once, at the end
-            if state.round != event["round"]:
+            # no action reads visibility: recomputed once, at the end
+            self.sight_stale = self.defer_sight
+            if state.round != event.round:
                 raise ReplayError(
-                    f"event {index}: round {event['round']} recorded, {state.round} expected"
+                    f"event {index}: round {event.round} recorded, {state.round} expected"
                 )
             self.pending = turn_order(state)
             self.next = 0
             self.in_round = True
-        elif kind == "round.ended":
+        elif type(event) is RoundEnded:
             _expect(self.in_round, index, "a round ends that never started")
             androids = state.androids
             _expect(
@@ -144,40 +140,58 @@ class Replayer:
                 recompute(state)
             _expect(fits(produced, event), index, "the round end came out differently")
             self.in_round = False
+        elif type(event) is PlayerJoined:
+            players.join(state, event.player, at=(event.x, event.y))
+            self.sight_stale = False  # join recomputes visibility
+        elif type(event) is ScriptUploaded:
+            uploaded = players.add_script(state, event.player, event.name)
+            _expect(
+                uploaded.script == event.script,
+                index,
+                f"script id {event.script} came out as {uploaded.script}",
+            )
+        elif type(event) is AndroidLaunched:
+            launched = players.launch(state, event.player, event.script, event.charger)
+            self.sight_stale = False  # launch recomputes visibility
+            _expect(
+                launched.android == event.android,
+                index,
+                "a launch produced a different android id",
+            )
         else:
-            raise ReplayError(f"event {index}: unknown event type {kind!r}")
+            raise ReplayError(f"event {index}: {event!r} is not an event")
 
-    def _turn(self, index: int, event: dict[str, Any]) -> None:
+    def _turn(self, index: int, event: Turn) -> None:
         state = self.state
         if not self.in_round:
             raise ReplayError(f"event {index}: a turn outside a round")
         androids, pending, position = state.androids, self.pending, self.next
         while position < len(pending) and not androids[pending[position]].active:
             position += 1  # dismantled earlier in the round: no turn
-        android_id = event["android"]
+        android_id = event.android
         if position >= len(pending) or pending[position] != android_id:
             raise ReplayError(f"event {index}: {android_id} acts out of turn")
         self.next = position + 1
-        if event["outcome"] == Outcome.ACCEPTED or (
-            event["outcome"] == Outcome.REFUSED and event["code"] not in _NOTE_REFUSALS
+        outcome = event.outcome
+        if outcome is Outcome.ACCEPTED or (
+            outcome is Outcome.REFUSED and event.code not in _NOTE_REFUSALS
         ):
             # judged again: a log that claims a refusal the rules would not make (or the
             # reverse) does not replay
-            logged = event["action"]
+            logged = event.action
             android = androids[android_id]
             known = _known_action(logged)
-            whole = _whole_note_values(android, logged) if known is not None else None
-            if known is not None and whole is not None:
+            whole = (
+                _whole_note_values(android, logged)
+                if known is not None and logged is not None
+                else None
+            )
+            if known is not None and whole is not None and logged is not None:
                 # an action seen before in this exact form: judged without parsing it again
                 produced = judge(
                     state,
                     android,
-                    {
-                        "type": "turn",
-                        "round": state.round,
-                        "android": android_id,
-                        "ticks": event["ticks"],
-                    },
+                    event.ticks,
                     known[0],
                     whole[0],
                     whole[1],
@@ -193,7 +207,7 @@ class Replayer:
                 produced = apply_turn(
                     state,
                     android_id,
-                    Decision(value=_whole_notes(android, logged), ticks=event["ticks"]),
+                    Decision(value=_whole_notes(android, logged), ticks=event.ticks),
                     logged_notes=notes,
                 )
             if not fits(produced, event):
@@ -275,9 +289,9 @@ def _whole_note_values(
     return (memory, recording)
 
 
-def _whole_notes(android: Android, logged: dict[str, Any]) -> dict[str, Any]:
+def _whole_notes(android: Android, logged: dict[str, Any] | None) -> object:
     """The action as the script returned it: notes logged as changes made whole again."""
-    if not NOTE_KEYS & logged.keys():
+    if logged is None or not NOTE_KEYS & logged.keys():
         return logged
     action = {k: v for k, v in logged.items() if k not in NOTE_KEYS}
     for name in NOTES:
@@ -287,7 +301,7 @@ def _whole_notes(android: Android, logged: dict[str, Any]) -> dict[str, Any]:
     return action
 
 
-def replay(initial: GameState, events: Iterable[dict[str, Any]]) -> GameState:
+def replay(initial: GameState, events: Iterable[Event]) -> GameState:
     """Apply a log to an initial state (changed in place and returned)."""
     replayer = Replayer(initial, defer_sight=True)
     for index, event in enumerate(events):
@@ -297,11 +311,11 @@ def replay(initial: GameState, events: Iterable[dict[str, Any]]) -> GameState:
             raise
         except Refusal as refusal:  # e.g. a logged launch the rules refuse: the log does not fit
             raise ReplayError(
-                f"event {index} ({event.get('type')}) cannot be applied: {refusal.reason}"
+                f"event {index} ({event.kind}) cannot be applied: {refusal.reason}"
             ) from None
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ReplayError(
-                f"event {index} ({event.get('type') if isinstance(event, dict) else event!r}) cannot be applied: {error}"
+                f"event {index} ({getattr(event, 'kind', type(event).__name__)}) cannot be applied: {error}"
             ) from None
     if replayer.sight_stale:
         recompute(initial)

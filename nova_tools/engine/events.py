@@ -1,0 +1,395 @@
+"""The events of a game's log, as small frozen values.
+
+A game is its initial world plus the events that happened to it (:mod:`.replay` rebuilds it).
+Each kind of event is one type here: :class:`PlayerJoined`, :class:`ScriptUploaded`,
+:class:`AndroidLaunched`, :class:`RoundStarted`, :class:`Turn` and :class:`RoundEnded` (with
+its :class:`Production` and :class:`Hazard` entries). The engine makes them, the store writes
+``to_json()`` and reads ``event_from_json``, and every reader asks the value (``turn.outcome
+.failed``, ``ended.destroyed``), never a dict by key.
+
+``to_json()`` gives exactly the JSON object the game file holds (docs/game-file.md), so a file
+read and written again is the same, byte for byte: a detail an older engine did not log
+(``production`` of a round end, say) is None here and stays absent in the JSON.
+
+>>> turn = event_from_json({"type": "turn", "round": 3, "android": "android-1", "ticks": 0,
+...     "outcome": "refused", "code": "off-map", "reason": "(12, 3) is off the map",
+...     "action": {"type": "android.move", "direction": "east"}})
+>>> turn.outcome.failed, turn.code is Reason.OFF_MAP, turn.action_type
+(True, True, 'android.move')
+>>> event_from_json(turn.to_json()) == turn
+True
+>>> event_from_json({"type": "round.started", "round": 4, "extra": 1})
+Traceback (most recent call last):
+nova_tools.engine.events.EventError: a round.started event has an unknown field 'extra'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .reasons import Outcome, Reason
+
+Json = dict[str, Any]
+
+
+class EventError(ValueError):
+    """A logged event that is not one of the engine's (an unknown type, a missing or unknown
+    field, an outcome or reason code the game does not have)."""
+
+
+_OUTCOMES: dict[str, Outcome] = {o.value: o for o in Outcome}
+_REASONS: dict[str, Reason] = {r.value: r for r in Reason}
+
+
+def _fields(kind: str, data: Mapping[str, Any], known: frozenset[str]) -> None:
+    if not data.keys() <= known:
+        extra = sorted(k for k in data if k not in known)
+        raise EventError(f"a {kind} event has an unknown field {extra[0]!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerJoined:
+    """A player joined, in ``seat`` (join order, from 0), with their initial charger placed."""
+
+    kind: ClassVar[str] = "player.joined"
+    player: str
+    seat: int
+    charger: str  # the initial charger's building id
+    x: int  # where the initial charger stands
+    y: int
+
+    def to_json(self) -> Json:
+        return {
+            "charger": self.charger,
+            "player": self.player,
+            "position": {"x": self.x, "y": self.y},
+            "seat": self.seat,
+            "type": self.kind,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PlayerJoined:
+        _fields(cls.kind, data, _JOINED)
+        position = data["position"]
+        if not isinstance(position, dict) or position.keys() != {"x", "y"}:
+            raise EventError(f"a {cls.kind} event's position is not an {{x, y}} object")
+        return cls(data["player"], data["seat"], data["charger"], position["x"], position["y"])
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptUploaded:
+    """A player uploaded a script (its bundle is kept in the game file's scripts)."""
+
+    kind: ClassVar[str] = "script.uploaded"
+    player: str
+    script: str  # the script id
+    name: str
+
+    def to_json(self) -> Json:
+        return {"name": self.name, "player": self.player, "script": self.script, "type": self.kind}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ScriptUploaded:
+        _fields(cls.kind, data, _UPLOADED)
+        return cls(data["player"], data["script"], data["name"])
+
+
+@dataclass(frozen=True, slots=True)
+class AndroidLaunched:
+    """A player launched an android between rounds, on one of their chargers."""
+
+    kind: ClassVar[str] = "android.launched"
+    player: str
+    script: str
+    android: str
+    charger: str | None  # the charger it stands on (None: an old log that did not say)
+
+    def to_json(self) -> Json:
+        data: Json = {"android": self.android}
+        if self.charger is not None:
+            data["charger"] = self.charger
+        data.update(player=self.player, script=self.script, type=self.kind)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AndroidLaunched:
+        _fields(cls.kind, data, _LAUNCHED)
+        return cls(data["player"], data["script"], data["android"], data.get("charger"))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    kind: ClassVar[str] = "round.started"
+    round: int
+
+    def to_json(self) -> Json:
+        return {"round": self.round, "type": self.kind}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundStarted:
+        _fields(cls.kind, data, _STARTED)
+        return cls(data["round"])
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One android's turn, as the engine judged it.
+
+    ``outcome`` says how it ended; a failed one (``outcome.failed``) carries ``code`` and
+    ``reason``. ``action`` is the action as logged (a JSON object: the action's wire form with
+    its notes as changes, see notes.py; a refused turn's without its notes; None for a turn
+    that returned no action), ``result`` what an accepted action did (None when it says
+    nothing). Both are JSON objects of the game file and are never changed in place."""
+
+    kind: ClassVar[str] = "turn"
+    round: int
+    android: str
+    ticks: int
+    outcome: Outcome
+    action: Json | None = None
+    result: Json | None = None
+    code: Reason | None = None
+    reason: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        """Refused, invalid, or a script error: the turn cost the android health."""
+        return self.outcome is not Outcome.ACCEPTED
+
+    @property
+    def action_type(self) -> str | None:
+        """The logged action's ``type`` (``android.move``), or None when it has none."""
+        action = self.action
+        if action is None:
+            return None
+        kind = action.get("type")
+        return kind if isinstance(kind, str) else None
+
+    def to_json(self) -> Json:
+        data: Json = {}
+        if self.action is not None:
+            data["action"] = self.action
+        data["android"] = self.android
+        if self.code is not None:
+            data["code"] = self.code
+        data["outcome"] = self.outcome
+        if self.reason is not None:
+            data["reason"] = self.reason
+        if self.result is not None:
+            data["result"] = self.result
+        data["round"] = self.round
+        data["ticks"] = self.ticks
+        data["type"] = "turn"
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Turn:
+        if not data.keys() <= _TURN:
+            _fields(cls.kind, data, _TURN)
+        try:
+            outcome = _OUTCOMES[data["outcome"]]
+        except (KeyError, TypeError):
+            raise EventError(f"a turn's outcome {data.get('outcome')!r} is not one") from None
+        code = data.get("code")
+        if code is not None:
+            try:
+                code = _REASONS[code]
+            except (KeyError, TypeError):
+                raise EventError(f"a turn's reason code {code!r} is not one") from None
+        action, result = data.get("action"), data.get("result")
+        if (action is not None and type(action) is not dict) or (
+            result is not None and type(result) is not dict
+        ):
+            raise EventError("a turn's action and result are JSON objects")
+        return cls(
+            data["round"],
+            data["android"],
+            data["ticks"],
+            outcome,
+            action,
+            result,
+            code,
+            data.get("reason"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Production:
+    """What one building extracted, used and made at a round end."""
+
+    building: str
+    building_type: str
+    owner: str | None
+    extracted: Mapping[str, int] | None = None
+    used: Mapping[str, int] | None = None
+    made: Mapping[str, int] | None = None
+
+    def to_json(self) -> Json:
+        data: Json = {"building": self.building, "buildingType": self.building_type}
+        if self.extracted is not None:
+            data["extracted"] = self.extracted
+        if self.made is not None:
+            data["made"] = self.made
+        data["owner"] = self.owner
+        if self.used is not None:
+            data["used"] = self.used
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Production:
+        if type(data) is not dict:
+            raise EventError("a round end's production entry is not an object")
+        _fields("production", data, _PRODUCTION)
+        return cls(
+            data["building"],
+            data["buildingType"],
+            data["owner"],
+            data.get("extracted"),
+            data.get("used"),
+            data.get("made"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Hazard:
+    """The acid and radiation damage an android took at a round end (beyond ordinary decay)."""
+
+    android: str
+    acid: float | None = None
+    radiation: float | None = None
+
+    def to_json(self) -> Json:
+        data: Json = {}
+        if self.acid is not None:
+            data["acid"] = self.acid
+        data["android"] = self.android
+        if self.radiation is not None:
+            data["radiation"] = self.radiation
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Hazard:
+        if type(data) is not dict:
+            raise EventError("a round end's hazard entry is not an object")
+        _fields("hazard", data, _HAZARD)
+        return cls(data["android"], data.get("acid"), data.get("radiation"))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """A round's end: the androids ``destroyed`` and, when there is anything to say (and the log
+    is recent enough to say it), what buildings produced, what hazards hurt and why each
+    destroyed android fell (``causes``: android -> ``health`` or ``battery``)."""
+
+    kind: ClassVar[str] = "round.ended"
+    round: int
+    destroyed: tuple[str, ...] = ()
+    production: tuple[Production, ...] | None = None
+    hazards: tuple[Hazard, ...] | None = None
+    causes: Mapping[str, str] | None = None
+
+    def to_json(self) -> Json:
+        data: Json = {}
+        if self.causes is not None:
+            data["causes"] = self.causes
+        data["destroyed"] = list(self.destroyed)
+        if self.hazards is not None:
+            data["hazards"] = [h.to_json() for h in self.hazards]
+        if self.production is not None:
+            data["production"] = [p.to_json() for p in self.production]
+        data["round"] = self.round
+        data["type"] = self.kind
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundEnded:
+        _fields(cls.kind, data, _ENDED)
+        production, hazards, causes = (
+            data.get("production"),
+            data.get("hazards"),
+            data.get("causes"),
+        )
+        destroyed = data["destroyed"]
+        if type(destroyed) is not list or (causes is not None and type(causes) is not dict):
+            raise EventError("a round end's destroyed is a list and its causes an object")
+        return cls(
+            data["round"],
+            tuple(destroyed),
+            None if production is None else tuple(Production.from_json(p) for p in production),
+            None if hazards is None else tuple(Hazard.from_json(h) for h in hazards),
+            causes,
+        )
+
+
+Event = PlayerJoined | ScriptUploaded | AndroidLaunched | RoundStarted | Turn | RoundEnded
+
+_JOINED = frozenset({"type", "player", "seat", "charger", "position"})
+_UPLOADED = frozenset({"type", "player", "script", "name"})
+_LAUNCHED = frozenset({"type", "player", "script", "android", "charger"})
+_STARTED = frozenset({"type", "round"})
+_TURN = frozenset(
+    {"type", "round", "android", "ticks", "outcome", "action", "result", "code", "reason"}
+)
+_ENDED = frozenset({"type", "round", "destroyed", "production", "hazards", "causes"})
+_PRODUCTION = frozenset({"building", "buildingType", "owner", "extracted", "used", "made"})
+_HAZARD = frozenset({"android", "acid", "radiation"})
+
+_KINDS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
+    "turn": Turn.from_json,  # by far the most common
+    "round.started": RoundStarted.from_json,
+    "round.ended": RoundEnded.from_json,
+    "player.joined": PlayerJoined.from_json,
+    "script.uploaded": ScriptUploaded.from_json,
+    "android.launched": AndroidLaunched.from_json,
+}
+
+EVENT_TYPES = tuple(_KINDS)  # every event type a log holds
+
+
+def event_from_json(data: object) -> Event:
+    """The event a JSON object of the log stands for (EventError if it is none; KeyError names
+    a missing field)."""
+    if type(data) is not dict:
+        raise EventError(f"an event is a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    parse = _KINDS.get(kind) if isinstance(kind, str) else None
+    if parse is None:
+        raise EventError(f"unknown event type {kind!r}")
+    return parse(data)
+
+
+def round_of(event: Event) -> int | None:
+    """The round an event belongs to (None for the events between rounds: joins, uploads,
+    launches)."""
+    if type(event) is Turn or type(event) is RoundStarted or type(event) is RoundEnded:
+        return event.round
+    return None
+
+
+def failed_turn(event: Event) -> bool:
+    """Whether an event is a turn that failed (refused, invalid, or a script error).
+
+    >>> failed_turn(Turn(3, "android-1", 0, Outcome.REFUSED)), failed_turn(RoundStarted(3))
+    (True, False)
+    """
+    return type(event) is Turn and event.outcome is not Outcome.ACCEPTED
+
+
+__all__ = [
+    "EVENT_TYPES",
+    "AndroidLaunched",
+    "Event",
+    "EventError",
+    "Hazard",
+    "PlayerJoined",
+    "Production",
+    "RoundEnded",
+    "RoundStarted",
+    "ScriptUploaded",
+    "Turn",
+    "event_from_json",
+    "failed_turn",
+    "round_of",
+]
