@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from . import engine, strictjson
-from .engine.events import Event, EventError, Turn, event_from_json
+from .engine.events import Event, Turn, log_from_json
 from .engine.state import GameState, canonical
 from .errors import NovaError
 from .rules import Rules, RulesError, resolve
@@ -189,7 +189,7 @@ def _game_from(path: Path, data: object, *, replay: bool = False) -> Game:
         logged = data["events"]
         if type(logged) is not list:
             raise TypeError("'events' is not a list")
-        events = _events_from(logged)
+        events = log_from_json(logged)
         if replay:
             events = [_unredacted(e) for e in events]
         match = data.get("match")
@@ -220,25 +220,6 @@ def _game_from(path: Path, data: object, *, replay: bool = False) -> Game:
         match,
         run,
     )
-
-
-def _events_from(logged: list[Any]) -> list[Event]:
-    """The typed events of a file's log; ReplayError naming the first that is none."""
-    try:
-        return [event_from_json(e) for e in logged]
-    except (EventError, KeyError, TypeError, ValueError) as error:
-        index = _first_bad(logged)
-        missing = f"it lacks {error}" if isinstance(error, KeyError) else str(error)
-        raise engine.ReplayError(f"event {index} is not an event of this game: {missing}") from None
-
-
-def _first_bad(logged: list[Any]) -> int:
-    for index, event in enumerate(logged):
-        try:
-            event_from_json(event)
-        except (EventError, KeyError, TypeError, ValueError):
-            return index
-    return len(logged)  # pragma: no cover - only called after one failed
 
 
 REPLAY_FORMAT = "nova-replay"  # a player-facing replay (`nova replay export`, api/reports.py)

@@ -18,6 +18,7 @@ from .events import (
     Turn,
     event_from_json,
     failed_turn,
+    log_from_json,
 )
 from .generation import generate
 from .players import active_count, add_script, capacity, join, launch
@@ -61,6 +62,7 @@ __all__ = [
     "capacity",
     "end_round",
     "event_from_json",
+    "log_from_json",
     "failed_turn",
     "from_json",
     "generate",

@@ -25,7 +25,7 @@ nova_tools.engine.events.EventError: a round.started event has an unknown field 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -34,7 +34,11 @@ from .reasons import Outcome, Reason
 Json = dict[str, Any]
 
 
-class EventError(ValueError):
+class ReplayError(ValueError):
+    """The event log does not fit the game it claims to describe."""
+
+
+class EventError(ReplayError):
     """A logged event that is not one of the engine's (an unknown type, a missing or unknown
     field, an outcome or reason code the game does not have)."""
 
@@ -360,6 +364,23 @@ def event_from_json(data: object) -> Event:
     return parse(data)
 
 
+def log_from_json(logged: Iterable[object]) -> list[Event]:
+    """A log of JSON objects (a game file's ``events``) as events; EventError saying which is
+    none (``event 12: unknown event type 'round.begun'``)."""
+    events = []
+    for index, data in enumerate(logged):
+        try:
+            events.append(event_from_json(data))
+        except EventError as error:
+            raise EventError(f"event {index}: {error}") from None
+        except KeyError as error:
+            kind = data.get("type") if isinstance(data, dict) else None
+            raise EventError(f"event {index}: a {kind} event lacks its field {error}") from None
+        except (TypeError, ValueError, AttributeError) as error:
+            raise EventError(f"event {index} is malformed: {error}") from None
+    return events
+
+
 def round_of(event: Event) -> int | None:
     """The round an event belongs to (None for the events between rounds: joins, uploads,
     launches)."""
@@ -385,11 +406,13 @@ __all__ = [
     "Hazard",
     "PlayerJoined",
     "Production",
+    "ReplayError",
     "RoundEnded",
     "RoundStarted",
     "ScriptUploaded",
     "Turn",
     "event_from_json",
     "failed_turn",
+    "log_from_json",
     "round_of",
 ]

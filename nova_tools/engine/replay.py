@@ -20,6 +20,7 @@ from .events import (
     AndroidLaunched,
     Event,
     PlayerJoined,
+    ReplayError,
     RoundEnded,
     RoundStarted,
     ScriptUploaded,
@@ -82,10 +83,6 @@ def fits(produced: Event, logged: Event) -> bool:
         return False
     older = {k: v for k, v in result.items() if k in was or k not in later}
     return replace(produced, result=older) == logged
-
-
-class ReplayError(ValueError):
-    """The event log does not fit the game it claims to describe."""
 
 
 def _expect(condition: bool, index: int, message: str) -> None:
