@@ -177,8 +177,8 @@ class Turn:
             data["action"] = self.action
         data["android"] = self.android
         if self.code is not None:
-            data["code"] = self.code
-        data["outcome"] = self.outcome
+            data["code"] = self.code.value
+        data["outcome"] = self.outcome.value
         if self.reason is not None:
             data["reason"] = self.reason
         if self.result is not None:
