@@ -16,7 +16,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import Field, PlainSerializer, PlainValidator, SkipValidation, WithJsonSchema
 
-from ..engine.events import Event, Turn
+from ..engine.events import Event, Turn, event_from_json
 from ..engine.reasons import Outcome, Reason
 from ..engine.wire import Action
 from ..shape import Result
@@ -423,10 +423,19 @@ class EventLine:
         return data if self.index is None else {"index": self.index, **data}
 
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EventLine:
+        """The line whose JSON is ``data`` (what a front end reading an answer back gets)."""
+        rest = {k: v for k, v in data.items() if k not in ("index", "text")}
+        return cls(event_from_json(rest), data["text"], data.get("index"))
+
+
 def _event_line(value: object) -> EventLine:
-    if not isinstance(value, EventLine):
-        raise ValueError(f"an event line, not {type(value).__name__}")
-    return value
+    if isinstance(value, EventLine):
+        return value
+    if isinstance(value, dict):
+        return EventLine.from_json(value)
+    raise ValueError(f"an event line, not {type(value).__name__}")
 
 
 # A field of event lines: checked to be lines, written as their JSON (an object per event).
