@@ -422,7 +422,6 @@ class EventLine:
         data["text"] = self.text
         return data if self.index is None else {"index": self.index, **data}
 
-
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> EventLine:
         """The line whose JSON is ``data`` (what a front end reading an answer back gets)."""

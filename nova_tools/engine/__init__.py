@@ -12,6 +12,7 @@ from .events import (
     Hazard,
     PlayerJoined,
     Production,
+    ReplayError,
     RoundEnded,
     RoundStarted,
     ScriptUploaded,
@@ -24,7 +25,7 @@ from .generation import generate
 from .players import active_count, add_script, capacity, join, launch
 from .reasons import REFUSAL_CODES, Outcome, Reason
 from .refusals import Refusal, UnknownPlayer
-from .replay import Replayer, ReplayError, replay
+from .replay import Replayer, replay
 from .rounds import Decision, apply_turn, begin_round, end_round, play_round, turn_order, turn_seed
 from .scenario import Scenario
 from .scoring import Contribution, Score, score, scores
