@@ -84,21 +84,57 @@ SANDBOX_BUILD: dict[str, str] = {
 }
 
 
-def _engine_config() -> wasmtime.Config:
+@dataclass(frozen=True)
+class EngineSettings:
+    """wasmtime's settings for the sandbox. The defaults are the shipped ones; the others exist
+    for bench/wasm_bench.py, which measures what each costs (a turn's result never depends on
+    them: wasm fuel counts wasm instructions, not machine code)."""
+
+    fuel: bool = True  # the deterministic ceiling on built-in work
+    epoch: bool = True  # the CPU-time watchdog (see watchdog.py)
+    opt_level: str = "speed"  # Cranelift's: "none", "speed" or "speed_and_size"
+    nan_canonicalization: bool = True
+    # Linear memory's virtual reservation and guard region (None: wasmtime's defaults, 4 GiB and
+    # 32 MiB on 64-bit hosts, which let Cranelift drop the bounds check of every access). A small
+    # reservation makes every load and store check its bounds.
+    reservation: int | None = None
+    guard: int | None = None
+
+    def key(self) -> str:
+        """Part of the compiled-artifact cache key (an artifact only loads into an engine built
+        with the same settings)."""
+        parts = ["fuel" if self.fuel else "nofuel", "epoch" if self.epoch else "noepoch"]
+        parts.append(f"stack={MAX_WASM_STACK}")
+        parts.append("nancanon" if self.nan_canonicalization else "nonan")
+        parts.append("nomove")
+        if self.opt_level != "speed":
+            parts.append(f"opt={self.opt_level}")
+        if self.reservation is not None:
+            parts.append(f"reserve={self.reservation}")
+        if self.guard is not None:
+            parts.append(f"guard={self.guard}")
+        return ",".join(parts)
+
+
+SHIPPED = EngineSettings()
+
+
+def _engine_config(settings: EngineSettings = SHIPPED) -> wasmtime.Config:
     config = wasmtime.Config()
-    config.consume_fuel = True  # the deterministic ceiling on built-in work
-    config.epoch_interruption = True  # the CPU-time watchdog (see watchdog.py)
+    config.consume_fuel = settings.fuel
+    config.epoch_interruption = settings.epoch
     config.max_wasm_stack = MAX_WASM_STACK
     # Canonical NaN bit patterns keep float results identical on x86 and ARM hosts.
-    config.cranelift_nan_canonicalization = True
+    config.cranelift_nan_canonicalization = settings.nan_canonicalization
+    config.cranelift_opt_level = settings.opt_level
     # Linear memory stays where it was first mapped (it grows within its reservation, the whole
     # 4 GiB a wasm32 memory can address), so the host can keep its address (guest.py).
     config.memory_may_move = False
+    if settings.reservation is not None:
+        config.memory_reservation = settings.reservation
+    if settings.guard is not None:
+        config.memory_guard_size = settings.guard
     return config
-
-
-# Part of the cache key: an artifact compiled under other settings must not be loaded.
-_CONFIG_KEY = f"fuel,epoch,stack={MAX_WASM_STACK},nancanon,nomove"
 
 
 @dataclass(frozen=True)
@@ -121,21 +157,31 @@ def compiled_quickjs() -> CompiledQuickJS:
         return _compiled
 
 
+def use_for_benchmark(wasm: Path, settings: EngineSettings) -> None:
+    """Make this process's sandbox run ``wasm`` under ``settings`` (bench/wasm_bench.py only: a
+    game must never be played by anything but the shipped build). Call before any Sandbox."""
+    global _compiled
+    with _lock:
+        if _compiled is not None:
+            raise RuntimeError("the sandbox build was already chosen in this process")
+        _compiled = _load(wasm, settings)
+
+
 def cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "nova-tools" / "sandbox"
 
 
-def _load() -> CompiledQuickJS:
+def _load(wasm_path: Path | None = None, settings: EngineSettings = SHIPPED) -> CompiledQuickJS:
     try:
-        wasm_path = QUICKJS_WASM.require()
+        wasm_path = wasm_path or QUICKJS_WASM.require()
         wasm = wasm_path.read_bytes()
     except (ToolchainMissing, OSError) as exc:
         raise SandboxUnavailable(f"The script sandbox cannot start: {exc}") from exc
     digest = hashlib.sha256(wasm).hexdigest()
-    engine = wasmtime.Engine(_engine_config())
+    engine = wasmtime.Engine(_engine_config(settings))
     key = hashlib.sha256(
-        f"{digest}|{WASMTIME_VERSION}|{_CONFIG_KEY}|{platform.machine()}".encode()
+        f"{digest}|{WASMTIME_VERSION}|{settings.key()}|{platform.machine()}".encode()
     ).hexdigest()[:32]
     cached = cache_dir() / f"quickjs-{key}.cwasm"
     module = _read_cache(engine, cached)
