@@ -334,6 +334,7 @@ def test_a_huge_seed_range_is_warned_of_in_one_sentence_before_the_first_game(
             "orders) take hours; Ctrl-C stops between games and keeps every finished one, or "
             "give fewer seeds (like 1-20)"
         )
+        _wait_for_games(proc, 1)  # the warning came before the first game, which then plays
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=120)
     finally:
