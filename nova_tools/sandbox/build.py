@@ -72,7 +72,14 @@ def wasm_fuel_ceiling(ticks: int, source_bytes: int) -> int:
 # 5: describe() hands back the thrown error's stack (clipped to 2,000 characters) so the host can
 #    name the player's own files and lines; the prelude's code grew, so wasm-fuel and memory
 #    cut-off points moved slightly (ticks did not).
-SANDBOX_REVISION = "5"
+# 6: the module's top level is evaluated once, into the script's image (images.evaluate_top_level),
+#    unless it reads, writes or inspects androidId/world/turn, draws random numbers, or does not
+#    finish within the turn's budgets (it then runs every turn, as before); its wasm fuel and ticks
+#    are charged to every turn. The top level now runs before setupTurn rather than after it, so
+#    the heap's layout and the garbage collector's timing differ: wasm-fuel and memory cut-off
+#    points moved slightly, and a turn's ticks may differ by one where its poll count straddles a
+#    multiple of 10,000 (the top level's poll phase no longer follows setupTurn's).
+SANDBOX_REVISION = "6"
 
 SANDBOX_BUILD: dict[str, str] = {
     "wasmtime": WASMTIME_VERSION,

@@ -3,6 +3,7 @@
     base    QuickJS after the prelude (once per process: guest.take_snapshot)
     game    + ``rules`` and ``finalTurn`` parsed, the heap limit set   (once per game)
     bundle  + the script's bytecode read into the heap (JS_ReadObject)  (once per game and script)
+            + its module's top level evaluated, when it cannot tell (evaluate_top_level)
 
 A turn restores the deepest layer it can (a memcpy of ~1.5 MB into a guest that is reused from
 turn to turn), so it neither re-parses the game's rules nor re-reads its script's bytecode. Every
@@ -11,7 +12,8 @@ bytes whichever process runs it and whatever it ran before.
 
 What a layer saves is still charged, so a turn's outcome does not depend on which layers were
 cached: reading the bytecode is charged to every turn as the wasm fuel it cost when the layer was
-built (``BundleImage.load_fuel``), as compiling it is (bytecode.py); what either left in the heap
+built (``BundleImage.load_fuel``), as compiling it is (bytecode.py), and so is the top level's
+fuel and ticks (``top_fuel``, ``top_ticks``); what either left in the heap
 counts against the turn's heap limit, since it is there.
 """
 
@@ -123,9 +125,12 @@ class _Lru(Generic[K, V]):
 
 
 GAMES: _Lru[tuple[str, int], GameImage] = _Lru(GAME_IMAGES)
-# Keyed by the game layer's key and the bundle's compile key (sha256 of the source, heap budget);
-# None: the bytecode could not be read within the heap budget, so every turn reads it and fails.
-BUNDLES: _Lru[tuple[tuple[str, int], tuple[str, int]], BundleImage | None] = _Lru(BUNDLE_IMAGES)
+# Keyed by the game layer's key, the bundle's compile key (sha256 of the source, heap budget) and
+# the tick budget (whether the top level fits in a turn: evaluate_top_level); None: the bytecode
+# could not be read within the heap budget, so every turn reads it and fails.
+BUNDLES: _Lru[tuple[tuple[str, int], tuple[str, int], int], BundleImage | None] = _Lru(
+    BUNDLE_IMAGES
+)
 
 
 @lru_cache(maxsize=64)  # a game hands the same GameGlobals every turn: hash the rules once

@@ -12,15 +12,18 @@ A turn:
    phase and its heap layout are identical every turn, whatever ran before;
 2. seeds Math.random and calls the prelude's ``setupTurn`` with ``androidId``, ``turn`` and the
    world's JSON texts, one string read with JS_ReadObject (globals.py);
-3. gives the store the script's wasm fuel less what compiling and reading the bytecode cost, and
-   evaluates the module (its top-level code runs now, after the globals are installed) and drains
-   its promise jobs (module evaluation is asynchronous in QuickJS); a bundle that did not compile
-   (a syntax error, an import) fails here, as if it had just been parsed;
+3. gives the store the script's wasm fuel less what compiling and reading the bytecode cost (and
+   the module's top level, where the bundle image holds it evaluated: images.evaluate_top_level,
+   whose ticks the turn starts with); otherwise evaluates the module (its top-level code runs
+   now, after the globals are installed) and drains its promise jobs (module evaluation is
+   asynchronous in QuickJS); a bundle that did not compile (a syntax error, an import) fails
+   here, as if it had just been parsed;
 4. calls the prelude's ``run`` with the module namespace, which calls ``export default`` and
    returns a JSON envelope; or, when anything threw, ``describe`` words the exception.
 
 The per-turn path calls the raw QuickJS API (``JS_*``, JSValues as i64) rather than the
-``qjs_*`` wrappers, which malloc a handle for every value: 8 host-to-guest calls a turn.
+``qjs_*`` wrappers, which malloc a handle for every value: 4 host-to-guest calls a turn (8
+when the top level runs every turn).
 
 Failures of every kind come back as a TurnResult; only globals that are not JSON (the caller's
 bug) or a missing sandbox raise.

@@ -46,14 +46,14 @@ PINNED_FOR = {
     "quickjs": "0.18.0",
     "wasmFuelPerTick": "25000000",
     "wasmFuelPerSourceByte": "1500",
-    "sandbox": "5",
+    "sandbox": "6",
 }
 # name -> (wasm fuel of compiling the bundle, wasm fuel of the whole turn, compile included)
 FUEL = {
-    "wait": (75558, 164087),
-    "normal bot": (433293, 5028085),
-    "normal bot + 30 KB of dead code": (38346671, 47290494),
-    "1e6 empty iterations": (111643, 473191685),
+    "wait": (75597, 167690),
+    "normal bot": (434772, 5029207),
+    "normal bot + 30 KB of dead code": (38377060, 47841704),
+    "1e6 empty iterations": (111750, 473195405),
 }
 # --- end of pinned --------------------------------------------------------------------------------
 
