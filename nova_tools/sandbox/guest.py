@@ -543,9 +543,7 @@ def _find_random_state(guest: Guest) -> int:
         guest.write(found[0], probe.to_bytes(8, "little"))
         if guest.call("qjs_get_float64", _eval(guest, "Math.random()")) == xorshift64star(probe)[1]:
             return found[0]
-    raise RuntimeError(
-        "cannot find QuickJS's Math.random state: is quickjs.wasm from quickjs-wasi 3.7.0?"
-    )
+    raise RuntimeError("cannot find QuickJS's Math.random state: is quickjs.wasm the pinned build?")
 
 
 def _diff(fresh: bytes, memory: bytes) -> tuple[tuple[int, bytes], ...]:

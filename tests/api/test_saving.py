@@ -101,9 +101,9 @@ def test_a_new_game_file_gets_the_usual_mode_of_a_new_file(tmp_path):
 
 
 def test_a_game_recorded_under_an_older_sandbox_build_plays_on_under_this_one(game, tmp_path):
-    # Revision 6 evaluates the module's top level once; a game file written by revision 5 still
-    # opens and plays on, under this build, and keeps the build it was created with in its record
-    # (docs/game-file.md). Its new rounds are what this build plays: the same as a game made now.
+    # Revision 7 evaluates the module's top level once; a game file written by revision 5 still
+    # opens and plays on under this build, and then records this build, the one that played its
+    # latest rounds (docs/game-file.md). Its new rounds are the same as a game made now plays.
     data = json.loads(game.read_bytes())
     data["sandbox"] = dict(SANDBOX_BUILD, sandbox="5")
     game.write_text(json.dumps(data), encoding="utf-8")
@@ -111,7 +111,7 @@ def test_a_game_recorded_under_an_older_sandbox_build_plays_on_under_this_one(ga
     api.run_rounds(game, 2)
 
     continued = json.loads(game.read_bytes())
-    assert continued["sandbox"]["sandbox"] == "5" and SANDBOX_BUILD["sandbox"] != "5"
+    assert continued["sandbox"] == SANDBOX_BUILD and SANDBOX_BUILD["sandbox"] != "5"
     fresh = tmp_path / "fresh.json"
     api.create_game(fresh, seed=4)
     script = api.upload_script(

@@ -42,18 +42,19 @@ CASES = {
 # --- pinned: written by `fuel_figures.py --write` -------------------------------------------------
 PINNED_FOR = {
     "wasmtime": "50.0.1",
-    "quickjs-wasi": "3.7.0",
-    "quickjs": "0.18.0",
+    "quickjs": "0.17.0",
+    "zig": "0.15.2",
+    "quickjsWasm": "49aa5aaad5a9bb5be957fc418ac52ec22e6c7d02cb332fef71fee79bf0d2a07b",
     "wasmFuelPerTick": "25000000",
     "wasmFuelPerSourceByte": "1500",
     "sandbox": "6",
 }
 # name -> (wasm fuel of compiling the bundle, wasm fuel of the whole turn, compile included)
 FUEL = {
-    "wait": (75597, 167690),
-    "normal bot": (434772, 5029207),
-    "normal bot + 30 KB of dead code": (38377060, 47841704),
-    "1e6 empty iterations": (111750, 473195405),
+    "wait": (64894, 136755),
+    "normal bot": (365288, 4701564),
+    "normal bot + 30 KB of dead code": (33046614, 41109104),
+    "1e6 empty iterations": (96853, 409163152),
 }
 # --- end of pinned --------------------------------------------------------------------------------
 
