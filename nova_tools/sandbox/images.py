@@ -200,7 +200,7 @@ def evaluate_top_level(
     ceiling: int,
 ) -> tuple[BundleImage | None, wasmtime.Trap | None]:
     """Evaluate ``bundle``'s module once, into a new image its turns start from; None when its top
-    level must run every turn instead (as it did before sandbox revision 6), with the trap that
+    level must run every turn instead (as it did before sandbox revision 7), with the trap that
     ended the attempt (the caller then replaces ``guest``).
 
     A turn starting from the evaluated image behaves as if it had evaluated the module itself,

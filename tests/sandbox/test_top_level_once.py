@@ -1,4 +1,4 @@
-"""The module's top level is evaluated once, into the script's image (sandbox revision 6).
+"""The module's top level is evaluated once, into the script's image (sandbox revision 7).
 
 Each turn starts from the state the top level left and installs its own globals, so turns stay as
 independent as when every turn evaluated the module: what a turn changes is gone by the next one,
@@ -89,7 +89,7 @@ def test_math_random_date_and_the_turns_globals_are_the_turns_own(run: Run, seed
 
 
 # Top levels that could tell the turn's globals were not there yet: each runs every turn, and so
-# sees the turn's own values, as before revision 6.
+# sees the turn's own values, as before revision 7.
 TELLING = {
     "reads androidId": "const me = androidId;",
     "reads world": "const me = world.width + androidId;",
