@@ -1,6 +1,8 @@
 """The sandbox build: one wasmtime engine and the compiled ``quickjs.wasm``, shared by the process.
 
-Compiling ``quickjs.wasm`` takes 0.5-1 s, deserializing the compiled artifact ~2 ms, so the
+``quickjs.wasm`` is our own build of QuickJS-NG (wasm_build.py: built once per machine into the
+cache, the same bytes everywhere, refused unless its sha256 is the pinned one). Compiling it to
+machine code takes 0.5-1 s, deserializing the compiled artifact ~2 ms, so the
 artifact is cached on disk per user, keyed by the wasm's sha256, the wasmtime version and the
 engine settings below (an artifact only loads into an engine built with the same settings).
 The cache is an optimisation only: an unreadable, unwritable or corrupt cache costs one compile.
@@ -20,8 +22,8 @@ from pathlib import Path
 import wasmtime
 
 from nova_tools.rules import budgets
-from nova_tools.toolchain.paths import PINNED, QUICKJS_WASM, ToolchainMissing
 
+from . import wasm_build
 from .errors import SandboxUnavailable
 
 WASMTIME_VERSION = importlib.metadata.version("wasmtime")
@@ -72,12 +74,24 @@ def wasm_fuel_ceiling(ticks: int, source_bytes: int) -> int:
 # 5: describe() hands back the thrown error's stack (clipped to 2,000 characters) so the host can
 #    name the player's own files and lines; the prelude's code grew, so wasm-fuel and memory
 #    cut-off points moved slightly (ticks did not).
-SANDBOX_REVISION = "5"
+# 6: QuickJS-NG 0.17.0 built by us for wasm32-wasi at -O3 (wasm_build.py) replaces quickjs-wasi
+#    3.7.0's size-optimised build of 0.18.0: every turn spends other wasm fuel (less: fewer wasm
+#    instructions for the same JS), so fuel, memory and stack cut-off points moved; running out
+#    of heap is still uncatchable, and now always the "out of memory" InternalError.
+# 7: the module's top level is evaluated once, into the script's image (images.evaluate_top_level),
+#    unless it reads, writes or inspects androidId/world/turn, draws random numbers, or does not
+#    finish within the turn's budgets (it then runs every turn, as before); its wasm fuel and ticks
+#    are charged to every turn. The top level now runs before setupTurn rather than after it, so
+#    the heap's layout and the garbage collector's timing differ: wasm-fuel and memory cut-off
+#    points moved slightly, and a turn's ticks may differ by one where its poll count straddles a
+#    multiple of 10,000 (the top level's poll phase no longer follows setupTurn's).
+SANDBOX_REVISION = "7"
 
 SANDBOX_BUILD: dict[str, str] = {
     "wasmtime": WASMTIME_VERSION,
-    "quickjs-wasi": PINNED["quickjs-wasi"],
-    "quickjs": "0.18.0",  # the QuickJS-NG inside quickjs-wasi 3.7.0 (checked by a test)
+    "quickjs": wasm_build.QUICKJS_VERSION,  # the QuickJS-NG inside (checked by a test)
+    "zig": wasm_build.ZIG_VERSION,  # the compiler that built it
+    "quickjsWasm": wasm_build.WASM_SHA256,  # the wasm's own sha256 (the same on every machine)
     "wasmFuelPerTick": str(WASM_FUEL_PER_TICK),
     "wasmFuelPerSourceByte": str(WASM_FUEL_PER_SOURCE_BYTE),
     "sandbox": SANDBOX_REVISION,
@@ -167,18 +181,28 @@ def use_for_benchmark(wasm: Path, settings: EngineSettings) -> None:
         _compiled = _load(wasm, settings)
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "nova-tools" / "sandbox"
+cache_dir = wasm_build.cache_dir  # the built wasm and its compiled artifacts share one folder
 
 
 def _load(wasm_path: Path | None = None, settings: EngineSettings = SHIPPED) -> CompiledQuickJS:
+    shipped = wasm_path is None
     try:
-        wasm_path = wasm_path or QUICKJS_WASM.require()
+        wasm_path = wasm_path or wasm_build.ensure_built()
         wasm = wasm_path.read_bytes()
-    except (ToolchainMissing, OSError) as exc:
+    except wasm_build.BuildFailed as exc:
+        raise SandboxUnavailable(
+            f"The script sandbox cannot start: its quickjs.wasm could not be built ({exc}); "
+            "run `make setup` in a checkout, or `python -m nova_tools.sandbox.wasm_build`"
+        ) from exc
+    except OSError as exc:
         raise SandboxUnavailable(f"The script sandbox cannot start: {exc}") from exc
     digest = hashlib.sha256(wasm).hexdigest()
+    if shipped and digest != wasm_build.WASM_SHA256:
+        raise SandboxUnavailable(
+            f"The script sandbox cannot start: {wasm_path} is not the pinned build (sha256 "
+            f"{digest[:12]}..., expected {wasm_build.WASM_SHA256[:12]}...); delete it and run "
+            "`python -m nova_tools.sandbox.wasm_build` again"
+        )
     engine = wasmtime.Engine(_engine_config(settings))
     key = hashlib.sha256(
         f"{digest}|{WASMTIME_VERSION}|{settings.key()}|{platform.machine()}".encode()
