@@ -12,16 +12,19 @@ A turn:
    phase and its heap layout are identical every turn, whatever ran before;
 2. seeds Math.random and calls the prelude's ``setupTurn`` with ``androidId``, ``turn`` and the
    world's JSON texts, one string read with JS_ReadObject (globals.py);
-3. gives the store the script's wasm fuel less what compiling and reading the bytecode cost, and
-   evaluates the module (its top-level code runs now, after the globals are installed) and drains
-   its promise jobs (module evaluation is asynchronous in QuickJS); a bundle that did not compile
-   (a syntax error, an import) fails here, as if it had just been parsed;
+3. gives the store the script's wasm fuel less what compiling and reading the bytecode cost (and
+   the module's top level, where the bundle image holds it evaluated: images.evaluate_top_level,
+   whose ticks the turn starts with); otherwise evaluates the module (its top-level code runs
+   now, after the globals are installed) and drains its promise jobs (module evaluation is
+   asynchronous in QuickJS); a bundle that did not compile (a syntax error, an import) fails
+   here, as if it had just been parsed;
 4. calls the prelude's ``run`` with the module namespace, which calls ``export default`` and
    returns a JSON envelope; or, when anything threw, ``describe`` words the exception.
 
 The per-turn path passes JSValues as i64 rather than through the ``qjs_*`` wrappers (which malloc
 a handle for every value), and the glue of our quickjs.wasm does the work of several calls in one
-(``nova_setup_turn``, ``nova_evaluate``): 4 host-to-guest calls a turn (8 before build 7).
+(``nova_setup_turn``, ``nova_evaluate``): 3 host-to-guest calls a turn whose top level is in the
+image, 4 when it runs every turn (before build 8: 4 and 8).
 
 Failures of every kind come back as a TurnResult; only globals that are not JSON (the caller's
 bug) or a missing sandbox raise.
@@ -29,6 +32,7 @@ bug) or a missing sandbox raise.
 
 from __future__ import annotations
 
+import struct
 import threading
 import time
 from collections import OrderedDict
@@ -67,10 +71,12 @@ from .guest import (
 from .images import (
     BUNDLES,
     GAMES,
+    MAX_JOBS,
     BundleImage,
     GameImage,
     build_bundle_image,
     build_game_image,
+    evaluate_top_level,
     game_key,
 )
 from .prelude import MAX_LOG_CHARS, MAX_LOG_LINES, PRELUDE, SCRIPT_FILENAME
@@ -78,9 +84,6 @@ from .results import Budgets, Frame, TurnKind, TurnResult
 from .wasi import TurnState, define_imports
 from .watchdog import watchdog_for
 
-# Module evaluation needs a few promise jobs; a script that queues thousands at top level is
-# looping through promises, which ticks would only catch after ~2M jobs of host round trips.
-MAX_JOBS = 10_000
 # Wasm fuel for reading a finished turn's envelope (at most 2 MiB of JSON plus 16 KiB of logs).
 READ_FUEL = 500_000_000
 # Linear memory beyond the image, on top of the JS heap budget: the allocator's own overhead
@@ -157,7 +160,7 @@ class Sandbox:
             self._built = False
             compiled = self._compiled(code, budgets, ceiling, digest)
             game = self._game_image(globals.game, budgets.memory)
-            loaded = self._bundle_image(game, compiled, (digest, budgets.memory))
+            loaded = self._bundle_image(game, compiled, (digest, budgets.memory), budgets, ceiling)
             # A cold turn's compile counts towards its timeout (CPU time: watchdog.py), as parsing
             # did; a warm turn's clock starts here, a few microseconds before the script does.
             clock: float | None = started
@@ -250,11 +253,18 @@ class Sandbox:
         return found
 
     def _bundle_image(
-        self, game: GameImage, compiled: Compiled, code_key: tuple[str, int]
+        self,
+        game: GameImage,
+        compiled: Compiled,
+        code_key: tuple[str, int],
+        budgets: Budgets,
+        ceiling: int,
     ) -> BundleImage | None:
         if compiled.bytecode is None or compiled.trap is not None:
             return None
-        key = (game.key, code_key)
+        # The tick budget is part of the key: whether the top level fits in a turn depends on it
+        # (and the wasm-fuel ceiling on it and the bundle's size).
+        key = (game.key, code_key, budgets.fuel)
         found = BUNDLES.get(key)
         if found is None and key not in BUNDLES:
             self._built = True
@@ -262,9 +272,28 @@ class Sandbox:
                 found = build_bundle_image(
                     self._building(game.image), self._snapshot, game, compiled
                 )
+                trap = None
+                if found is not None:
+                    guest = self._guest
+                    assert guest is not None
+                    with self._watchdog.armed(guest.store, budgets.timeout_ms):
+                        evaluated, trap = evaluate_top_level(
+                            guest,
+                            self._snapshot,
+                            self._state,
+                            found,
+                            compiled,
+                            budgets.fuel,
+                            ceiling,
+                        )
+                    if trap is not None:
+                        self._let_go()
+                    found = evaluated or found
             except BaseException:
                 self._let_go()
                 raise
+            if trap is not None and trap.trap_code == wasmtime.TrapCode.INTERRUPT:
+                return found  # the clock decided: not kept, so the next turn tries again
             BUNDLES.put(key, found)
         return found
 
@@ -362,6 +391,8 @@ class _Turn:
         g, snap = self.guest, self.snap
         ctx, scratch = snap.context, snap.scratch
         seed_math_random(g, snap, math_random_state(seed))
+        if loaded is not None:  # the ticks of a top level evaluated into the image, as they fell
+            self.state.ticks = loaded.top_ticks
 
         if len(payload) <= SCRATCH_BYTES - SCRATCH_PAYLOAD:
             at = scratch + SCRATCH_PAYLOAD
@@ -381,8 +412,11 @@ class _Turn:
             self.script_started = True
             self.trapped = True
             return self._trapped(compiled.trap)
-        # Reading the bytecode, done once for the bundle image, is charged as if done now.
-        charged = compiled.fuel + (loaded.load_fuel if loaded is not None else 0)
+        # Reading the bytecode, and evaluating the module's top level where the bundle image
+        # holds it evaluated, done once for the image, are charged as if done now (images.py).
+        charged = compiled.fuel
+        if loaded is not None:
+            charged += loaded.load_fuel + loaded.top_fuel
         if compiled.exhausted or charged >= self.script_fuel:
             # The compile (or the read) did not finish within this turn's ceiling.
             g.store.set_fuel(0)
@@ -397,6 +431,9 @@ class _Turn:
                 compiled.failure or {}, "load", heap_exhausted=compiled.heap_exhausted
             )
 
+        if loaded is not None and loaded.evaluated:
+            namespace = loaded.namespace  # the top level ran in the image (images.py)
+            return self._call_default(namespace)
         if loaded is not None:
             module = loaded.module
         else:  # the heap budget is too small to hold the script: reading it fails, every turn
@@ -418,6 +455,13 @@ class _Turn:
             return self._result(TurnKind.ERROR, say.pending_message())
         if evaluated != _EVALUATED:  # a job threw past its promise, or the namespace threw
             return self._failure(phase="run")
+        return self._call_default(struct.unpack("<q", g.read(scratch, 8))[0])
+
+    def _call_default(self, namespace: int) -> TurnResult:
+        """Call the prelude's ``run`` on the module's namespace and judge what comes back."""
+        g, snap = self.guest, self.snap
+        ctx, scratch = snap.context, snap.scratch
+        g.write(scratch, struct.pack("<q", namespace))
         envelope = g.call("JS_Call", ctx, snap.run_value, UNDEFINED, 1, scratch)
         self._script_stopped()
         # Reading the envelope out is the host's work, not the script's: a turn that finished
