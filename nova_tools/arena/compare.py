@@ -187,8 +187,15 @@ def _warnings(
         )
     # the seat swing: the same script on the same map, in the other seat
     # (games are (A, B) scores: with A seated first, then with B seated first)
+    # (A sits first in games[0], B in games[1]: each script's score seated first, then second)
     swings = [
-        (abs(s.games[0][k] - s.games[1][k]), s.seed, scripts[k].name, s.games[0][k], s.games[1][k])
+        (
+            abs(s.games[0][k] - s.games[1][k]),
+            s.seed,
+            scripts[k].name,
+            s.games[k][k],
+            s.games[1 - k][k],
+        )
         for s in seeds
         for k in (0, 1)
     ]
@@ -196,8 +203,8 @@ def _warnings(
         swing, seed, name, first, second = max(swings, key=lambda w: (w[0], -w[1]))
         if swing > abs(ci.mean) and swing > 0:
             out.append(
-                f"on seed {seed}, {name} scored {first:g} in one seat and {second:g} in the other: single games say little, "
-                "read the mean over all seeds"
+                f"seed {seed}'s map favours one seat: the same {name} scored {first:g} seated first and "
+                f"{second:g} seated second, so single games say little: read the mean over all seeds"
             )
     return out
 

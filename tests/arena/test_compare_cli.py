@@ -54,7 +54,19 @@ def test_the_starter_against_itself_plays_8_games_with_equal_mean_scores(starter
     assert report["map"] == {"width": 12, "height": 12, "symmetry": "rotational"}
     # single games say little: the seats fared differently on some seed, and the report says so
     assert any(r["scores"][0] != r["scores"][1] for r in report["results"])
-    assert any("single games say little" in w for w in report["warnings"])
+    swing = next(w for w in report["warnings"] if "favours one seat" in w)
+    # the warning blames the map, and its two scores are that script's, seated first and second
+    found = re.match(
+        r"seed (\d+)'s map favours one seat: the same (\S+) scored (\S+) seated first and (\S+) "
+        r"seated second",
+        swing,
+    )
+    assert found, swing
+    seed, name = int(found[1]), found[2]
+    games = [r for r in report["results"] if r["seed"] == seed]
+    first = next(r["scores"][0] for r in games if r["seats"][0] == name)
+    second = next(r["scores"][1] for r in games if r["seats"][1] == name)
+    assert (float(found[3]), float(found[4])) == (first, second) and first != second
 
 
 def test_the_report_is_the_same_with_one_worker_or_two(starter_mirror) -> None:
