@@ -34,9 +34,9 @@ from .rounds import (
     apply_turn,
     begin_round,
     charge_failed_turn,
-    judge,
     resolve_round_end,
     turn_order,
+    verdict,
 )
 from .state import Android, GameState
 from .visibility import recompute
@@ -184,17 +184,22 @@ class Replayer:
                 else None
             )
             if known is not None and whole is not None and logged is not None:
-                # an action seen before in this exact form: judged without parsing it again
-                produced = judge(
+                # an action seen before in this exact form: judged without parsing it again,
+                # and compared field by field (no event built unless it differs)
+                judged = verdict(
                     state,
                     android,
-                    event.ticks,
                     known[0],
                     whole[0],
                     whole[1],
                     {k: v for k, v in logged.items() if k in NOTE_KEYS} or None,
                     known[1],
                 )
+                if judged == (event.outcome, logged, event.result, event.code, event.reason) and (
+                    state.round == event.round
+                ):
+                    return
+                produced = Turn(state.round, android_id, event.ticks, *judged)
             else:
                 notes = (
                     {k: v for k, v in logged.items() if k in NOTE_KEYS}

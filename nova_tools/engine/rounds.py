@@ -166,6 +166,29 @@ def judge(
     ``memory`` and ``recording`` are the notes the action sets (a replay knows the action
     without them: it hands in a note-less action, the whole notes, the notes as logged and,
     in ``logged``, the action's dump without its notes, so nothing is parsed or dumped twice)."""
+    return Turn(
+        state.round,
+        android.id,
+        ticks,
+        *verdict(state, android, action, memory, recording, logged_notes, logged),
+    )
+
+
+# A judged turn's fields after its round, android and ticks: (outcome, action, result, code,
+# reason), in the order of Turn's.
+Verdict = tuple[Outcome, dict[str, Any] | None, dict[str, Any] | None, Reason | None, str | None]
+
+
+def verdict(
+    state: GameState,
+    android: Android,
+    action: AnyAction,
+    memory: str | None,
+    recording: str | None,
+    logged_notes: dict[str, Any] | None = None,
+    logged: dict[str, Any] | None = None,
+) -> Verdict:
+    """:func:`judge` without building the event: what a replay compares with the logged turn."""
     limits = state.rules.android
     try:
         # lengths in UTF-16 code units: what the script's own .length counts
@@ -190,7 +213,8 @@ def judge(
                 by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json"
             )
         )
-        return _fail(state, android, ticks, Outcome.REFUSED, refusal.code, refusal.reason, refused)
+        charge_failed_turn(state, android)
+        return (Outcome.REFUSED, refused, None, refusal.code, refusal.reason)
     logged = (
         dict(logged)
         if logged is not None
@@ -209,7 +233,7 @@ def judge(
         android.recording = recording
     if logged_notes:
         logged.update(logged_notes)
-    return Turn(state.round, android.id, ticks, Outcome.ACCEPTED, logged, details or None)
+    return (Outcome.ACCEPTED, logged, details or None, None, None)
 
 
 def _round_end_buildings(state: GameState) -> list[Production]:
