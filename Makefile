@@ -5,9 +5,14 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup editor-tools emacs code-server browser demo lint test test-under-load bench mutation planted-bugs schemas clean
+.PHONY: setup wasm editor-tools emacs code-server browser demo lint test test-under-load bench mutation planted-bugs schemas clean
 
-setup: $(VENV)/.installed node_modules/.installed
+setup: $(VENV)/.installed node_modules/.installed wasm
+
+# The sandbox's own quickjs.wasm (QuickJS-NG from its PyPI sdist, compiled with the pinned zig):
+# built once per machine into ~/.cache/nova-tools/sandbox (a minute or two), then only checked.
+wasm: $(VENV)/.installed
+	nice $(BIN)/python -m nova_tools.sandbox.wasm_build
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

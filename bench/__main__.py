@@ -1,4 +1,4 @@
-"""Run every benchmark in turn: `python -m bench [NAME ...]` (names: engine, sandbox, native, turn,
+"""Run every benchmark in turn: `python -m bench [NAME ...]` (names: engine, sandbox, native, wasm, turn,
 toolchain, lsp, arena, user, replay, lab, calibration, load). Each reports medians, and ratios against a baseline measured in the same run."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ ORDER = (
     "engine",
     "sandbox",
     "native",
+    "wasm",
     "turn",
     "toolchain",
     "lsp",

@@ -59,8 +59,16 @@ BUGS = (
         "compile-not-charged",
         "a turn is not charged the wasm fuel of compiling its bundle",
         "nova_tools/sandbox/runner.py",
-        "charged = compiled.fuel + (loaded.load_fuel if loaded is not None else 0)",
-        "charged = loaded.load_fuel if loaded is not None else 0",
+        "        charged = compiled.fuel\n",
+        "        charged = 0\n",
+        ("tests/sandbox",),
+    ),
+    Bug(
+        "top-level-not-charged",
+        "a turn starting from an image with its module's top level evaluated is not charged it",
+        "nova_tools/sandbox/runner.py",
+        "charged += loaded.load_fuel + loaded.top_fuel",
+        "charged += loaded.load_fuel",
         ("tests/sandbox",),
     ),
     Bug(

@@ -233,6 +233,10 @@ def run_rounds(
     with store.locked(path):
         game = store.load(path)
         _refuse_finished_match(game)
+        # A game recorded by an older sandbox build plays on under this one (loading never reruns
+        # a script, so its earlier rounds stay as they were played); the file then names the
+        # build that played its latest rounds.
+        game.sandbox = sandbox_build()
         session = GameSession(
             game.state, bundles_of(game), keep_events=False, source_maps=source_maps_of(game)
         )

@@ -33,17 +33,26 @@ def guide() -> str:
     return GUIDE_PATH.read_text(encoding="utf-8").replace(STARTER_FILES_MARK, _starter_table())
 
 
-def _starter_table() -> str:
-    """The README's ``src/FILE.ts  what it decides`` lines, declared there once."""
+def starter_decides() -> dict[str, str]:
+    """The README's ``src/FILE.ts  what it decides`` lines, declared there once: file -> line."""
     try:
         from ..starter import readme
     except ImportError:  # the starter is not installed
-        return "(the starter android is not installed with this nova-tools)"
-    rows = ["| file | decides |", "|---|---|"]
+        return {}
+    lines = {}
     for line in readme().splitlines():
         name, _, what = line.partition(" ")
         if name.startswith("src/") and name.endswith(".ts") and what.strip():
-            rows.append(f"| `{name[4:]}` | {what.strip()} |")
+            lines[name[4:]] = what.strip()
+    return lines
+
+
+def _starter_table() -> str:
+    decides = starter_decides()
+    if not decides:
+        return "(the starter android is not installed with this nova-tools)"
+    rows = ["| file | decides |", "|---|---|"]
+    rows += [f"| `{file}` | {what} |" for file, what in decides.items()]
     return "\n".join(rows)
 
 
@@ -112,6 +121,7 @@ def register(app: MCPServer, folder: GameFolder) -> None:
             raise ResourceNotFoundError(folder.tidy(str(error), name)) from None
         return json.dumps(rules.to_json(), indent=2)
 
+    decides = starter_decides()
     for file, text in starter_files().items():
         app.add_resource(
             FunctionResource.from_function(
@@ -120,6 +130,7 @@ def register(app: MCPServer, folder: GameFolder) -> None:
                 name=f"starter-{file}",
                 title=f"Starter android: {file}"
                 + (" (entry: default export is the turn function)" if file == "main.ts" else ""),
+                description=decides.get(file),
                 mime_type="text/plain",
             )
         )

@@ -8,7 +8,7 @@
 
 (``run_turn`` also takes the five globals as one JSON text, for tools and tests.)
 
-QuickJS-NG (``quickjs.wasm`` of the npm package quickjs-wasi 3.7.0) runs inside wasmtime 50.0.1,
+QuickJS-NG 0.17.0 (our own ``quickjs.wasm``, built by wasm_build.py) runs inside wasmtime 50.0.1,
 from a fresh interpreter state every turn (DESIGN.md section 3, rulebook 7.1): a memory image
 restored into a reused instance, with the game's rules already parsed and the script's bytecode
 already read (images.py). Each distinct bundle is compiled to bytecode once per process

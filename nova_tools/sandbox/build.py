@@ -1,6 +1,8 @@
 """The sandbox build: one wasmtime engine and the compiled ``quickjs.wasm``, shared by the process.
 
-Compiling ``quickjs.wasm`` takes 0.5-1 s, deserializing the compiled artifact ~2 ms, so the
+``quickjs.wasm`` is our own build of QuickJS-NG (wasm_build.py: built once per machine into the
+cache, the same bytes everywhere, refused unless its sha256 is the pinned one). Compiling it to
+machine code takes 0.5-1 s, deserializing the compiled artifact ~2 ms, so the
 artifact is cached on disk per user, keyed by the wasm's sha256, the wasmtime version and the
 engine settings below (an artifact only loads into an engine built with the same settings).
 The cache is an optimisation only: an unreadable, unwritable or corrupt cache costs one compile.
@@ -20,8 +22,8 @@ from pathlib import Path
 import wasmtime
 
 from nova_tools.rules import budgets
-from nova_tools.toolchain.paths import PINNED, QUICKJS_WASM, ToolchainMissing
 
+from . import wasm_build
 from .errors import SandboxUnavailable
 
 WASMTIME_VERSION = importlib.metadata.version("wasmtime")
@@ -72,33 +74,85 @@ def wasm_fuel_ceiling(ticks: int, source_bytes: int) -> int:
 # 5: describe() hands back the thrown error's stack (clipped to 2,000 characters) so the host can
 #    name the player's own files and lines; the prelude's code grew, so wasm-fuel and memory
 #    cut-off points moved slightly (ticks did not).
-SANDBOX_REVISION = "5"
+# 6: QuickJS-NG 0.17.0 built by us for wasm32-wasi at -O3 (wasm_build.py) replaces quickjs-wasi
+#    3.7.0's size-optimised build of 0.18.0: every turn spends other wasm fuel (less: fewer wasm
+#    instructions for the same JS), so fuel, memory and stack cut-off points moved; running out
+#    of heap is still uncatchable, and now always the "out of memory" InternalError.
+# 7: the module's top level is evaluated once, into the script's image (images.evaluate_top_level),
+#    unless it reads, writes or inspects androidId/world/turn, draws random numbers, or does not
+#    finish within the turn's budgets (it then runs every turn, as before); its wasm fuel and ticks
+#    are charged to every turn. The top level now runs before setupTurn rather than after it, so
+#    the heap's layout and the garbage collector's timing differ: wasm-fuel and memory cut-off
+#    points moved slightly, and a turn's ticks may differ by one where its poll count straddles a
+#    multiple of 10,000 (the top level's poll phase no longer follows setupTurn's).
+# 8: a turn's host calls are fewer (nova_setup_turn and nova_evaluate in our glue do the work
+#    of five to seven): a turn whose top level runs every turn spends a few dozen more wasm fuel
+#    (the glue's own instructions); setup is the host's work and not charged, so a turn whose
+#    top level is in the image spends the same (the pinned figures did not move).
+SANDBOX_REVISION = "8"
 
 SANDBOX_BUILD: dict[str, str] = {
     "wasmtime": WASMTIME_VERSION,
-    "quickjs-wasi": PINNED["quickjs-wasi"],
-    "quickjs": "0.18.0",  # the QuickJS-NG inside quickjs-wasi 3.7.0 (checked by a test)
+    "quickjs": wasm_build.QUICKJS_VERSION,  # the QuickJS-NG inside (checked by a test)
+    "zig": wasm_build.ZIG_VERSION,  # the compiler that built it
+    "quickjsWasm": wasm_build.WASM_SHA256,  # the wasm's own sha256 (the same on every machine)
     "wasmFuelPerTick": str(WASM_FUEL_PER_TICK),
     "wasmFuelPerSourceByte": str(WASM_FUEL_PER_SOURCE_BYTE),
     "sandbox": SANDBOX_REVISION,
 }
 
 
-def _engine_config() -> wasmtime.Config:
+@dataclass(frozen=True)
+class EngineSettings:
+    """wasmtime's settings for the sandbox. The defaults are the shipped ones; the others exist
+    for bench/wasm_bench.py, which measures what each costs (a turn's result never depends on
+    them: wasm fuel counts wasm instructions, not machine code)."""
+
+    fuel: bool = True  # the deterministic ceiling on built-in work
+    epoch: bool = True  # the CPU-time watchdog (see watchdog.py)
+    opt_level: str = "speed"  # Cranelift's: "none", "speed" or "speed_and_size"
+    nan_canonicalization: bool = True
+    # Linear memory's virtual reservation and guard region (None: wasmtime's defaults, 4 GiB and
+    # 32 MiB on 64-bit hosts, which let Cranelift drop the bounds check of every access). A small
+    # reservation makes every load and store check its bounds.
+    reservation: int | None = None
+    guard: int | None = None
+
+    def key(self) -> str:
+        """Part of the compiled-artifact cache key (an artifact only loads into an engine built
+        with the same settings)."""
+        parts = ["fuel" if self.fuel else "nofuel", "epoch" if self.epoch else "noepoch"]
+        parts.append(f"stack={MAX_WASM_STACK}")
+        parts.append("nancanon" if self.nan_canonicalization else "nonan")
+        parts.append("nomove")
+        if self.opt_level != "speed":
+            parts.append(f"opt={self.opt_level}")
+        if self.reservation is not None:
+            parts.append(f"reserve={self.reservation}")
+        if self.guard is not None:
+            parts.append(f"guard={self.guard}")
+        return ",".join(parts)
+
+
+SHIPPED = EngineSettings()
+
+
+def _engine_config(settings: EngineSettings = SHIPPED) -> wasmtime.Config:
     config = wasmtime.Config()
-    config.consume_fuel = True  # the deterministic ceiling on built-in work
-    config.epoch_interruption = True  # the CPU-time watchdog (see watchdog.py)
+    config.consume_fuel = settings.fuel
+    config.epoch_interruption = settings.epoch
     config.max_wasm_stack = MAX_WASM_STACK
     # Canonical NaN bit patterns keep float results identical on x86 and ARM hosts.
-    config.cranelift_nan_canonicalization = True
+    config.cranelift_nan_canonicalization = settings.nan_canonicalization
+    config.cranelift_opt_level = settings.opt_level
     # Linear memory stays where it was first mapped (it grows within its reservation, the whole
     # 4 GiB a wasm32 memory can address), so the host can keep its address (guest.py).
     config.memory_may_move = False
+    if settings.reservation is not None:
+        config.memory_reservation = settings.reservation
+    if settings.guard is not None:
+        config.memory_guard_size = settings.guard
     return config
-
-
-# Part of the cache key: an artifact compiled under other settings must not be loaded.
-_CONFIG_KEY = f"fuel,epoch,stack={MAX_WASM_STACK},nancanon,nomove"
 
 
 @dataclass(frozen=True)
@@ -121,21 +175,41 @@ def compiled_quickjs() -> CompiledQuickJS:
         return _compiled
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "nova-tools" / "sandbox"
+def use_for_benchmark(wasm: Path, settings: EngineSettings) -> None:
+    """Make this process's sandbox run ``wasm`` under ``settings`` (bench/wasm_bench.py only: a
+    game must never be played by anything but the shipped build). Call before any Sandbox."""
+    global _compiled
+    with _lock:
+        if _compiled is not None:
+            raise RuntimeError("the sandbox build was already chosen in this process")
+        _compiled = _load(wasm, settings)
 
 
-def _load() -> CompiledQuickJS:
+cache_dir = wasm_build.cache_dir  # the built wasm and its compiled artifacts share one folder
+
+
+def _load(wasm_path: Path | None = None, settings: EngineSettings = SHIPPED) -> CompiledQuickJS:
+    shipped = wasm_path is None
     try:
-        wasm_path = QUICKJS_WASM.require()
+        wasm_path = wasm_path or wasm_build.ensure_built()
         wasm = wasm_path.read_bytes()
-    except (ToolchainMissing, OSError) as exc:
+    except wasm_build.BuildFailed as exc:
+        raise SandboxUnavailable(
+            f"The script sandbox cannot start: its quickjs.wasm could not be built ({exc}); "
+            "run `make setup` in a checkout, or `python -m nova_tools.sandbox.wasm_build`"
+        ) from exc
+    except OSError as exc:
         raise SandboxUnavailable(f"The script sandbox cannot start: {exc}") from exc
     digest = hashlib.sha256(wasm).hexdigest()
-    engine = wasmtime.Engine(_engine_config())
+    if shipped and digest != wasm_build.WASM_SHA256:
+        raise SandboxUnavailable(
+            f"The script sandbox cannot start: {wasm_path} is not the pinned build (sha256 "
+            f"{digest[:12]}..., expected {wasm_build.WASM_SHA256[:12]}...); delete it and run "
+            "`python -m nova_tools.sandbox.wasm_build` again"
+        )
+    engine = wasmtime.Engine(_engine_config(settings))
     key = hashlib.sha256(
-        f"{digest}|{WASMTIME_VERSION}|{_CONFIG_KEY}|{platform.machine()}".encode()
+        f"{digest}|{WASMTIME_VERSION}|{settings.key()}|{platform.machine()}".encode()
     ).hexdigest()[:32]
     cached = cache_dir() / f"quickjs-{key}.cwasm"
     module = _read_cache(engine, cached)

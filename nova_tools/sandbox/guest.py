@@ -437,6 +437,8 @@ class Snapshot:
     setup_turn: int
     run: int
     describe: int
+    arm_top_level: int  # images.py: the module's top level evaluated once, watched
+    disarm_top_level: int
     setup_turn_value: int  # the same drivers as JSValues, for the raw JS_Call on the per-turn path
     run_value: int
 
@@ -463,7 +465,7 @@ def take_snapshot(guest: Guest, prelude: str) -> Snapshot:
     drivers = _eval(guest, prelude)
     handles = [
         guest.call("qjs_get_prop_string", drivers, guest.alloc(str(i).encode() + b"\0"))
-        for i in range(4)
+        for i in range(6)
     ]
     values = [struct.unpack("<q", guest.read(h, 8))[0] for h in handles]
     scratch = guest.alloc(bytes(SCRATCH_BYTES))
@@ -482,6 +484,8 @@ def take_snapshot(guest: Guest, prelude: str) -> Snapshot:
         setup_turn=handles[1],
         run=handles[2],
         describe=handles[3],
+        arm_top_level=handles[4],
+        disarm_top_level=handles[5],
         setup_turn_value=values[1],
         run_value=values[2],
     )
@@ -539,9 +543,7 @@ def _find_random_state(guest: Guest) -> int:
         guest.write(found[0], probe.to_bytes(8, "little"))
         if guest.call("qjs_get_float64", _eval(guest, "Math.random()")) == xorshift64star(probe)[1]:
             return found[0]
-    raise RuntimeError(
-        "cannot find QuickJS's Math.random state: is quickjs.wasm from quickjs-wasi 3.7.0?"
-    )
+    raise RuntimeError("cannot find QuickJS's Math.random state: is quickjs.wasm the pinned build?")
 
 
 def _diff(fresh: bytes, memory: bytes) -> tuple[tuple[int, bytes], ...]:

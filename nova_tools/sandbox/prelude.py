@@ -1,7 +1,7 @@
 """The JavaScript the sandbox runs before any script: the turn driver, and console.
 
 It is evaluated once, when the QuickJS snapshot is taken, so every turn starts from the state it
-leaves behind. It returns four functions that the host keeps handles to; they are not reachable
+leaves behind. It returns six functions that the host keeps handles to; they are not reachable
 from ``globalThis``, and they captured the built-ins they use before any script could patch them:
 
 ``installGame(json)`` installs ``rules`` and ``finalTurn`` (once per game, into its snapshot).
@@ -10,6 +10,9 @@ from ``globalThis``, and they captured the built-ins they use before any script 
                     ``{"ok": true, "droppedLogs": n, "logs": [...]}`` directly followed by the
                     returned value's JSON, or, for a turn that ended without an action, a head
                     ``{"ok": false, "kind": ..., ...}`` alone.
+``armTopLevel()`` / ``disarmTopLevel()`` watch the module's top level while it is evaluated
+                    into the script's image (images.py), and say whether it read or changed what a
+                    turn installs.
 ``describe(e)``     turns a thrown value into a head ``{"ok": false, "kind": "error"|"memory"|
                     "stack", "name", "message", "what", "line", "column", "stack", "logs"}``
                     (``line``/``column``: where it was thrown in the bundle; ``stack``: the
@@ -176,6 +179,49 @@ _SOURCE = r"""
     g.turn = head[1];
   }
 
+  // Evaluating the module once (images.py): its top level runs into the script's image, before
+  // any turn's globals exist, so it must not be able to tell. While it runs (and its promise
+  // jobs), androidId, world and turn are tripwires, accessors that note any read or write, and so
+  // are the functions that tell an accessor from a data property without reading it. A tripped
+  // wire, or one the top level deleted, redefined or froze, means the top level runs every turn
+  // instead, as it always did. disarmTopLevel puts back what armTopLevel replaced, and says
+  // whether no wire tripped (1) or one did (0).
+  const hasOwn = uncurry(Object.prototype.hasOwnProperty), getOwn = Reflect.getOwnPropertyDescriptor;
+  const TURN_KEYS = ["androidId", "world", "turn"];
+  const WATCHED = [
+    [Object, "getOwnPropertyDescriptor"], [Object, "getOwnPropertyDescriptors"],
+    [Reflect, "getOwnPropertyDescriptor"], [Object.prototype, "__lookupGetter__"],
+    [Object.prototype, "__lookupSetter__"],
+  ];
+  let tripped = false, wires = [];
+  function wire(obj, key, value) {
+    const was = getOwn(obj, key);
+    const saved = { __proto__: null, value: was.value, writable: was.writable, enumerable: was.enumerable, configurable: was.configurable };
+    const w = {
+      __proto__: null, obj, key, saved,
+      get: function () { tripped = true; return value; },
+      set: function (v) { tripped = true; },
+    };
+    defineProperty(obj, key, { __proto__: null, get: w.get, set: w.set, enumerable: was.enumerable, configurable: true });
+    wires[wires.length] = w;
+  }
+  function armTopLevel() {
+    tripped = false;
+    wires = [];
+    for (let i = 0; i < TURN_KEYS.length; i++) wire(g, TURN_KEYS[i], undefined);
+    for (let i = 0; i < WATCHED.length; i++) wire(WATCHED[i][0], WATCHED[i][1], WATCHED[i][0][WATCHED[i][1]]);
+  }
+  function disarmTopLevel() {
+    let clean = true;
+    for (let i = 0; i < wires.length; i++) {
+      const w = wires[i], d = getOwn(w.obj, w.key);
+      if (d === undefined || !hasOwn(d, "get") || d.get !== w.get || d.set !== w.set || !d.configurable) clean = false;
+      else if (!defineProperty(w.obj, w.key, w.saved)) clean = false;
+    }
+    wires = [];
+    return clean && !tripped ? 1 : 0;
+  }
+
   function run(ns) {
     const turn = ns.default;
     if (turn === undefined) return envelope(record("no-action", { got: "no-default" }));
@@ -231,7 +277,7 @@ _SOURCE = r"""
     return envelope(details(e));
   }
 
-  return [installGame, setupTurn, run, describe];
+  return [installGame, setupTurn, run, describe, armTopLevel, disarmTopLevel];
 })()
 """
 PRELUDE = _SOURCE % {

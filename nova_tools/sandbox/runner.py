@@ -12,15 +12,19 @@ A turn:
    phase and its heap layout are identical every turn, whatever ran before;
 2. seeds Math.random and calls the prelude's ``setupTurn`` with ``androidId``, ``turn`` and the
    world's JSON texts, one string read with JS_ReadObject (globals.py);
-3. gives the store the script's wasm fuel less what compiling and reading the bytecode cost, and
-   evaluates the module (its top-level code runs now, after the globals are installed) and drains
-   its promise jobs (module evaluation is asynchronous in QuickJS); a bundle that did not compile
-   (a syntax error, an import) fails here, as if it had just been parsed;
+3. gives the store the script's wasm fuel less what compiling and reading the bytecode cost (and
+   the module's top level, where the bundle image holds it evaluated: images.evaluate_top_level,
+   whose ticks the turn starts with); otherwise evaluates the module (its top-level code runs
+   now, after the globals are installed) and drains its promise jobs (module evaluation is
+   asynchronous in QuickJS); a bundle that did not compile (a syntax error, an import) fails
+   here, as if it had just been parsed;
 4. calls the prelude's ``run`` with the module namespace, which calls ``export default`` and
    returns a JSON envelope; or, when anything threw, ``describe`` words the exception.
 
-The per-turn path calls the raw QuickJS API (``JS_*``, JSValues as i64) rather than the
-``qjs_*`` wrappers, which malloc a handle for every value: 8 host-to-guest calls a turn.
+The per-turn path passes JSValues as i64 rather than through the ``qjs_*`` wrappers (which malloc
+a handle for every value), and the glue of our quickjs.wasm does the work of several calls in one
+(``nova_setup_turn``, ``nova_evaluate``): 3 host-to-guest calls a turn whose top level is in the
+image, 4 when it runs every turn (before build 8: 4 and 8).
 
 Failures of every kind come back as a TurnResult; only globals that are not JSON (the caller's
 bug) or a missing sandbox raise.
@@ -59,7 +63,6 @@ from .guest import (
     Image,
     Snapshot,
     encode_string,
-    pointer,
     restore,
     seed_math_random,
     tag,
@@ -68,10 +71,12 @@ from .guest import (
 from .images import (
     BUNDLES,
     GAMES,
+    MAX_JOBS,
     BundleImage,
     GameImage,
     build_bundle_image,
     build_game_image,
+    evaluate_top_level,
     game_key,
 )
 from .prelude import MAX_LOG_CHARS, MAX_LOG_LINES, PRELUDE, SCRIPT_FILENAME
@@ -79,16 +84,15 @@ from .results import Budgets, Frame, TurnKind, TurnResult
 from .wasi import TurnState, define_imports
 from .watchdog import watchdog_for
 
-# Module evaluation needs a few promise jobs; a script that queues thousands at top level is
-# looping through promises, which ticks would only catch after ~2M jobs of host round trips.
-MAX_JOBS = 10_000
 # Wasm fuel for reading a finished turn's envelope (at most 2 MiB of JSON plus 16 KiB of logs).
 READ_FUEL = 500_000_000
 # Linear memory beyond the image, on top of the JS heap budget: the allocator's own overhead
 # and the copies of the inputs (which are plain malloc, outside the JS heap accounting).
 MEMORY_SLACK = 16 * 1024 * 1024
 
-_PROMISE_PENDING, _PROMISE_FULFILLED, _PROMISE_REJECTED = 0, 1, 2
+# What nova_evaluate found (wasm/nova_quickjs.c; a job throwing and the namespace throwing, 2 and
+# 6, are worded alike).
+_EVALUATED, _EVAL_THREW, _TOO_MANY_JOBS, _REJECTED, _PENDING = 0, 1, 3, 4, 5
 
 
 class _Failed(Exception):
@@ -156,7 +160,7 @@ class Sandbox:
             self._built = False
             compiled = self._compiled(code, budgets, ceiling, digest)
             game = self._game_image(globals.game, budgets.memory)
-            loaded = self._bundle_image(game, compiled, (digest, budgets.memory))
+            loaded = self._bundle_image(game, compiled, (digest, budgets.memory), budgets, ceiling)
             # A cold turn's compile counts towards its timeout (CPU time: watchdog.py), as parsing
             # did; a warm turn's clock starts here, a few microseconds before the script does.
             clock: float | None = started
@@ -249,11 +253,18 @@ class Sandbox:
         return found
 
     def _bundle_image(
-        self, game: GameImage, compiled: Compiled, code_key: tuple[str, int]
+        self,
+        game: GameImage,
+        compiled: Compiled,
+        code_key: tuple[str, int],
+        budgets: Budgets,
+        ceiling: int,
     ) -> BundleImage | None:
         if compiled.bytecode is None or compiled.trap is not None:
             return None
-        key = (game.key, code_key)
+        # The tick budget is part of the key: whether the top level fits in a turn depends on it
+        # (and the wasm-fuel ceiling on it and the bundle's size).
+        key = (game.key, code_key, budgets.fuel)
         found = BUNDLES.get(key)
         if found is None and key not in BUNDLES:
             self._built = True
@@ -261,9 +272,28 @@ class Sandbox:
                 found = build_bundle_image(
                     self._building(game.image), self._snapshot, game, compiled
                 )
+                trap = None
+                if found is not None:
+                    guest = self._guest
+                    assert guest is not None
+                    with self._watchdog.armed(guest.store, budgets.timeout_ms):
+                        evaluated, trap = evaluate_top_level(
+                            guest,
+                            self._snapshot,
+                            self._state,
+                            found,
+                            compiled,
+                            budgets.fuel,
+                            ceiling,
+                        )
+                    if trap is not None:
+                        self._let_go()
+                    found = evaluated or found
             except BaseException:
                 self._let_go()
                 raise
+            if trap is not None and trap.trap_code == wasmtime.TrapCode.INTERRUPT:
+                return found  # the clock decided: not kept, so the next turn tries again
             BUNDLES.put(key, found)
         return found
 
@@ -361,15 +391,16 @@ class _Turn:
         g, snap = self.guest, self.snap
         ctx, scratch = snap.context, snap.scratch
         seed_math_random(g, snap, math_random_state(seed))
+        if loaded is not None:  # the ticks of a top level evaluated into the image, as they fell
+            self.state.ticks = loaded.top_ticks
 
         if len(payload) <= SCRATCH_BYTES - SCRATCH_PAYLOAD:
-            g.write(scratch + SCRATCH_PAYLOAD, payload)
-            text = g.call("JS_ReadObject", ctx, scratch + SCRATCH_PAYLOAD, len(payload), 0)
+            at = scratch + SCRATCH_PAYLOAD
+            g.write(at, payload)
         else:
-            text = g.call("JS_ReadObject", ctx, g.alloc(payload), len(payload), 0)
-        if tag(text) != TAG_EXCEPTION:
-            g.write(scratch, struct.pack("<q", text))
-            text = g.call("JS_Call", ctx, snap.setup_turn_value, UNDEFINED, 1, scratch)
+            at = g.alloc(payload)
+        # the globals read and handed to setupTurn in one host call (wasm/nova_quickjs.c)
+        text = g.call("nova_setup_turn", at, len(payload), snap.setup_turn_value)
         if tag(text) == TAG_EXCEPTION:
             failure = self._failure(phase="setup")
             if failure.kind is TurnKind.MEMORY:
@@ -381,8 +412,11 @@ class _Turn:
             self.script_started = True
             self.trapped = True
             return self._trapped(compiled.trap)
-        # Reading the bytecode, done once for the bundle image, is charged as if done now.
-        charged = compiled.fuel + (loaded.load_fuel if loaded is not None else 0)
+        # Reading the bytecode, and evaluating the module's top level where the bundle image
+        # holds it evaluated, done once for the image, are charged as if done now (images.py).
+        charged = compiled.fuel
+        if loaded is not None:
+            charged += loaded.load_fuel + loaded.top_fuel
         if compiled.exhausted or charged >= self.script_fuel:
             # The compile (or the read) did not finish within this turn's ceiling.
             g.store.set_fuel(0)
@@ -397,6 +431,9 @@ class _Turn:
                 compiled.failure or {}, "load", heap_exhausted=compiled.heap_exhausted
             )
 
+        if loaded is not None and loaded.evaluated:
+            namespace = loaded.namespace  # the top level ran in the image (images.py)
+            return self._call_default(namespace)
         if loaded is not None:
             module = loaded.module
         else:  # the heap budget is too small to hold the script: reading it fails, every turn
@@ -405,21 +442,25 @@ class _Turn:
             )
             if tag(module) == TAG_EXCEPTION or g.call("JS_ResolveModule", ctx, module) < 0:
                 return self._failure(phase="load")
-        promise = g.call("JS_EvalFunction", ctx, module)
-        if tag(promise) == TAG_EXCEPTION:
+        # The module evaluated, its promise jobs run and its namespace read, in one host call;
+        # the namespace (or the rejection value) lands in scratch, run()'s argument below.
+        evaluated = g.call("nova_evaluate", module, MAX_JOBS, scratch)
+        if evaluated == _EVAL_THREW:
             return self._failure(phase="load")
-        self._drain_jobs()
-        status = g.call("JS_PromiseState", ctx, promise)
-        if status == _PROMISE_REJECTED:
-            return self._failure(
-                phase="run", exception=g.handle(g.call("JS_PromiseResult", ctx, promise))
-            )
-        if status != _PROMISE_FULFILLED:
+        if evaluated == _TOO_MANY_JOBS:
+            return self._result(TurnKind.ERROR, say.too_many_jobs_message(MAX_JOBS))
+        if evaluated == _REJECTED:
+            return self._failure(phase="run", exception=scratch)
+        if evaluated == _PENDING:
             return self._result(TurnKind.ERROR, say.pending_message())
-
-        namespace = g.call("JS_GetModuleNamespace", ctx, pointer(module))
-        if tag(namespace) == TAG_EXCEPTION:
+        if evaluated != _EVALUATED:  # a job threw past its promise, or the namespace threw
             return self._failure(phase="run")
+        return self._call_default(struct.unpack("<q", g.read(scratch, 8))[0])
+
+    def _call_default(self, namespace: int) -> TurnResult:
+        """Call the prelude's ``run`` on the module's namespace and judge what comes back."""
+        g, snap = self.guest, self.snap
+        ctx, scratch = snap.context, snap.scratch
         g.write(scratch, struct.pack("<q", namespace))
         envelope = g.call("JS_Call", ctx, snap.run_value, UNDEFINED, 1, scratch)
         self._script_stopped()
@@ -440,16 +481,6 @@ class _Turn:
         return self._result(TurnKind.OK, None, out.head, value=value, notes=notes)
 
     # -- steps -----------------------------------------------------------------------------------
-
-    def _drain_jobs(self) -> None:
-        g = self.guest
-        for _ in range(MAX_JOBS):
-            status = g.call("qjs_execute_pending_job")
-            if status == 0:
-                return
-            if status < 0:  # a job threw past its promise: only an interrupt does that
-                raise _Failed(self._failure(phase="run"))
-        raise _Failed(self._result(TurnKind.ERROR, say.too_many_jobs_message(MAX_JOBS)))
 
     def _output(self, handle: int) -> output.Output:
         try:

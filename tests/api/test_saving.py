@@ -98,3 +98,26 @@ def test_a_new_game_file_gets_the_usual_mode_of_a_new_file(tmp_path):
 
     # what `open()` would give it under this process's umask (read once, when store is imported)
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~store._UMASK != 0o600
+
+
+def test_a_game_recorded_under_an_older_sandbox_build_plays_on_under_this_one(game, tmp_path):
+    # Revision 7 evaluates the module's top level once; a game file written by revision 5 still
+    # opens and plays on under this build, and then records this build, the one that played its
+    # latest rounds (docs/game-file.md). Its new rounds are the same as a game made now plays.
+    data = json.loads(game.read_bytes())
+    data["sandbox"] = dict(SANDBOX_BUILD, sandbox="5")
+    game.write_text(json.dumps(data), encoding="utf-8")
+
+    api.run_rounds(game, 2)
+
+    continued = json.loads(game.read_bytes())
+    assert continued["sandbox"] == SANDBOX_BUILD and SANDBOX_BUILD["sandbox"] != "5"
+    fresh = tmp_path / "fresh.json"
+    api.create_game(fresh, seed=4)
+    script = api.upload_script(
+        fresh, "alice", files={"main.ts": WAIT}, entry_name="main.ts"
+    ).script_id
+    api.launch_android(fresh, "alice", script)
+    api.run_rounds(fresh, 4)
+    assert continued["events"] == json.loads(fresh.read_bytes())["events"]
+    assert store.load(game).state.round == 4

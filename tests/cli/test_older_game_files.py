@@ -1,4 +1,5 @@
-"""A game file written by an older sandbox build keeps loading, replaying and playing on.
+"""A game file written by an older sandbox build keeps loading, replaying and playing on (under
+the current build, which the file then records).
 
 ``fixtures/sandbox-2-game.json`` was written by nova-tools before turns started from per-game
 memory images (sandbox build "2"): 10 rounds of seed 11, alice with the starter, bob with a
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from nova_testing import nova
 
+from nova_tools import store
 from nova_tools.sandbox import SANDBOX_BUILD
 
 FIXTURE = Path(__file__).parent / "fixtures" / "sandbox-2-game.json"
@@ -53,3 +55,8 @@ def test_a_game_file_from_sandbox_build_2_plays_on_deterministically(tmp_path):
 
     assert json.loads(nova("status", "--file", first, "--json").out)["round"] == 13
     assert first.read_bytes() == second.read_bytes()
+    # the file now names the build that played its latest rounds; the first ten read back as
+    # they were played under build 2
+    recorded, original = store.load(first), store.load(FIXTURE)
+    assert recorded.sandbox == SANDBOX_BUILD != original.sandbox
+    assert recorded.events[: len(original.events)] == original.events

@@ -174,10 +174,12 @@ def test_play_steps_through_rounds_in_an_80_column_terminal(game):
 
     try:
         screens.append(read_until("> "))
-        for keys in ("\n", "\n", "5\n", "p\n"):
+        # keys act as they are pressed (cbreak): "p" alone, since a "p" and an Enter are two
+        # commands (back a round, then on a round) and the screen would end on the second
+        for keys in ("\n", "\n", "5\n", "p"):
             os.write(fd, keys.encode())
             screens.append(read_until("> "))
-        os.write(fd, b"q\n")
+        os.write(fd, b"q")
         read_until("\x00", timeout=5)
     finally:
         _, status = os.waitpid(pid, 0)

@@ -86,6 +86,9 @@ async def test_an_agent_plays_the_whole_loop_with_the_starter_android(tmp_path):
             android.data["recordingLength"] == len(android.data["recording"]) > 0
         )  # short enough to show whole
         assert android.data["recordingOffset"] == 0
+        # the text carries the window too, for a client that shows an agent only the text
+        window = android.data["recording"]
+        assert f"recording 0-{len(window)}: {window}" in android.text
         assert (
             len(android.data["recentTurns"]) == 5 and android.data["recentTurns"][-1]["round"] == 50
         )

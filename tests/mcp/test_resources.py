@@ -35,6 +35,12 @@ async def test_every_resource_is_listed_and_readable(tmp_path):
             "nova://schemas/rules.schema.json",
         } <= set(listed)
         assert {f"nova://starter/{name}" for name in starter.files()} <= set(listed)
+        # each starter file says what it decides, in the starter README's own words
+        for name in starter.files():
+            line = next(
+                row for row in starter.readme().splitlines() if row.startswith(f"src/{name} ")
+            )
+            assert listed[f"nova://starter/{name}"].description == line.partition(" ")[2].strip()
         assert templates == ["nova://games/{name}/rules"]
         for uri in listed:
             assert await read(client, uri)

@@ -42,18 +42,19 @@ CASES = {
 # --- pinned: written by `fuel_figures.py --write` -------------------------------------------------
 PINNED_FOR = {
     "wasmtime": "50.0.1",
-    "quickjs-wasi": "3.7.0",
-    "quickjs": "0.18.0",
+    "quickjs": "0.17.0",
+    "zig": "0.15.2",
+    "quickjsWasm": "2c6e54ecc9ab89675436c4ce0576fb6cb76b70633799c112c26d4d7d2e32f62f",
     "wasmFuelPerTick": "25000000",
     "wasmFuelPerSourceByte": "1500",
-    "sandbox": "5",
+    "sandbox": "8",
 }
 # name -> (wasm fuel of compiling the bundle, wasm fuel of the whole turn, compile included)
 FUEL = {
-    "wait": (75558, 164087),
-    "normal bot": (433293, 5028085),
-    "normal bot + 30 KB of dead code": (38346671, 47290494),
-    "1e6 empty iterations": (111643, 473191685),
+    "wait": (66974, 138802),
+    "normal bot": (366868, 4702352),
+    "normal bot + 30 KB of dead code": (33125782, 41206866),
+    "1e6 empty iterations": (98898, 409165390),
 }
 # --- end of pinned --------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The sandbox build recorded in game files, the compiled-module cache, and a missing quickjs.wasm."""
+"""The sandbox build recorded in game files, the compiled-module cache, and a quickjs.wasm that
+cannot be built."""
 
 from __future__ import annotations
 
@@ -6,15 +7,15 @@ import importlib.metadata
 
 import pytest
 
-from nova_tools.sandbox import SANDBOX_BUILD, Sandbox, SandboxUnavailable, build
+from nova_tools.sandbox import SANDBOX_BUILD, Sandbox, SandboxUnavailable, build, wasm_build
 from nova_tools.sandbox.guest import Guest
 from nova_tools.sandbox.wasi import TurnState
-from nova_tools.toolchain.paths import PINNED, Tool
 
 
 def test_the_build_names_the_pinned_engine_versions():
     assert SANDBOX_BUILD["wasmtime"] == importlib.metadata.version("wasmtime") == "50.0.1"
-    assert SANDBOX_BUILD["quickjs-wasi"] == PINNED["quickjs-wasi"] == "3.7.0"
+    assert SANDBOX_BUILD["zig"] == importlib.metadata.version("ziglang") == "0.15.2"
+    assert SANDBOX_BUILD["quickjs"] == "0.17.0"
     assert SANDBOX_BUILD["wasmFuelPerTick"] == str(build.WASM_FUEL_PER_TICK)
     assert all(isinstance(v, str) for v in SANDBOX_BUILD.values())
 
@@ -27,7 +28,15 @@ def test_the_build_names_the_quickjs_inside_the_wasm(sandbox: Sandbox):
     assert SANDBOX_BUILD["quickjs"] == version
 
 
-def test_the_compiled_module_is_cached_and_reused(tmp_path, monkeypatch):
+@pytest.fixture
+def built_wasm(monkeypatch):
+    """The wasm already built in the real cache, found there whatever XDG_CACHE_HOME says next."""
+    wasm = wasm_build.ensure_built()
+    monkeypatch.setattr(wasm_build, "cached_wasm", lambda: wasm)
+    return wasm
+
+
+def test_the_compiled_module_is_cached_and_reused(tmp_path, monkeypatch, built_wasm):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     build._load()
     [cached] = (tmp_path / "nova-tools" / "sandbox").glob("*.cwasm")
@@ -38,7 +47,7 @@ def test_the_compiled_module_is_cached_and_reused(tmp_path, monkeypatch):
     assert cached.stat().st_mtime_ns == written
 
 
-def test_a_damaged_cache_file_is_compiled_over(tmp_path, monkeypatch):
+def test_a_damaged_cache_file_is_compiled_over(tmp_path, monkeypatch, built_wasm):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     build._load()
     [cached] = (tmp_path / "nova-tools" / "sandbox").glob("*.cwasm")
@@ -50,7 +59,7 @@ def test_a_damaged_cache_file_is_compiled_over(tmp_path, monkeypatch):
     assert cached.read_bytes() != b"not a compiled module"
 
 
-def test_an_unwritable_cache_folder_costs_only_a_compile(tmp_path, monkeypatch):
+def test_an_unwritable_cache_folder_costs_only_a_compile(tmp_path, monkeypatch, built_wasm):
     blocker = tmp_path / "a-file"
     blocker.write_text("the cache folder cannot be created under a file")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
@@ -58,20 +67,15 @@ def test_an_unwritable_cache_folder_costs_only_a_compile(tmp_path, monkeypatch):
     assert build._load().module is not None
 
 
-def test_a_missing_quickjs_wasm_makes_the_sandbox_unavailable_with_a_clear_message(
+def test_a_quickjs_wasm_that_cannot_be_built_makes_the_sandbox_unavailable_with_a_clear_message(
     tmp_path, monkeypatch
 ):
-    monkeypatch.setenv("NOVA_QUICKJS_WASM_TEST", str(tmp_path / "nowhere.wasm"))
-    missing = Tool(
-        "QuickJS-NG for WASI (quickjs.wasm)",
-        "NOVA_QUICKJS_WASM_TEST",
-        "no-such-package/quickjs.wasm",
-    )
-    monkeypatch.setattr(build, "QUICKJS_WASM", missing)
+    monkeypatch.setattr(wasm_build, "cached_wasm", lambda: tmp_path / "not-built.wasm")
+    monkeypatch.setattr(wasm_build, "ZIG_VERSION", "0.0.1")  # not the zig that is installed
     monkeypatch.setattr(build, "_compiled", None)
 
     with pytest.raises(SandboxUnavailable) as raised:
         Sandbox()
 
-    assert "quickjs.wasm" in str(raised.value)
-    assert "nova setup" in str(raised.value)
+    assert "quickjs.wasm could not be built" in str(raised.value)
+    assert "make setup" in str(raised.value)

@@ -250,7 +250,8 @@ def test_restoring_an_image_puts_back_every_byte_a_turn_changed(sandbox):
     turn = _turn()
     assert sandbox.run_turn(dirty, turn, Budgets(), 1).ok
     memory = Budgets().memory
-    image = BUNDLES.get((game_key(GAME, memory), cache_key(dirty.encode(), memory))).image
+    key = (game_key(GAME, memory), cache_key(dirty.encode(), memory), Budgets().fuel)
+    image = BUNDLES.get(key).image
     used = sandbox._guest
     assert used is not None and not used.fresh and used.pages() == image.pages
 

@@ -85,4 +85,11 @@ def get_android(
         + (f" [{t.code}] {t.reason}" if t.outcome.failed else "")
         for t in detail.recent_turns or ()
     ]
+    # what the description promises, in the text too (a client may show an agent only the text)
+    lines += [f"memory (first {len(detail.memory)} chars): {detail.memory}"] if memory else []
+    lines += (
+        [f"recording {start}-{start + len(detail.recording)}: {detail.recording}"]
+        if recording
+        else []
+    )
     return reply(detail, "\n".join(lines))
