@@ -40,7 +40,7 @@ from pydantic import ConfigDict, Field
 
 from ..api.results import Points, Result
 from ..rules import Rules
-from ..starter.house import house, is_house
+from ..starter.house import entry_of
 from ..toolchain.compile import CompiledScript, compile_android
 from .backends import Backend
 from .errors import ArenaError, Interrupted
@@ -199,7 +199,9 @@ class LeaguePlayed(_LeagueResult):
     interrupted: bool
     complete: bool = Field(description="Whether the league now has every pairing asked for.")
     rounds: int
-    seeds: int
+    seeds: tuple[int, ...] = Field(
+        description="The seeds asked for, in rising order (as in compare's)."
+    )
     seconds: float
     where: str
 
@@ -247,9 +249,9 @@ def check_entry_name(name: str) -> str:
 
 def compile_ref(ref: str, base: Path | None = None) -> CompiledScript:
     """The bundle of ``house:NAME`` or of a script file (relative to ``base`` when given)."""
-    if is_house(ref):
-        return compile_android(house(ref).entry_path)
-    path = Path(ref)
+    path, house_ref = entry_of(ref)
+    if house_ref is not None:
+        return compile_android(path)
     if base is not None and not path.is_absolute():
         path = base / path
     if not path.is_file():
@@ -387,11 +389,13 @@ class League:
         progress: Callable[[int, int, LeagueGame], None] | None = None,
         stop: Callable[[], bool] | None = None,
         max_games: int = MAX_GAMES,
+        planned: Callable[[int, int], None] | None = None,
     ) -> LeaguePlayed:
         """Play the pairings of ``seeds`` and ``rounds`` the league does not have yet.
 
-        ``progress(done, planned, game)`` follows each game as it is committed; ``stop()``, asked
-        after each, ends the run between games (as Ctrl-C does)."""
+        ``planned(games, entries)`` is told how many games this run claimed before the first is
+        played; ``progress(done, planned, game)`` follows each game as it is committed; ``stop()``,
+        asked after each, ends the run between games (as Ctrl-C does)."""
         rules, rounds = arena_rules(None, rounds)
         entries, entrants = self._entrants()
         if len(entries) < 2:
@@ -419,6 +423,8 @@ class League:
                 GameTask(i, seed, order, rounds) for i, (_, _, seed, order) in enumerate(claim.mine)
             ]
             ids = claim.ids
+            if planned is not None:
+                planned(len(tasks), len(entries))
             contest = Contest(rules, entrants)
             done = 0
 
@@ -451,7 +457,7 @@ class League:
             interrupted=interrupted,
             complete=have >= len(wanted),
             rounds=rounds,
-            seeds=len(seeds),
+            seeds=tuple(sorted(set(seeds))),
             seconds=round(time.perf_counter() - start, 3),
             where=backend.describe() if tasks else "nowhere (nothing to play)",
         )

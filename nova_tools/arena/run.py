@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..starter.house import house, is_house
+from ..starter.house import entry_of
 from ..store import write_atomic
 from ..toolchain.compile import CompiledScript, compile_android
 from .backends import Backend
@@ -47,10 +47,8 @@ def unique_names(names: Sequence[str]) -> list[str]:
 def script_entry(ref: Path | str) -> tuple[Path, str]:
     """The entry file a script reference means and its name in reports: ``house:NAME`` is that
     house android (named as written), anything else a path to a ``.ts`` entry file."""
-    if is_house(str(ref)):
-        android = house(str(ref))
-        return android.entry_path, android.ref
-    return Path(ref), script_name(Path(ref))
+    entry, name = entry_of(ref)
+    return entry, name or script_name(entry)
 
 
 def entrants_from_files(

@@ -54,11 +54,10 @@ def cmd_create_game(args: argparse.Namespace) -> int:
 
 def cmd_upload(args: argparse.Namespace) -> int:
     script, name = args.script, args.name
-    if str(script).startswith("house:"):  # a house android by name, as wherever a script is taken
-        from ..starter.house import house  # imported here: `nova --help` stays light
+    from ..starter.house import entry_of  # imported here: `nova --help` stays light
 
-        android = house(str(script))
-        script, name = android.entry_path, name or android.ref
+    script, house_ref = entry_of(script)  # a house android by name, as wherever a script is taken
+    name = name or house_ref
     uploaded = api.upload_script(args.file, args.player, script, name=name)
     joined = (
         f" ({uploaded.player} joined the game with an initial charger)" if uploaded.joined else ""

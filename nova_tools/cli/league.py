@@ -9,6 +9,14 @@ from pathlib import Path
 from .output import ProgressBar, emit_json, fmt_points, table
 from .signals import terminate_as_interrupt
 
+#: More new games than this in one `nova league play` earns a warning before the first is played:
+#: at about a second a game, it is hours of play (a choice, not a limit).
+MANY_GAMES = 2_000
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
 
 def cmd_add(args: argparse.Namespace) -> int:
     from ..arena import league
@@ -19,7 +27,7 @@ def cmd_add(args: argparse.Namespace) -> int:
     else:
         print(
             f"Added {added.name} ({added.source}, bundle {added.sha256[:12]}) to {args.league}: "
-            f"{added.entries} entr{'y' if added.entries == 1 else 'ies'}. "
+            f"{_count(added.entries, 'entry', 'entries')}. "
             f"`nova league play --league {args.league}` plays its games."
         )
     return 0
@@ -44,10 +52,32 @@ def cmd_play(args: argparse.Namespace) -> int:
             flush=True,
         )
 
+    def planned(games: int, entries: int) -> None:
+        if games > MANY_GAMES:
+            print(
+                f"nova league play: {games} new games to play ({entries} entries on {len(seeds)} "
+                "seeds, both seat orders) take hours; Ctrl-C stops between games and keeps every "
+                "finished one, or give fewer seeds (like 1-20)",
+                file=sys.stderr,
+                flush=True,
+            )
+
     with League.open(args.league) as league, terminate_as_interrupt() as terminated:
-        played = league.play(seeds, args.rounds, backend, progress=progress)
+        played = league.play(seeds, args.rounds, backend, progress=progress, planned=planned)
     if args.json:
         emit_json(played.to_json())
+    elif played.planned == 0:
+        asked = f"{played.wanted} games asked for ({_count(len(seeds), 'seed', 'seeds')}, {played.rounds} rounds)"
+        if played.complete:
+            print(
+                f"Nothing to play: the league already has all {asked}; "
+                f"`nova league table --league {args.league}` shows them."
+            )
+        else:
+            print(
+                f"Nothing to play now: of the {asked}, {played.already} are in the league and "
+                f"{played.elsewhere} are being played by another run."
+            )
     else:
         print(
             f"Played {played.played} of {played.planned} new games {played.where} in {played.seconds:.1f} s; "
@@ -81,7 +111,10 @@ def cmd_table(args: argparse.Namespace) -> int:
     if not result.entries:
         print(f"{args.league} has no entries yet (nova league add).")
         return 0
-    print(f"{args.league}: {len(result.entries)} entries, {result.games} games")
+    print(
+        f"{args.league}: {_count(len(result.entries), 'entry', 'entries')}, "
+        f"{_count(result.games, 'game', 'games')}"
+    )
     rows = [
         [
             str(s.rank),

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from .. import api
 from ..errors import NovaError
 from ..limits import has_default_export, overwrite_refusal
-from ..starter.house import HouseError, house, is_house
+from ..starter.house import HouseError, entry_of, is_house
 
 STARTER = "starter"  # the script name that picks the shipped starter android
 MAX_SCRIPTS = 500
@@ -117,7 +117,7 @@ class LabFolder:
             return api.starter_entry()
         if is_house(name):
             try:
-                return house(name).entry_path
+                return entry_of(name)[0]
             except HouseError as error:
                 raise OutsideRoot(str(error)) from None
         shown = name if len(name) <= 120 else name[:120] + "..."

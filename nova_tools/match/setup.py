@@ -53,10 +53,10 @@ def script_name(entry: Path) -> str:
 
 def own_seat(player: str, script: str | Path) -> Seat:
     """Compile this side's script (a CompileError is the user's sentence, before anything is offered)."""
-    from ..starter.house import house, is_house
+    from ..starter.house import entry_of
     from ..toolchain.compile import compile_android
 
-    entry = house(str(script)).entry_path if is_house(str(script)) else Path(script)
+    entry = entry_of(script)[0]
     compiled = compile_android(entry)
     size = len(compiled.bundle.encode("utf-8"))
     if size > MAX_BUNDLE_BYTES:

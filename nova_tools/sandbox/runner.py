@@ -21,9 +21,10 @@ A turn:
 4. calls the prelude's ``run`` with the module namespace, which calls ``export default`` and
    returns a JSON envelope; or, when anything threw, ``describe`` words the exception.
 
-The per-turn path calls the raw QuickJS API (``JS_*``, JSValues as i64) rather than the
-``qjs_*`` wrappers, which malloc a handle for every value: 4 host-to-guest calls a turn (8
-when the top level runs every turn).
+The per-turn path passes JSValues as i64 rather than through the ``qjs_*`` wrappers (which malloc
+a handle for every value), and the glue of our quickjs.wasm does the work of several calls in one
+(``nova_setup_turn``, ``nova_evaluate``): 3 host-to-guest calls a turn whose top level is in the
+image, 4 when it runs every turn (before build 8: 4 and 8).
 
 Failures of every kind come back as a TurnResult; only globals that are not JSON (the caller's
 bug) or a missing sandbox raise.
@@ -63,7 +64,6 @@ from .guest import (
     Image,
     Snapshot,
     encode_string,
-    pointer,
     restore,
     seed_math_random,
     tag,
@@ -73,8 +73,6 @@ from .images import (
     BUNDLES,
     GAMES,
     MAX_JOBS,
-    PROMISE_FULFILLED,
-    PROMISE_REJECTED,
     BundleImage,
     GameImage,
     build_bundle_image,
@@ -92,6 +90,10 @@ READ_FUEL = 500_000_000
 # Linear memory beyond the image, on top of the JS heap budget: the allocator's own overhead
 # and the copies of the inputs (which are plain malloc, outside the JS heap accounting).
 MEMORY_SLACK = 16 * 1024 * 1024
+
+# What nova_evaluate found (wasm/nova_quickjs.c; a job throwing and the namespace throwing, 2 and
+# 6, are worded alike).
+_EVALUATED, _EVAL_THREW, _TOO_MANY_JOBS, _REJECTED, _PENDING = 0, 1, 3, 4, 5
 
 
 class _Failed(Exception):
@@ -398,13 +400,12 @@ class _Turn:
             g.write(snap.interrupt_counter, FULL_COUNTDOWN)
 
         if len(payload) <= SCRATCH_BYTES - SCRATCH_PAYLOAD:
-            g.write(scratch + SCRATCH_PAYLOAD, payload)
-            text = g.call("JS_ReadObject", ctx, scratch + SCRATCH_PAYLOAD, len(payload), 0)
+            at = scratch + SCRATCH_PAYLOAD
+            g.write(at, payload)
         else:
-            text = g.call("JS_ReadObject", ctx, g.alloc(payload), len(payload), 0)
-        if tag(text) != TAG_EXCEPTION:
-            g.write(scratch, struct.pack("<q", text))
-            text = g.call("JS_Call", ctx, snap.setup_turn_value, UNDEFINED, 1, scratch)
+            at = g.alloc(payload)
+        # the globals read and handed to setupTurn in one host call (wasm/nova_quickjs.c)
+        text = g.call("nova_setup_turn", at, len(payload), snap.setup_turn_value)
         if tag(text) == TAG_EXCEPTION:
             failure = self._failure(phase="setup")
             if failure.kind is TurnKind.MEMORY:
@@ -446,22 +447,20 @@ class _Turn:
             )
             if tag(module) == TAG_EXCEPTION or g.call("JS_ResolveModule", ctx, module) < 0:
                 return self._failure(phase="load")
-        promise = g.call("JS_EvalFunction", ctx, module)
-        if tag(promise) == TAG_EXCEPTION:
+        # The module evaluated, its promise jobs run and its namespace read, in one host call;
+        # the namespace (or the rejection value) lands in scratch, run()'s argument below.
+        evaluated = g.call("nova_evaluate", module, MAX_JOBS, scratch)
+        if evaluated == _EVAL_THREW:
             return self._failure(phase="load")
-        self._drain_jobs()
-        status = g.call("JS_PromiseState", ctx, promise)
-        if status == PROMISE_REJECTED:
-            return self._failure(
-                phase="run", exception=g.handle(g.call("JS_PromiseResult", ctx, promise))
-            )
-        if status != PROMISE_FULFILLED:
+        if evaluated == _TOO_MANY_JOBS:
+            return self._result(TurnKind.ERROR, say.too_many_jobs_message(MAX_JOBS))
+        if evaluated == _REJECTED:
+            return self._failure(phase="run", exception=scratch)
+        if evaluated == _PENDING:
             return self._result(TurnKind.ERROR, say.pending_message())
-
-        namespace = g.call("JS_GetModuleNamespace", ctx, pointer(module))
-        if tag(namespace) == TAG_EXCEPTION:
+        if evaluated != _EVALUATED:  # a job threw past its promise, or the namespace threw
             return self._failure(phase="run")
-        return self._call_default(namespace)
+        return self._call_default(struct.unpack("<q", g.read(scratch, 8))[0])
 
     def _call_default(self, namespace: int) -> TurnResult:
         """Call the prelude's ``run`` on the module's namespace and judge what comes back."""
@@ -487,16 +486,6 @@ class _Turn:
         return self._result(TurnKind.OK, None, out.head, value=value, notes=notes)
 
     # -- steps -----------------------------------------------------------------------------------
-
-    def _drain_jobs(self) -> None:
-        g = self.guest
-        for _ in range(MAX_JOBS):
-            status = g.call("qjs_execute_pending_job")
-            if status == 0:
-                return
-            if status < 0:  # a job threw past its promise: only an interrupt does that
-                raise _Failed(self._failure(phase="run"))
-        raise _Failed(self._result(TurnKind.ERROR, say.too_many_jobs_message(MAX_JOBS)))
 
     def _output(self, handle: int) -> output.Output:
         try:

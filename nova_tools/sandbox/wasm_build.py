@@ -100,7 +100,7 @@ PATCHES: tuple[tuple[str, str, str], ...] = (
 
 # sha256 of the quickjs.wasm these inputs build (the same on every machine): recorded in
 # SANDBOX_BUILD, checked when the sandbox loads it and by tests/sandbox/test_wasm_build.py.
-WASM_SHA256 = "49aa5aaad5a9bb5be957fc418ac52ec22e6c7d02cb332fef71fee79bf0d2a07b"
+WASM_SHA256 = "2c6e54ecc9ab89675436c4ce0576fb6cb76b70633799c112c26d4d7d2e32f62f"
 
 
 class BuildFailed(RuntimeError):

@@ -59,7 +59,7 @@ def readme() -> str:
 
 def scaffold(directory: Path | str, base: str | None = None) -> list[Path]:
     """``nova new-android DIR [--from house:NAME]``: a new android project made from the starter,
-    or from the house android ``base`` names (its sources, and its README when it has one).
+    or from the house android ``base`` names (its sources, and its README: its own idea first).
 
     Writes ``DIR/src/*.ts``, ``DIR/nova.d.ts`` (a copy of the typings, so the project works
     outside a source checkout), ``DIR/tsconfig.json``, ``DIR/rules.json`` and ``DIR/README.md``;
@@ -88,11 +88,7 @@ def scaffold(directory: Path | str, base: str | None = None) -> list[Path]:
     contents["nova.d.ts"] = typings.read_text(encoding="utf-8")
     contents["tsconfig.json"] = json.dumps(project_tsconfig(), indent=2) + "\n"
     contents["rules.json"] = RULES_FILE
-    own_readme = android.folder / "README.md" if android else None
-    if own_readme is not None and own_readme.is_file():
-        contents["README.md"] = own_readme.read_text(encoding="utf-8")
-    else:
-        contents["README.md"] = readme()
+    contents["README.md"] = android.readme() if android else readme()
     written = []
     try:
         for rel, text in contents.items():

@@ -4,8 +4,8 @@ script is taken (``nova compare``, ``nova tournament``, ``nova league``, ``nova 
 
 The roster is in rising strength; ``house:starter`` is the starter android itself. The others
 are the starter's sources (``src/``) with a few of their own in place of the starter's (their
-folder under ``house/``: a ``raid.ts`` that sets their numbers), so a fix to the starter reaches
-every one of them. ``main.ts``'s default export is the turn function.
+folder under ``house/``: a ``raid.ts`` that sets when they raid, the champion's ``defence.ts``,
+and a README on the idea), so a fix to the starter reaches every one of them. ``main.ts``'s default export is the turn function.
 
 >>> house("house:starter").name
 'starter'
@@ -59,6 +59,15 @@ class HouseAndroid:
         if self.made_of is None:
             return self.folder / self.entry
         return _on_disk(self.name, self.files()) / self.entry
+
+    def readme(self) -> str:
+        """Its README: its own folder's (what it changes, and why), followed by the starter's
+        for one made of the starter's sources (what every other file does)."""
+        if self.made_of is None:  # the starter: its README is beside its sources
+            return (self.folder.parent / "README.md").read_text(encoding="utf-8")
+        own = (self.folder / "README.md").read_text(encoding="utf-8")
+        starter = (self.made_of.parent / "README.md").read_text(encoding="utf-8")
+        return own.rstrip("\n") + "\n\n---\n\n" + starter
 
     def files(self) -> dict[str, str]:
         """Its sources: file name -> text, the entry first; its own files replace the starter's."""
@@ -125,7 +134,7 @@ ROSTER: tuple[HouseAndroid, ...] = (
     ),
     HouseAndroid(
         "champion",
-        "the raider, raiding from 30 rounds out: first at the rival's extractors",
+        "the raider from 30 rounds out, with decoy sites and an early depot against a raider",
         HERE / "house" / "champion",
         made_of=STARTER_SOURCES,
     ),
@@ -142,6 +151,22 @@ def is_house(ref: str) -> bool:
     return ref.startswith(PREFIX)
 
 
+def entry_of(ref: str | os.PathLike[str]) -> tuple[Path, str | None]:
+    """The entry file a script reference means, and the house android's name when it names one:
+    ``house:NAME`` is that house android's entry (and ``house:NAME``), anything else a path to an
+    entry file (and None). The one place the "a house ref or a path" rule is written.
+
+    >>> entry_of("bots/main.ts")
+    (PosixPath('bots/main.ts'), None)
+    >>> entry_of("house:starter")[1]
+    'house:starter'
+    """
+    if is_house(str(ref)):
+        android = house(str(ref))
+        return android.entry_path, android.ref
+    return Path(ref), None
+
+
 def house(ref: str) -> HouseAndroid:
     """The house android ``ref`` names (``house:NAME``, or the bare ``NAME``)."""
     name = ref[len(PREFIX) :] if is_house(ref) else ref
@@ -153,4 +178,13 @@ def house(ref: str) -> HouseAndroid:
     )
 
 
-__all__ = ["PREFIX", "ROSTER", "HouseAndroid", "HouseError", "house", "is_house", "names"]
+__all__ = [
+    "PREFIX",
+    "ROSTER",
+    "HouseAndroid",
+    "HouseError",
+    "entry_of",
+    "house",
+    "is_house",
+    "names",
+]

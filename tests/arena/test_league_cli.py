@@ -299,3 +299,47 @@ def test_a_league_needs_two_entries_and_good_seeds(tmp_path: Path) -> None:
         "one play may ask for at most 100000 (give fewer seeds)"
     )
     assert os.path.exists(league)
+
+
+def test_a_play_with_nothing_left_to_play_says_so_in_words(tmp_path: Path) -> None:
+    league = tmp_path / "ligue.league"
+    added = nova("league", "add", "--league", league, "starter", "house:starter")
+    assert added.code == 0 and "to " + str(league) + ": 1 entry. " in added.out, added.out
+    one = nova("league", "table", "--league", league)
+    assert one.code == 0 and f"{league}: 1 entry, 0 games" in one.out, one.out
+    assert nova("league", "add", "--league", league, "lanceur", THROWER).code == 0
+    first = _play(league)
+    assert first["played"] == 4 and first["seeds"] == [1, 2]  # a list, as compare's --json gives
+    again = nova("league", "play", "--league", league, *QUICK)
+    assert again.code == 0, again.err
+    assert again.out.strip() == (
+        "Nothing to play: the league already has all 4 games asked for (2 seeds, 10 rounds); "
+        f"`nova league table --league {league}` shows them."
+    )
+    assert "nowhere" not in again.out + again.err
+
+
+def test_a_huge_seed_range_is_warned_of_in_one_sentence_before_the_first_game(
+    tmp_path: Path,
+) -> None:
+    league = tmp_path / "big.league"
+    for name, script in (("lanceur", THROWER), ("hoarder", HOARDER)):
+        assert nova("league", "add", "--league", league, name, script).code == 0
+    proc = _start_play(league, "--seeds", "1-40000", "--rounds", "1", "--jobs", "1")
+    try:
+        assert proc.stderr is not None
+        warning = proc.stderr.readline().strip()
+        assert warning == (
+            "nova league play: 80000 new games to play (2 entries on 40000 seeds, both seat "
+            "orders) take hours; Ctrl-C stops between games and keeps every finished one, or "
+            "give fewer seeds (like 1-20)"
+        )
+        _wait_for_games(proc, 1)  # the warning came before the first game, which then plays
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143
+    small = nova("league", "play", "--league", tmp_path / "big.league", *QUICK)
+    assert small.code == 0 and "new games to play" not in small.err

@@ -65,6 +65,15 @@ def test_new_android_from_a_house_android_scaffolds_its_sources_and_type_checks(
     assert f"from {android.ref}" in made.out
     written = {p.name: p.read_text(encoding="utf-8") for p in (project / "src").glob("*.ts")}
     assert written == android.files()
+    # its own README first (what it changes, and why), then the starter's for the other files
+    readme = (project / "README.md").read_text(encoding="utf-8")
+    starter = (REPO / "nova_tools" / "starter" / "README.md").read_text(encoding="utf-8")
+    if android.name == "starter":
+        assert readme == starter
+    else:
+        assert readme.startswith(f"# {android.ref}: ") and readme.endswith("\n---\n\n" + starter)
+        own = readme[: -len(starter)]
+        assert "`src/raid.ts`" in own and "(its README follows)" in own
     assert typecheck_project(project) == []
     ran = nova("dry-run", project / "src" / "main.ts", "--json")
     assert ran.code == 0 and json.loads(ran.out)["accepted"] is True, ran.out

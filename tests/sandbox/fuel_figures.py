@@ -44,10 +44,10 @@ PINNED_FOR = {
     "wasmtime": "50.0.1",
     "quickjs": "0.17.0",
     "zig": "0.15.2",
-    "quickjsWasm": "49aa5aaad5a9bb5be957fc418ac52ec22e6c7d02cb332fef71fee79bf0d2a07b",
+    "quickjsWasm": "2c6e54ecc9ab89675436c4ce0576fb6cb76b70633799c112c26d4d7d2e32f62f",
     "wasmFuelPerTick": "25000000",
     "wasmFuelPerSourceByte": "1500",
-    "sandbox": "7",
+    "sandbox": "8",
 }
 # name -> (wasm fuel of compiling the bundle, wasm fuel of the whole turn, compile included)
 FUEL = {

@@ -179,3 +179,51 @@ EXPORT(qjs_get_float64) double qjs_get_float64(JSValue *value) {
   JS_ToFloat64(context, &number, *value);
   return number;
 }
+
+/* -- the per-turn path: what took the host several calls, in one each -------------------------- */
+
+/* setupTurn(the turn's globals): `payload` is the globals' JSON text in QuickJS's binary form of
+ * one string (guest.encode_string), read and handed over. Returns setupTurn's result, or an
+ * exception (pending) if either step failed. */
+EXPORT(nova_setup_turn)
+JSValue nova_setup_turn(const uint8_t *payload, size_t length, JSValue setup_turn) {
+  JSValue text = JS_ReadObject(context, payload, length, 0);
+  if (JS_IsException(text)) return text;
+  return JS_Call(context, setup_turn, JS_UNDEFINED, 1, &text);
+}
+
+/* What nova_evaluate found (runner.py reads the same numbers). */
+enum {
+  NOVA_EVALUATED = 0,      /* *out: the module's namespace */
+  NOVA_EVAL_THREW = 1,     /* evaluating the module threw (pending exception) */
+  NOVA_JOB_THREW = 2,      /* a promise job threw past its promise (pending exception) */
+  NOVA_TOO_MANY_JOBS = 3,  /* still jobs after max_jobs */
+  NOVA_REJECTED = 4,       /* *out: the module promise's rejection value */
+  NOVA_PENDING = 5,        /* the module never settled (a top-level await on nothing) */
+  NOVA_NO_NAMESPACE = 6,   /* reading the namespace threw (pending exception) */
+};
+
+/* Evaluate a module already read (its top level runs), run its promise jobs (at most
+ * `max_jobs`), and hand back its namespace in *out. */
+EXPORT(nova_evaluate) int nova_evaluate(JSValue module, int max_jobs, JSValue *out) {
+  JSValue promise = JS_EvalFunction(context, module);
+  if (JS_IsException(promise)) return NOVA_EVAL_THREW;
+  int settled = 0;
+  for (int i = 0; i < max_jobs && !settled; i++) {
+    JSContext *job_context;
+    int status = JS_ExecutePendingJob(runtime, &job_context);
+    if (status < 0) return NOVA_JOB_THREW;
+    settled = status == 0;
+  }
+  if (!settled) return NOVA_TOO_MANY_JOBS;
+  JSPromiseStateEnum state = JS_PromiseState(context, promise);
+  if (state == JS_PROMISE_REJECTED) {
+    *out = JS_PromiseResult(context, promise);
+    return NOVA_REJECTED;
+  }
+  if (state != JS_PROMISE_FULFILLED) return NOVA_PENDING;
+  JSValue namespace = JS_GetModuleNamespace(context, JS_VALUE_GET_PTR(module));
+  if (JS_IsException(namespace)) return NOVA_NO_NAMESPACE;
+  *out = namespace;
+  return NOVA_EVALUATED;
+}

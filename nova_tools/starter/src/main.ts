@@ -8,6 +8,7 @@
 import { refusal } from './check';
 import { retaliate, strikeBack } from './conflict';
 import { Context, Decision, Duty } from './context';
+import { prepare, watch } from './defence';
 import { defend, guard, haul, keepCharged, launchSibling } from './keep';
 import { load, Memory, mild, remember, save } from './memory';
 import { Navigator } from './nav';
@@ -19,6 +20,7 @@ import { bank, bankBeforeTheEnd, build, collectHere, explore, finishSite, gather
 const DUTIES: Duty[] = [
   launchSibling, //     on my charger with room for one more: launch a sibling (same script)
   keepCharged, //       charge when a full charge fits; head back before the battery runs out
+  prepare, //           before anything of the colony's own: nothing in the starter (defence.ts)
   defend, //            repair a damaged building of mine; stand by one a rival is at
   bankBeforeTheEnd, //  with an arrival date (finalTurn): bank the cargo while there is time
   strikeBack, //        a roamer: salvage a rival's buildings in the raid (raid.ts), or a raider's at once
@@ -43,6 +45,7 @@ const turnFunction: AndroidTurn = () => {
   if (!v) return { type: 'android.wait' };
   const m = load(v.me.memory, v);
   const seen = remember(m, v, harvester());
+  watch(m, v);
   giveUpWhenPacing(m, v.here);
   // Routes go around the hazards it has seen; a healthy android crosses the mild ones.
   const blocked = new Uint8Array(rules.world.width * rules.world.height);

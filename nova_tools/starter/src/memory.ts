@@ -70,6 +70,9 @@ export interface Memory {
   trail: [number, number][];
   /** Loose-material tiles given up on for now: [tile, round until which it is ignored]. */
   banned: [number, number][];
+  /** What defence.ts keeps (house:champion's: its decoy sites, and when one was first salvaged). */
+  decoys?: number[];
+  raidedAt?: number;
 }
 
 const VERSION = 4;

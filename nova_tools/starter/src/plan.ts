@@ -2,6 +2,7 @@
 
 import { hasStore, stock } from './base';
 import { Context, inAHurry, roundsLeft } from './context';
+import { buildOrder } from './defence';
 import { costOf, covers, extracts, harvestWorth, minus, room, stores, total, worth } from './economy';
 import { HARVEST_RANGE } from './memory';
 import { distance, isHazard, xOf, yOf } from './sense';
@@ -49,7 +50,7 @@ export function nextBuilding(c: Context): Plan | undefined {
   const nth = new Map<BuildingType, number>();
   let left = stock(c);
   const hurried = inAHurry();
-  for (const type of BUILD_ORDER) {
+  for (const type of buildOrder(BUILD_ORDER, c.m)) {
     const k = (nth.get(type) || 0) + 1;
     nth.set(type, k);
     if ((built.get(type) || 0) >= k) continue;
