@@ -35,6 +35,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -52,7 +53,7 @@ from .features.rules_files import RulesFilesFeature, resolve_text
 from .features.typescript import TypeScriptFeature
 from .protocol import NovaProtocol
 from .settings import RulesContext, Settings
-from .tsserver import CONFIGURATION_SECTIONS, TsServer
+from .tsserver import CONFIGURATION_SECTIONS, TsServer, uri_to_path
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +85,9 @@ class NovaServer(LanguageServer):
     # --- documents -----------------------------------------------------------------------------
 
     def open_document(self, uri: str) -> TextDocument | None:
-        """The document if the client has it open (never read from disk)."""
-        return self.workspace.text_documents.get(uri)
+        """The document if the client has it open (never read from disk). pygls keeps documents
+        by their URI percent-decoded (``entr%C3%A9e`` as ``entrée``)."""
+        return self.workspace.text_documents.get(unquote(uri))
 
     def document(self, uri: str) -> Document | None:
         """The open document with its kind (None when the client does not have it open)."""
@@ -153,6 +155,14 @@ class NovaServer(LanguageServer):
             return path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
+
+    def buffers(self) -> dict[Path, str]:
+        """The text of every open file (``file:`` documents) by its absolute path, saved or not."""
+        return {
+            path.resolve(): document.source
+            for document in self.workspace.text_documents.values()
+            if (path := uri_to_path(document.uri)) is not None
+        }
 
     # --- talking to the client -------------------------------------------------------------------
 
