@@ -98,6 +98,10 @@ class Session:
         def on_refresh(params: None) -> None:
             return None
 
+        @self.client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def on_register(params: types.RegistrationParams) -> None:
+            return None
+
     async def start(self, wait_for_diagnostics: bool = True) -> str:
         await self.client.start_io(sys.executable, "-m", "nova_tools.lsp")
         text_caps = types.TextDocumentClientCapabilities(
