@@ -9,6 +9,8 @@ launched and destroyed, broadcasts in other scripts than Latin, whole-board and 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from nova_tools import engine
@@ -20,6 +22,24 @@ from nova_tools.rules import BUILDING_TYPES, resolve
 from nova_tools.sandbox import TurnGlobals
 
 DIRECTIONS = ("north", "south", "east", "west")
+
+
+def _reference_payload(android_id: str, turn: int, view: dict) -> str:
+    """setupTurn's text for ``view``, written the plain way (json.dumps of each part), as the
+    sandbox has received it since revision 3: TurnGlobals.payload must give these exact bytes."""
+    dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+    pairs: list[object] = []
+    small, large = [], []
+    for key, value in view.items():
+        text = dumps(value)
+        if len(text) <= 24:
+            pairs += (key, -1)
+            small.append(text)
+        else:
+            pairs += (key, len(text.encode("utf-16-le", "surrogatepass")) // 2)
+            large.append(text)
+    head = dumps([android_id, turn, pairs, "EAGER"]).replace('"EAGER"', "[" + ",".join(small) + "]")
+    return str(len(head.encode("utf-16-le", "surrogatepass")) // 2) + ":" + head + "".join(large)
 
 
 def _action(state: engine.GameState, android: Android, rng: SplitMix64) -> dict:
@@ -82,6 +102,7 @@ def test_the_handed_world_is_the_encoded_view_every_turn(seed: int, size: int, s
         fresh = TurnGlobals.of(runner.game_globals, android.id, state.round, view)
         assert dict(handed.world) == {key: encode(value) for key, value in view.items()}
         assert handed.payload() == fresh.payload()
+        assert handed.payload() == _reference_payload(android.id, state.round, view)
         checked += 1
         rng = SplitMix64(engine.turn_seed(state, android.id))
         return engine.Decision(value=_action(state, android, rng), ticks=0)
