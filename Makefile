@@ -12,7 +12,7 @@ setup: $(VENV)/.installed node_modules/.installed wasm
 # The sandbox's own quickjs.wasm (QuickJS-NG from its PyPI sdist, compiled with the pinned zig):
 # built once per machine into ~/.cache/nova-tools/sandbox (a minute or two), then only checked.
 wasm: $(VENV)/.installed
-	nice $(BIN)/python -m nova_tools.sandbox.wasm_build
+	nice $(BIN)/python -c 'import sys; from nova_tools.sandbox import wasm_build; sys.exit(wasm_build.main([]))'
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

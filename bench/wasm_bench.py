@@ -4,6 +4,9 @@
     .venv/bin/python bench/wasm_bench.py --rounds 5 --runs 300
     .venv/bin/python bench/wasm_bench.py --wasm other=PATH     # also another quickjs.wasm
 
+The builds: quickjs-wasi 3.7.0's prebuilt quickjs.wasm (the baseline: sandbox builds up to 5; run
+with the host calls it needs, bench/prebuilt_shim.py) and the shipped one (wasm_build.py).
+
 Each variant is one quickjs.wasm under one set of wasmtime settings (build.EngineSettings), run
 in a process of its own (the compiled module and the snapshot are per process): the starter's
 turn in its default game and a tiny script's whole turn (the fixed cost), CPU time of the process
@@ -88,6 +91,10 @@ def worker(wasm: Path, settings: EngineSettings, runs: int) -> dict:
     from nova_tools.sandbox import build
 
     build.use_for_benchmark(wasm, settings)
+    from bench import prebuilt_shim
+
+    if prebuilt_shim.needed():  # quickjs-wasi's wasm: the host calls of sandbox builds up to 5
+        prebuilt_shim.install()
     if not settings.fuel:
         import wasmtime
 
@@ -146,6 +153,9 @@ def main(argv: list[str] | None = None) -> None:
     prebuilt = QUICKJS_WASM.find()
     if prebuilt is not None:
         builds["prebuilt (quickjs-wasi 3.7.0)"] = prebuilt
+    from nova_tools.sandbox import wasm_build
+
+    builds[f"shipped (QuickJS-NG {wasm_build.QUICKJS_VERSION}, -O3)"] = wasm_build.ensure_built()
     for item in args.wasm:
         name, _, path = item.partition("=")
         builds[name] = Path(path)

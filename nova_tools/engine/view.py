@@ -188,6 +188,11 @@ def _rest(
     }
 
 
+# The keys of a world view, in order (world_view, world_texts); the sandbox's prelude makes one
+# shared lazy accessor for each.
+WORLD_KEYS = ("round", "width", "height", "tiles", "androids", "buildings", "messages", "scripts")
+
+
 def world_view(
     state: GameState, player: str, acting: Android | None = None, *, whole: bool = False
 ) -> dict[str, Any]:
@@ -216,13 +221,14 @@ def world_texts(
     revealed = _revealed_by(state)
     cache = _cache(state)
     out = {
-        "round": encode(state.round),
-        "width": encode(state.width),
-        "height": encode(state.height),
+        # ints: their JSON is their decimal text (the encoder's own int.__repr__)
+        "round": int.__repr__(state.round),
+        "width": int.__repr__(state.width),
+        "height": int.__repr__(state.height),
         "tiles": _tiles_text(state, cache, sight, revealed),
     }
     for key, value in _rest(state, player, acting, sight.members).items():
-        out[key] = encode(value)
+        out[key] = encode(value) if value else "[]"  # every other key holds a list
     return out
 
 

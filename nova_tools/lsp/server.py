@@ -23,8 +23,9 @@ answers                rename, symbols, formatting, hints...)
 Diagnostics, code lenses and code actions of several features are joined; hover and completion
 take the first feature's answer. Game facts come from :mod:`nova_tools.api` and
 :mod:`nova_tools.rules`; the TypeScript checker runs in a child process behind
-:class:`~nova_tools.lsp.tsserver.TsServer`, started while the server answers ``initialize`` so
-that the features it answers can be offered with its options. An editor that runs its own
+:class:`~nova_tools.lsp.tsserver.TsServer`, started behind ``initialize``, which is answered at
+once: the features tsc answers are registered once it has started when the editor takes
+registrations later, else offered at once with tsc 7.0.x's options (:mod:`.features.forwarded`). An editor that runs its own
 TypeScript server (VS Code) passes ``{"nova": {"forwardTypeScript": false}}`` as initialization
 options: then only diagnostics, hover and completion come from tsc.
 """
@@ -35,6 +36,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -52,7 +54,7 @@ from .features.rules_files import RulesFilesFeature, resolve_text
 from .features.typescript import TypeScriptFeature
 from .protocol import NovaProtocol
 from .settings import RulesContext, Settings
-from .tsserver import CONFIGURATION_SECTIONS, TsServer
+from .tsserver import CONFIGURATION_SECTIONS, TsServer, uri_to_path
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +86,9 @@ class NovaServer(LanguageServer):
     # --- documents -----------------------------------------------------------------------------
 
     def open_document(self, uri: str) -> TextDocument | None:
-        """The document if the client has it open (never read from disk)."""
-        return self.workspace.text_documents.get(uri)
+        """The document if the client has it open (never read from disk). pygls keeps documents
+        by their URI percent-decoded (``entr%C3%A9e`` as ``entrée``)."""
+        return self.workspace.text_documents.get(unquote(uri))
 
     def document(self, uri: str) -> Document | None:
         """The open document with its kind (None when the client does not have it open)."""
@@ -154,6 +157,14 @@ class NovaServer(LanguageServer):
         except (OSError, UnicodeDecodeError):
             return None
 
+    def buffers(self) -> dict[Path, str]:
+        """The text of every open file (``file:`` documents) by its absolute path, saved or not."""
+        return {
+            path.resolve(): document.source
+            for document in self.workspace.text_documents.values()
+            if (path := uri_to_path(document.uri)) is not None
+        }
+
     # --- talking to the client -------------------------------------------------------------------
 
     def show_message(self, kind: types.MessageType, message: str) -> None:
@@ -161,6 +172,11 @@ class NovaServer(LanguageServer):
 
     def offer(self, method: str, options: object, handler: Callable[..., Any]) -> None:
         self.feature(method, options)(handler)
+
+    async def register_capabilities(self, registrations: list[types.Registration]) -> None:
+        await self.client_register_capability_async(
+            types.RegistrationParams(registrations=registrations)
+        )
 
     def refresh_code_lenses(self) -> None:
         workspace = self.client_capabilities.workspace

@@ -89,7 +89,13 @@ def wasm_fuel_ceiling(ticks: int, source_bytes: int) -> int:
 #    of five to seven): a turn whose top level runs every turn spends a few dozen more wasm fuel
 #    (the glue's own instructions); setup is the host's work and not charged, so a turn whose
 #    top level is in the image spends the same (the pinned figures did not move).
-SANDBOX_REVISION = "8"
+# 9: the world handed over with one shared accessor per usual world key (made once, in the
+#    snapshot) instead of a closure and an accessor per key per turn, and eager keys settled with
+#    one reused descriptor; and every turn's polls count from a full countdown (10,000 polls to
+#    the first tick) instead of from wherever the image's interrupt counter was left: a turn's
+#    ticks no longer move when the prelude or the images change. Wasm-fuel and memory cut-off
+#    points moved slightly; ticks by at most one.
+SANDBOX_REVISION = "9"
 
 SANDBOX_BUILD: dict[str, str] = {
     "wasmtime": WASMTIME_VERSION,

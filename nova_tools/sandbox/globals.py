@@ -29,7 +29,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..engine.view import encode
+from ..engine.view import WORLD_KEYS, encode
 from ..limits import utf16_length
 
 # A world key whose JSON text is at most this long (`round`, `width`, `height`) is parsed with the
@@ -94,17 +94,19 @@ class TurnGlobals:
         if self.world is None:
             keys, eager, texts = "null", "", ""
         else:
-            pairs: list[object] = []
+            pairs: list[str] = []
             small: list[str] = []
             large: list[str] = []
             for key, text in self.world.items():
+                name = _KEY_JSON.get(key) or _dumps(key)
                 if len(text) <= EAGER_CHARS:
-                    pairs += (key, -1)
+                    pairs.append(name + ",-1")
                     small.append(text)
                 else:
-                    pairs += (key, utf16_length(text))
+                    pairs.append(name + "," + int.__repr__(utf16_length(text)))
                     large.append(text)
-            keys, eager, texts = _dumps(pairs), ",".join(small), "".join(large)
+            # what _dumps([key, length, ...]) writes, without its per-item dispatch
+            keys, eager, texts = "[" + ",".join(pairs) + "]", ",".join(small), "".join(large)
         head = (
             "["
             + _dumps(self.android_id)
@@ -116,9 +118,10 @@ class TurnGlobals:
             + eager
             + "]]"
         )
-        return str(utf16_length(head)) + ":" + head + texts
+        return int.__repr__(utf16_length(head)) + ":" + head + texts
 
 
 # One encoder for every call (json.dumps with any option builds a new JSONEncoder each time),
 # the engine's: a game hands over engine.world_texts, which must equal what `of` would encode.
 _dumps = encode
+_KEY_JSON = {key: encode(key) for key in WORLD_KEYS}

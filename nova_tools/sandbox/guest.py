@@ -133,6 +133,7 @@ class Guest:
         self.scratch = 0  # Snapshot.scratch once the guest holds an image built on the snapshot
         self.cap = memory_cap  # the store's limit on linear memory
         state.memory = self.memory
+        self.state = state  # what the host functions read (ticks: _find_interrupt_counter)
 
     def export(self, name: str) -> wasmtime.Func | wasmtime.Memory | wasmtime.Global:
         item = ffi.wasmtime_extern_t()
@@ -430,6 +431,7 @@ class Snapshot:
     initial: bytes  # the module's own memory before ``_initialize``: what fresh guests hold
     context: int
     random_state: int  # address of QuickJS's Math.random state, reseeded every turn
+    interrupt_counter: int  # address of the context's poll countdown, full at every turn's start
     scratch: int  # a malloc'd block for arguments, out-parameters and small turn payloads
     object_version: int  # the version byte of QuickJS's binary object format (encode_string)
     undefined: int  # handles (pointers into the snapshot) of values the host uses
@@ -462,6 +464,7 @@ def take_snapshot(guest: Guest, prelude: str) -> Snapshot:
     guest.call("qjs_set_max_stack_size", MAX_STACK_SIZE)
     guest.call("qjs_set_interrupt_handler", 1)
     random_state = _find_random_state(guest)
+    interrupt_counter = _find_interrupt_counter(guest)
     drivers = _eval(guest, prelude)
     handles = [
         guest.call("qjs_get_prop_string", drivers, guest.alloc(str(i).encode() + b"\0"))
@@ -477,6 +480,7 @@ def take_snapshot(guest: Guest, prelude: str) -> Snapshot:
         initial=initial,
         context=guest.call("qjs_get_context_ptr"),
         random_state=random_state,
+        interrupt_counter=interrupt_counter,
         scratch=scratch,
         object_version=version,
         undefined=undefined,
@@ -544,6 +548,52 @@ def _find_random_state(guest: Guest) -> int:
         if guest.call("qjs_get_float64", _eval(guest, "Math.random()")) == xorshift64star(probe)[1]:
             return found[0]
     raise RuntimeError("cannot find QuickJS's Math.random state: is quickjs.wasm the pinned build?")
+
+
+INTERRUPT_COUNTER_INIT = 10_000  # QuickJS's JS_INTERRUPT_COUNTER_INIT: polls per tick
+FULL_COUNTDOWN = struct.pack("<i", INTERRUPT_COUNTER_INIT)
+
+
+def _find_interrupt_counter(guest: Guest) -> int:
+    """The address of the JSContext's ``interrupt_counter``, which counts down the poll points
+    left before the next tick (the interrupt handler's call), and is reset to 10,000 there.
+
+    Found as the only 32-bit field of the context that a loop of n iterations lowers by a multiple
+    of n plus a constant (evaluating the loop's script polls a few times besides), within
+    (0, 10,000]; the
+    find is proven by filling it and predicting when the first tick falls, so a different build
+    fails loudly here instead of leaving the phase of ticks to whatever ran before.
+    """
+    context = guest.call("qjs_get_context_ptr")
+    span = min(4096, guest.memory.data_len(guest.store) - context)
+
+    def fields() -> list[int]:
+        return list(struct.unpack(f"<{span // 4}i", guest.read(context, span - span % 4)))
+
+    def loop(n: int) -> list[int]:
+        before = fields()
+        _eval(guest, f"for (let i = 0; i < {n}; i++) {{}}")
+        after = fields()
+        return [b - a for b, a in zip(before, after, strict=True)]
+
+    small, large = loop(10), loop(110)
+    now = fields()
+    found = [
+        (context + 4 * i, (d2 - d1) // 100, d1 - (d2 - d1) // 10)
+        for i, (d1, d2) in enumerate(zip(small, large, strict=True))
+        if d2 > d1 > 0 and (d2 - d1) % 100 == 0 and 0 < now[i] <= INTERRUPT_COUNTER_INIT
+    ]
+    if len(found) == 1:
+        address, per_iteration, overhead = found[0]
+        state = guest.state
+        guest.write(address, struct.pack("<i", INTERRUPT_COUNTER_INIT))
+        ticks = state.ticks
+        _eval(guest, "for (let i = 0; i < 15000; i++) {}")
+        if state.ticks - ticks == (overhead + 15000 * per_iteration) // INTERRUPT_COUNTER_INIT:
+            return address
+    raise RuntimeError(
+        "cannot find QuickJS's interrupt counter: is quickjs.wasm the pinned QuickJS-NG build?"
+    )
 
 
 def _diff(fresh: bytes, memory: bytes) -> tuple[tuple[int, bytes], ...]:

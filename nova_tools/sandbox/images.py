@@ -32,6 +32,7 @@ from .bytecode import Compiled
 from .determinism import ByteStream
 from .globals import GameGlobals
 from .guest import (
+    FULL_COUNTDOWN,
     TAG_EXCEPTION,
     Guest,
     Image,
@@ -229,6 +230,7 @@ def evaluate_top_level(
     stream = _WatchedStream()
     state.ticks, state.fuel, state.random = 0, ticks, stream
     guest.store.set_fuel(room)
+    guest.write(snap.interrupt_counter, FULL_COUNTDOWN)  # as every turn starts (runner.py)
     try:
         promise = guest.call("JS_EvalFunction", ctx, bundle.module)
         finished = tag(promise) != TAG_EXCEPTION and _drained(guest)
@@ -242,6 +244,7 @@ def evaluate_top_level(
     finally:
         state.fuel = 1 << 62  # the interrupt would fire on every poll past the budget
     top_ticks = state.ticks
+    countdown = guest.read(snap.interrupt_counter, 4)  # where the top level left it
     guest.store.set_fuel(1 << 62)
     if not finished or tag(namespace) == TAG_EXCEPTION:
         return None, None
@@ -252,6 +255,7 @@ def evaluate_top_level(
         return None, None
     guest.call("qjs_run_gc")
     guest.call("wasm_free", guest.call("wasm_malloc", HEAP_RESERVE))  # the reserve, as before
+    guest.write(snap.interrupt_counter, countdown)  # disarming's polls are not the turn's
     return (
         BundleImage(
             capture(guest, snap.initial),

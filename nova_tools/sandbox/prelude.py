@@ -28,6 +28,10 @@ why the work is split. Here: reading a thrown value or a logged one never throws
 
 from __future__ import annotations
 
+import json
+
+from ..engine.view import WORLD_KEYS
+
 # The module's file name, as it appears in QuickJS stack traces.
 SCRIPT_FILENAME = "android.js"
 
@@ -129,11 +133,51 @@ _SOURCE = r"""
     g.turn = undefined;
     g.finalTurn = v.finalTurn === null ? undefined : v.finalTurn;
   }
-  const settle = (obj, key, value) =>
-    defineProperty(obj, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
-  // obj[key] reads as JSON.parse(text.slice(start, end)), parsed on the first read, which turns
-  // the property into the plain data property it stands for.
+  // A world key's value is JSON.parse(s.slice(start, end)), parsed on the first read, which turns
+  // the property into the plain data property it stands for. The world's usual keys get one
+  // accessor each, made here once (in the snapshot) and shared by every turn, whose state (the
+  // turn's text, where each key's JSON is, what was parsed) lives in these variables, set by
+  // setupTurn; restoring the image gives every turn them afresh. Any other key gets its own.
+  const KEYS = %(lazy_keys)s;
+  let turnText, turnWorld, unread = 0;
+  const starts = [], ends = [], values = [], slots = { __proto__: null }, accessors = [];
+  const EAGER = { __proto__: null, value: undefined, writable: true, enumerable: true, configurable: true };
+  const settle = (obj, key, value) => {
+    EAGER.value = value;
+    const done = defineProperty(obj, key, EAGER);
+    EAGER.value = undefined;
+    return done;
+  };
+  function shared(i) {
+    const key = KEYS[i];
+    const methods = {
+      get() {
+        if (starts[i] >= 0) {
+          const value = parse(slice(turnText, starts[i], ends[i]));
+          starts[i] = -1;
+          values[i] = value;
+          if (--unread === 0) turnText = undefined;
+          settle(turnWorld, key, value);
+        }
+        return values[i];
+      },
+      set(v) {
+        if (!settle(turnWorld, key, v)) throw new TypeErrorCtor("'" + key + "' is read-only");
+        if (starts[i] >= 0 && --unread === 0) turnText = undefined;
+        starts[i] = -1;
+        values[i] = v;
+      },
+    };
+    return { __proto__: null, get: methods.get, set: methods.set, enumerable: true, configurable: true };
+  }
+  for (let i = 0; i < KEYS.length; i++) { slots[KEYS[i]] = i; accessors[i] = shared(i); }
   function lazy(obj, key, text, start, end) {
+    const i = slots[key];
+    if (i !== undefined) {
+      starts[i] = start; ends[i] = end; unread++;
+      defineProperty(obj, key, accessors[i]);
+      return;
+    }
     let value, parsed = false;
     defineProperty(obj, key, {
       __proto__: null, enumerable: true, configurable: true,
@@ -165,6 +209,8 @@ _SOURCE = r"""
     let world;
     if (keys !== null) {
       world = {};
+      turnWorld = world;
+      turnText = s;
       const eager = head[3];
       let at = end, next = 0;
       for (let i = 0; i < keys.length; i += 2) {
@@ -173,6 +219,7 @@ _SOURCE = r"""
         lazy(world, keys[i], s, at, at + length);
         at += length;
       }
+      if (unread === 0) turnText = undefined;
     }
     g.androidId = head[0];
     g.world = world;
@@ -288,4 +335,5 @@ PRELUDE = _SOURCE % {
     "max_name": MAX_NAME_CHARS,
     "max_stack": MAX_STACK_CHARS,
     "file": '"' + SCRIPT_FILENAME + '"',
+    "lazy_keys": json.dumps(list(WORLD_KEYS)),
 }

@@ -54,6 +54,7 @@ from .bytecode import (
 from .determinism import ByteStream, math_random_state
 from .globals import GameGlobals, TurnGlobals
 from .guest import (
+    FULL_COUNTDOWN,
     PAGE,
     SCRATCH_BYTES,
     SCRATCH_PAYLOAD,
@@ -391,8 +392,12 @@ class _Turn:
         g, snap = self.guest, self.snap
         ctx, scratch = snap.context, snap.scratch
         seed_math_random(g, snap, math_random_state(seed))
-        if loaded is not None:  # the ticks of a top level evaluated into the image, as they fell
+        if loaded is not None and loaded.evaluated:
+            # the top level ran first, from a full poll countdown: its ticks, and the countdown
+            # as it left it, are in the image (images.evaluate_top_level)
             self.state.ticks = loaded.top_ticks
+        else:  # every turn's polls count from a full countdown: 10,000 polls to the first tick
+            g.write(snap.interrupt_counter, FULL_COUNTDOWN)
 
         if len(payload) <= SCRATCH_BYTES - SCRATCH_PAYLOAD:
             at = scratch + SCRATCH_PAYLOAD

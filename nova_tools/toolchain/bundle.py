@@ -355,13 +355,16 @@ def _outside(rel: str) -> bool:
     return rel == ".." or rel.startswith("../") or os.path.isabs(rel) or ":" in rel.split("/")[0]
 
 
-def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundle:
+def run_esbuild(
+    root: Path, entry: str, *, confine: bool, display=None, preserve_symlinks: bool = False
+) -> Bundle:
     """Bundle ``root/entry`` (``entry`` relative to ``root``, which is esbuild's working directory).
 
     ``confine``: the sources were written to ``root`` from memory and may not read anything outside
     it; every script under ``root`` is pre-scanned first, so a forbidden import is refused before
     esbuild ever opens the file it names. ``display`` maps a path relative to ``root`` to the name
-    shown in diagnostics (default: the absolute path).
+    shown in diagnostics (default: the absolute path). ``preserve_symlinks``: take paths as
+    written, never following a link (the shadow of an editor's buffers, overlay.py).
     """
     root = root.resolve()
     if display is None:
@@ -381,6 +384,7 @@ def run_esbuild(root: Path, entry: str, *, confine: bool, display=None) -> Bundl
             [
                 "./" + entry,
                 *ESBUILD_FLAGS,
+                *(["--preserve-symlinks"] if preserve_symlinks else []),
                 "--sourcemap=external",
                 "--sources-content=false",
                 f"--outfile={outfile}",

@@ -10,8 +10,9 @@ else in one go.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -19,6 +20,7 @@ from typing import TypeVar
 from ..rules.budgets import MAX_BUNDLE_BYTES
 from .bundle import materialize_sources, run_esbuild
 from .diagnostics import CompileError, Diagnostic
+from .overlay import shadowed
 from .typecheck import typecheck_files, typecheck_in
 
 T = TypeVar("T")
@@ -75,13 +77,36 @@ def _finish(bundle, diagnostics: list[Diagnostic]) -> CompiledScript:
     return CompiledScript.of(bundle.code, bundle.entry, warnings, bundle.source_map)
 
 
-def compile_android(entry: Path | str) -> CompiledScript:
-    """Type-check and bundle the android whose turn function is the default export of ``entry``
-    (a ``.ts`` file on disk; the files it imports by relative path come along).
+@dataclass(frozen=True)
+class _Staged:
+    """An entry ready for both tools: its folder (their working directory), its name there, how a
+    name they report is shown, and whether they must take paths as written (a shadow)."""
 
-    The project's own tsconfig.json is ignored: an upload is always checked against the game's
-    typings with :data:`~nova_tools.toolchain.typecheck.COMPILER_OPTIONS`.
-    """
+    folder: Path
+    name: str
+    display: Callable[[str], str] | None
+    preserve_symlinks: bool
+
+    def bundle(self):
+        return run_esbuild(
+            self.folder,
+            self.name,
+            confine=False,
+            display=self.display,
+            preserve_symlinks=self.preserve_symlinks,
+        )
+
+    def typecheck(self) -> list[Diagnostic]:
+        return typecheck_files(
+            ["./" + self.name],
+            cwd=self.folder,
+            entry="./" + self.name,
+            display=self.display,
+            preserve_symlinks=self.preserve_symlinks,
+        )
+
+
+def _checked_entry(entry: Path | str, overlay: Mapping[Path, str]) -> Path:
     entry = Path(entry).resolve()
     if any(0xDC80 <= ord(c) <= 0xDCFF for c in str(entry)):
         # bytes that are not UTF-8, as the file system handed them over (surrogate escapes): the
@@ -90,15 +115,51 @@ def compile_android(entry: Path | str) -> CompiledScript:
         raise CompileError.single(
             f"{shown} has a name that is not valid UTF-8; rename the file (or its folder)"
         )
+    if entry in overlay:
+        return entry
     if entry.is_dir():  # `nova new-android my-bot` makes a folder; its entry is src/main.ts
         hint = f" ({entry / 'src' / 'main.ts'})" if (entry / "src" / "main.ts").is_file() else ""
         raise CompileError.single(f"{entry} is a folder; give the android's entry file{hint}")
     if not entry.is_file():
         raise CompileError.single(f"{entry} does not exist or is not a file")
-    bundle = run_esbuild(entry.parent, entry.name, confine=False)
-    return _finish(
-        bundle, typecheck_files(["./" + entry.name], cwd=entry.parent, entry="./" + entry.name)
-    )
+    return entry
+
+
+@contextmanager
+def _staged(entry: Path | str, overlay: Mapping[Path, str] | None) -> Iterator[_Staged]:
+    """The entry on disk as it is, or, with an ``overlay`` (absolute path -> text), in a shadow
+    of the file system where those files read as their texts (overlay.py); the tools resolve
+    every import themselves either way."""
+    texts = {Path(p).resolve(): t for p, t in (overlay or {}).items()}
+    path = _checked_entry(entry, texts)
+    if not texts:
+        yield _Staged(path.parent, path.name, None, False)
+        return
+    # the entry is always a real file of the shadow: its folder is then a real folder there, and
+    # the tools' working directory never leads back to the disk through a link
+    if path not in texts:
+        texts[path] = path.read_text(encoding="utf-8", errors="replace")
+    with shadowed(texts) as shadow:
+
+        def display(rel: str) -> str:
+            return str(shadow.outside(shadow.inside(path.parent) / rel))
+
+        yield _Staged(shadow.inside(path.parent), path.name, display, True)
+
+
+def compile_android(entry: Path | str, overlay: Mapping[Path, str] | None = None) -> CompiledScript:
+    """Type-check and bundle the android whose turn function is the default export of ``entry``
+    (a ``.ts`` file on disk; the files it imports by relative path come along).
+
+    ``overlay`` maps absolute paths to texts that replace those files (an editor's unsaved
+    buffers); the bundler and the checker resolve every import as they do on disk, reading a
+    replaced file's text instead, and the result is what the same files saved would give.
+
+    The project's own tsconfig.json is ignored: an upload is always checked against the game's
+    typings with :data:`~nova_tools.toolchain.typecheck.COMPILER_OPTIONS`.
+    """
+    with _staged(entry, overlay) as staged:
+        return _finish(staged.bundle(), staged.typecheck())
 
 
 def compile_sources(files: Mapping[str, str], entry: str) -> CompiledScript:
@@ -133,22 +194,19 @@ def bundle_sources(files: Mapping[str, str], entry: str) -> CompiledScript:
 
 
 def compile_overlapped(
-    files: Mapping[str, str], entry: str, then: Callable[[CompiledScript], T]
+    entry: Path | str,
+    then: Callable[[CompiledScript], T],
+    overlay: Mapping[Path, str] | None = None,
 ) -> T:
-    """:func:`compile_sources`, with ``then(compiled)`` run on the bundle while the type check
-    runs beside it, on the same copy of the sources. Raises what an upload would report first:
-    the bundle's :class:`CompileError` (syntax, imports, the default export), then the type errors,
-    then whatever ``then`` raised; else returns what ``then`` returned."""
-    with materialize_sources(files, entry) as (root, entry_name):
+    """:func:`compile_android` (with its ``overlay``), with ``then(compiled)`` run on the bundle
+    while the type check runs beside it, on the same files. Raises what an upload would report
+    first: the bundle's :class:`CompileError` (syntax, imports, the default export), then the
+    type errors, then whatever ``then`` raised; else returns what ``then`` returned."""
+    with _staged(entry, overlay) as staged:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="nova-tsc") as pool:
-            checked = pool.submit(typecheck_in, root, entry_name)
+            checked = pool.submit(staged.typecheck)
             try:
-                bundle = run_esbuild(
-                    root, entry_name, confine=True, display=lambda rel: rel.removeprefix("./")
-                )
-                compiled = CompiledScript.of(
-                    bundle.code, bundle.entry, tuple(bundle.warnings), bundle.source_map
-                )
+                compiled = _finish(staged.bundle(), [])
             except CompileError:
                 checked.cancel()
                 raise
@@ -162,7 +220,9 @@ def compile_overlapped(
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         n = len(errors)
-        raise CompileError(errors, summary=f"{entry} has {n} type error{'s' if n != 1 else ''}")
+        raise CompileError(
+            errors, summary=f"{compiled.entry} has {n} type error{'s' if n != 1 else ''}"
+        )
     if failed is not None:
         raise failed
     return result

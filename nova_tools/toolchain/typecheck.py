@@ -229,10 +229,12 @@ def typecheck_files(
     display=None,
     listed: list[str] | None = None,
     entry: Path | str | None = None,
+    preserve_symlinks: bool = False,
 ) -> list[Diagnostic]:
     """Check ``files`` (and what they import) against the typings under :data:`COMPILER_OPTIONS`,
     ignoring any tsconfig.json. This is how a bare ``.ts`` file with no tsconfig is checked.
-    With ``entry`` (one of ``files``), its default export is checked against ``AndroidTurn``."""
+    With ``entry`` (one of ``files``), its default export is checked against ``AndroidTurn``.
+    ``preserve_symlinks``: take paths as written, never following a link (overlay.py)."""
     typings = typings or typings_path()
     if not typings.is_file():
         raise CompileError.single(
@@ -241,6 +243,8 @@ def typecheck_files(
         )
     cwd = (cwd or Path.cwd()).resolve()
     args = ["--ignoreConfig", *tsc_option_args()]
+    if preserve_symlinks:
+        args.append("--preserveSymlinks")
     if skip_lib_check:
         args.append(
             "--skipLibCheck"

@@ -269,22 +269,6 @@ def test_a_retuned_rule_is_still_recognised_by_its_default():
 # --- dry-run helpers -------------------------------------------------------------------------------
 
 
-def test_the_dry_run_takes_the_entry_and_what_it_imports(tmp_path):
-    (tmp_path / "src" / "lib").mkdir(parents=True)
-    (tmp_path / "src" / "lib" / "nav.ts").write_text(
-        "import { clamp } from '../../shared/math';\nexport const go = clamp;\n"
-    )
-    (tmp_path / "shared").mkdir()
-    (tmp_path / "shared" / "math.ts").write_text("export const clamp = (x: number) => x;\n")
-    (tmp_path / "src" / "unrelated.ts").write_text("export const nothing = 0;\n")
-    entry = tmp_path / "src" / "main.ts"
-    buffer = "import { go } from './lib/nav'; // import './unrelated'\nexport default () => ({ type: 'android.wait' });\n"
-    files, name = dry_run.gather_files(entry, buffer, lambda p: p.read_text())
-    assert name == "src/main.ts"
-    assert set(files) == {"src/main.ts", "src/lib/nav.ts", "shared/math.ts"}
-    assert files["src/main.ts"] == buffer  # the unsaved buffer, not the disk
-
-
 def test_the_export_default_is_found_at_module_level_only():
     text = "const f = () => { /* export default x */ };\nexport default f;\n"
     start, end = dry_run.export_default_span(text)

@@ -9,6 +9,8 @@ launched and destroyed, broadcasts in other scripts than Latin, whole-board and 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from nova_tools import engine
@@ -20,6 +22,24 @@ from nova_tools.rules import BUILDING_TYPES, resolve
 from nova_tools.sandbox import TurnGlobals
 
 DIRECTIONS = ("north", "south", "east", "west")
+
+
+def _reference_payload(android_id: str, turn: int, view: dict) -> str:
+    """setupTurn's text for ``view``, written the plain way (json.dumps of each part), as the
+    sandbox has received it since revision 3: TurnGlobals.payload must give these exact bytes."""
+    dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+    pairs: list[object] = []
+    small, large = [], []
+    for key, value in view.items():
+        text = dumps(value)
+        if len(text) <= 24:
+            pairs += (key, -1)
+            small.append(text)
+        else:
+            pairs += (key, len(text.encode("utf-16-le", "surrogatepass")) // 2)
+            large.append(text)
+    head = dumps([android_id, turn, pairs, "EAGER"]).replace('"EAGER"', "[" + ",".join(small) + "]")
+    return str(len(head.encode("utf-16-le", "surrogatepass")) // 2) + ":" + head + "".join(large)
 
 
 def _action(state: engine.GameState, android: Android, rng: SplitMix64) -> dict:
@@ -67,7 +87,7 @@ def test_the_handed_world_is_the_encoded_view_every_turn(seed: int, size: int, s
     state = engine.generate(rules, seed)
     for player in ("amber", "basalt"):
         engine.join(state, player)
-        script = engine.add_script(state, player, "s")["script"]
+        script = engine.add_script(state, player, "s").script
         for _ in range(2):
             engine.launch(state, player, script)
     runner = ScriptRunner(rules, {})
@@ -82,6 +102,7 @@ def test_the_handed_world_is_the_encoded_view_every_turn(seed: int, size: int, s
         fresh = TurnGlobals.of(runner.game_globals, android.id, state.round, view)
         assert dict(handed.world) == {key: encode(value) for key, value in view.items()}
         assert handed.payload() == fresh.payload()
+        assert handed.payload() == _reference_payload(android.id, state.round, view)
         checked += 1
         rng = SplitMix64(engine.turn_seed(state, android.id))
         return engine.Decision(value=_action(state, android, rng), ticks=0)
@@ -98,7 +119,7 @@ def test_a_view_handed_out_cannot_change_the_next_one() -> None:
     rules = resolve({"world": {"width": 6, "height": 6}})
     state = engine.generate(rules, 9)
     engine.join(state, "amber")
-    engine.launch(state, "amber", engine.add_script(state, "amber", "s")["script"])
+    engine.launch(state, "amber", engine.add_script(state, "amber", "s").script)
     android = next(iter(state.androids.values()))
     first = engine.world_view(state, "amber", android)
     before = engine.world_texts(state, "amber", android)
@@ -117,7 +138,7 @@ def test_a_tile_changed_between_two_turns_of_one_android_is_handed_over_changed(
     )
     state = engine.generate(rules, 4)
     engine.join(state, "amber")
-    engine.launch(state, "amber", engine.add_script(state, "amber", "s")["script"])
+    engine.launch(state, "amber", engine.add_script(state, "amber", "s").script)
     android = next(iter(state.androids.values()))
     runner = ScriptRunner(rules, {})
 

@@ -47,14 +47,14 @@ PINNED_FOR = {
     "quickjsWasm": "2c6e54ecc9ab89675436c4ce0576fb6cb76b70633799c112c26d4d7d2e32f62f",
     "wasmFuelPerTick": "25000000",
     "wasmFuelPerSourceByte": "1500",
-    "sandbox": "8",
+    "sandbox": "9",
 }
 # name -> (wasm fuel of compiling the bundle, wasm fuel of the whole turn, compile included)
 FUEL = {
-    "wait": (66974, 138802),
-    "normal bot": (366868, 4702352),
-    "normal bot + 30 KB of dead code": (33125782, 41206866),
-    "1e6 empty iterations": (98898, 409165390),
+    "wait": (66686, 141429),
+    "normal bot": (365337, 4701868),
+    "normal bot + 30 KB of dead code": (33125937, 41231533),
+    "1e6 empty iterations": (98590, 409164937),
 }
 # --- end of pinned --------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The module's top level is evaluated once, into the script's image (sandbox revision 7).
+"""The module's top level is evaluated once, into the script's image (sandbox revision 7; revision 9 counts every turn's polls from a full countdown).
 
 Each turn starts from the state the top level left and installs its own globals, so turns stay as
 independent as when every turn evaluated the module: what a turn changes is gone by the next one,
@@ -12,7 +12,7 @@ import json
 
 import pytest
 from conftest import Run
-from sandbox_cases import globals_json
+from sandbox_cases import body, globals_json
 
 from nova_tools.sandbox import Budgets, Sandbox, TurnKind
 from nova_tools.sandbox.bytecode import CACHE
@@ -207,3 +207,18 @@ def test_the_envelope_is_the_same_json_as_from_a_top_level_run_every_turn(run: R
     quiet = "export default () => ({ me: androidId, w: world.width });\n"
     assert json.dumps(run(telling).value) == json.dumps(run(quiet).value)
     assert (evaluated(telling), evaluated(quiet)) == (False, True)
+
+
+def test_every_turn_counts_its_polls_from_a_full_countdown(sandbox: Sandbox) -> None:
+    # A loop iteration polls twice: a turn of just under 10,000 polls spends no tick, one just
+    # over spends one, whatever ran in the images or the turns before (revision 9).
+    def ticks(n: int, top: str = "") -> list[int]:
+        source = top + body(f"for (let i = 0; i < {n}; i++) {{}}\nreturn 1;")
+        return [sandbox.run_turn(source, globals_json(), Budgets(), s).ticks for s in (1, 2)]
+
+    # The turn's own polls besides the loop (setupTurn, run, the call): 70 at this build, so the
+    # first tick falls between 4,965 and 4,966 iterations (a pinned figure: re-pin with a reason)
+    assert ticks(4965) == [0, 0] and ticks(4966) == [1, 1]
+    assert ticks(4965 + 5000) == [1, 1] and ticks(4966 + 5000) == [2, 2]
+    assert ticks(4965, "const me = androidId;\n") == [0, 0]  # run every turn: the same count
+    assert ticks(4950, "let t = 0;\nfor (let i = 0; i < 20; i++) t++;\n") == [1, 1]  # in the image

@@ -59,3 +59,13 @@ def test_a_missing_compiler_is_said_plainly(monkeypatch):
         wasm_build.zig_command()
 
     assert "the build needs 0.0.1" in str(raised.value)
+
+
+def test_a_process_with_another_home_finds_the_users_build(tmp_path, monkeypatch):
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    built = wasm_build.ensure_built()  # in the user's own ~/.cache
+    monkeypatch.setenv("HOME", str(tmp_path))  # what a test or a Ray worker with its own home has
+
+    assert wasm_build.cached_wasm().is_relative_to(tmp_path)
+    assert wasm_build.ensure_built() == built  # found, not built again
+    assert not (tmp_path / ".cache").exists()

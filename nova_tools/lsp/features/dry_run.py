@@ -1,13 +1,16 @@
 """Dry-run the turn being written: a code lens on the default export, the ``nova.dryRun`` command.
 
-The command bundles the current buffer, unsaved, with the files it imports by relative path (open
-buffers win over the disk), and asks :func:`nova_tools.api.dry_run` for one turn in the real
+The command compiles the script as ``nova dry-run`` of the saved files would, the toolchain
+resolving its imports, with every open buffer read instead of its file (unsaved edits count:
+``toolchain/overlay.py``), and asks :func:`nova_tools.api.dry_run` for one turn in the real
 sandbox: against the configured game and android (settings ``gameFile``, ``androidId``), else a
 fresh default world. The verdict is shown (``window/showMessage``) and returned; a turn that would
 fail also becomes a diagnostic on the export, with the reason and what a failed turn costs, until
 the document changes. A turn that throws (or fails to load) is also shown where it failed: a
 diagnostic at that line and column of the file the player wrote (an imported file too, open or
-not), mapped from the bundle by the game loop (``DryRun.stack``), until that file changes.
+not), mapped from the bundle by the game loop (``DryRun.stack``), until that file changes. A
+script that does not compile (an import of a file that is not there) is refused in one sentence,
+also shown as a diagnostic at the place it names.
 
 The type check an upload makes runs beside the bundling and the sandboxed turn (two threads), so a
 dry-run takes the longer of the two rather than their sum; a type error still makes the dry-run
@@ -22,9 +25,7 @@ import asyncio
 import json
 import logging
 import os
-import re
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,9 @@ from ... import api
 from ...limits import NOTES
 from ...strictjson import well_formed
 from ...toolchain.compile import bundle_sources, compile_overlapped
-from ...toolchain.tstext import Source, export_default_span
+from ...toolchain.diagnostics import CompileError
+from ...toolchain.diagnostics import Diagnostic as CompileDiagnostic
+from ...toolchain.tstext import export_default_span
 from ..context import Command, Document, DocumentKind, Feature
 from ..settings import resolve_path
 from ..textpos import LineIndex
@@ -43,47 +46,15 @@ from ..tsserver import path_to_uri, uri_to_path
 log = logging.getLogger(__name__)
 
 COMMAND = "nova.dryRun"
-MAX_FILES = 200
 
-_IMPORT = re.compile(
-    r"""(?:\bimport\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?|\bexport\s+(?:type\s+)?[\w$*{}\s,]+?\s+from\s+|\bimport\s*\(\s*)(['"])(\.{1,2}/[^'"\n]+)\1"""
-)
+UNTITLED = "untitled.ts"  # where a buffer that is not a file is taken to be, in the workspace
 
 
-# --- gathering the files of the android -----------------------------------------------------------
-
-
-def _resolve_import(importer: Path, spec: str) -> Path | None:
-    base = (importer.parent / spec).resolve()
-    candidates = [base, base.with_name(base.name + ".ts"), base / "index.ts"]
-    if base.suffix in (".js", ".mjs"):
-        candidates.insert(0, base.with_suffix(".ts"))
-    return next((c for c in candidates if c.suffix == ".ts" and c.is_file()), None)
-
-
-def gather_files(
-    entry: Path, text: str, read: Callable[[Path], str | None]
-) -> tuple[dict[str, str], str]:
-    """The entry and every file it imports by relative path (transitively), named relative to
-    their common folder. ``read`` gives a file's text (an open buffer, else the disk). An editor's
-    buffer may hold a lone UTF-16 surrogate that no file could: it becomes U+FFFD (the same length,
-    so positions stay put), as a script's own output does."""
-    texts: dict[Path, str] = {entry: well_formed(text)}
-    queue = [entry]
-    while queue and len(texts) < MAX_FILES:
-        current = queue.pop()
-        for m in _IMPORT.finditer(Source(texts[current]).without_comments):
-            target = _resolve_import(current, m.group(2))
-            if target is None or target in texts or target.name.endswith(".d.ts"):
-                continue
-            content = read(target)
-            if content is not None:
-                texts[target] = well_formed(content)
-                queue.append(target)
-    root = Path(os.path.commonpath([str(p.parent) for p in texts]))
-    return {p.relative_to(root).as_posix(): t for p, t in texts.items()}, entry.relative_to(
-        root
-    ).as_posix()
+def overlay_of(buffers: dict[Path, str]) -> dict[Path, str]:
+    """The open buffers as the toolchain's overlay (absolute path -> text). An editor's buffer may
+    hold a lone UTF-16 surrogate that no file could: it becomes U+FFFD (the same length, so
+    positions stay put), as a script's own output does."""
+    return {path: well_formed(text) for path, text in buffers.items()}
 
 
 # --- results --------------------------------------------------------------------------------------
@@ -163,17 +134,25 @@ class FailurePlace:
     diagnostic: types.Diagnostic
 
 
+def _range_at(text: str, line: int, column: int) -> types.Range:
+    """From ``line``:``column`` (from 1) over the word or string literal there (at least one
+    character)."""
+    index = LineIndex(text)
+    offset = index.offset(types.Position(line=max(0, line - 1), character=max(0, column - 1)))
+    end = offset
+    if end < len(text) and text[end] in "'\"`":
+        closing = text.find(text[end], end + 1)
+        end = closing + 1 if closing > 0 and "\n" not in text[end:closing] else end
+    while end < len(text) and (text[end].isalnum() or text[end] in "_$"):
+        end += 1
+    return types.Range(start=index.position(offset), end=index.position(max(end, offset + 1)))
+
+
 def place_diagnostic(text: str, result: api.DryRun) -> types.Diagnostic:
     """The failure of ``result`` at its place (``result.stack[0]``) in ``text``, the file there."""
     place = result.stack[0]
-    index = LineIndex(text)
-    start = types.Position(line=max(0, place.line - 1), character=max(0, place.column - 1))
-    offset = index.offset(start)
-    end = offset
-    while end < len(text) and (text[end].isalnum() or text[end] in "_$"):
-        end += 1
     return types.Diagnostic(
-        range=types.Range(start=index.position(offset), end=index.position(max(end, offset + 1))),
+        range=_range_at(text, place.line, place.column),
         message=(
             f"Dry-run: the turn would fail here ({result.outcome}{', ' + result.code if result.code else ''}): {result.reason}. "
             f"A failed turn costs {result.penalty:g} health."
@@ -182,6 +161,19 @@ def place_diagnostic(text: str, result: api.DryRun) -> types.Diagnostic:
         source="nova dry-run",
         code=result.code or result.outcome,
     )
+
+
+def refusal_sentence(error: CompileError, folder: Path) -> tuple[str, CompileDiagnostic | None]:
+    """The one sentence a dry-run that cannot compile says: its first error at its place (the
+    file named from the entry's ``folder``); and that error if it has a place in a file."""
+    errors = [d for d in error.diagnostics if d.severity == "error"] or error.diagnostics
+    first = errors[0] if errors else None
+    if first is None or not os.path.isabs(first.file) or first.line <= 0:
+        return f"Dry-run not possible: {' '.join(str(error).split())}", None
+    shown = Path(os.path.relpath(first.file, folder)).as_posix()
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    reason = " ".join(first.message.split()).rstrip(".")
+    return f"Dry-run not possible: {shown}:{first.line}:{first.col} {reason}{more}.", first
 
 
 def _uri_argument(arguments: tuple) -> str | None:
@@ -199,16 +191,16 @@ def _play(
 
 
 async def checked_turn(
-    files: dict[str, str], entry: str, game: Path | None, android_id: str | None
+    entry: Path, overlay: dict[Path, str], game: Path | None, android_id: str | None
 ) -> api.DryRun:
-    """One turn, with the upload's type check run beside it (the toolchain writes the files once
-    for both); the errors an upload would report first (syntax, imports), then type errors, then
-    the turn's own."""
+    """One turn of ``entry`` as the toolchain resolves its imports, ``overlay`` (the open
+    buffers) read instead of those files, with the upload's type check run beside it; the errors
+    an upload would report first (syntax, imports), then type errors, then the turn's own."""
     return await asyncio.to_thread(
         compile_overlapped,
-        files,
         entry,
         lambda compiled: api.dry_run(compiled=compiled, game=game, android_id=android_id),
+        overlay,
     )
 
 
@@ -283,18 +275,17 @@ class DryRunFeature(Feature):
             found += [refusal] if refusal else []
         return found
 
-    async def _place(
-        self, entry_uri: str, root: Path, files: dict[str, str], result: api.DryRun
-    ) -> None:
-        """Show where the dry-run of ``entry_uri`` failed (and no longer where its last one did)."""
+    async def _place(self, entry_uri: str, where: FailurePlace | None, path: Path | None) -> None:
+        """Show where the dry-run of ``entry_uri`` failed (``where``, in the file at ``path``),
+        and no longer where its last one did."""
         server = self.server
         stale = [uri for uri, place in self.places.items() if place.entry_uri == entry_uri]
         for uri in stale:
             del self.places[uri]
         fresh = None
-        if result.stack and (text := files.get(result.stack[0].file)) is not None:
-            fresh = path_to_uri((root / result.stack[0].file).resolve())
-            self.places[fresh] = FailurePlace(entry_uri, text, place_diagnostic(text, result))
+        if where is not None and path is not None:
+            fresh = path_to_uri(path)
+            self.places[fresh] = where
         for uri in {*stale, *([fresh] if fresh else [])} - {entry_uri}:
             if server.document(uri) is not None:
                 await server.diagnostics.publish_now(uri)
@@ -303,6 +294,10 @@ class DryRunFeature(Feature):
                 server.text_document_publish_diagnostics(
                     types.PublishDiagnosticsParams(uri=uri, diagnostics=shown)
                 )
+
+    def _text_of(self, path: Path, overlay: dict[Path, str]) -> str | None:
+        """The text of ``path`` the dry-run read: its buffer, else the file."""
+        return overlay[path] if path in overlay else self.server.read_text(path)
 
     async def run(self, *arguments) -> dict:
         """``[uri]`` -> the verdict (also shown to the user)."""
@@ -313,20 +308,22 @@ class DryRunFeature(Feature):
             return self._failed(
                 "Dry-run needs an open android script: pass its URI as the command's argument."
             )
-        path = uri_to_path(uri) or Path("main.ts")
-        files, entry = gather_files(path, document.text, server.read_text)
+        path = (uri_to_path(uri) or (server.root or Path.cwd()) / UNTITLED).resolve()
+        overlay = overlay_of({**server.buffers(), path: document.text})
         game = resolve_path(server.settings.game_file, server.root)
         asked = time.perf_counter()
         try:
             async with self.lock:
                 began = time.perf_counter()
-                result = await checked_turn(files, entry, game, server.settings.android_id)
+                result = await checked_turn(path, overlay, game, server.settings.android_id)
                 log.info(
                     "dry-run of %s: %.0f ms (after %.0f ms waiting for another)",
                     uri,
                     1000 * (time.perf_counter() - began),
                     1000 * (began - asked),
                 )
+        except CompileError as error:
+            return await self._refused(uri, path, overlay, error)
         except api.NovaError as error:
             return self._failed(f"Dry-run not possible: {error}")
         except (
@@ -335,8 +332,12 @@ class DryRunFeature(Feature):
             log.exception("dry-run of %s failed", uri)
             return self._failed(f"Dry-run failed unexpectedly ({type(error).__name__}: {error}).")
         self.last[uri] = LastRun(document.version or 0, result)
-        root = path.parents[entry.count("/")]  # the folder the files are named from
-        await self._place(uri, root, files, result)
+        where, failed_in = None, None
+        if result.stack:  # named from the entry's folder, as in the bundle's source map
+            failed_in = (path.parent / result.stack[0].file).resolve()
+            if (text := self._text_of(failed_in, overlay)) is not None:
+                where = FailurePlace(uri, text, place_diagnostic(text, result))
+        await self._place(uri, where, failed_in)
         await server.diagnostics.publish_now(uri)
         server.refresh_code_lenses()  # their title shows the last verdict
         text_summary = summary(result)
@@ -344,6 +345,31 @@ class DryRunFeature(Feature):
             types.MessageType.Info if result.accepted else types.MessageType.Warning, text_summary
         )
         return {"ok": True, "message": text_summary, **result.to_json()}
+
+    async def _refused(
+        self, uri: str, path: Path, overlay: dict[Path, str], error: CompileError
+    ) -> dict:
+        """The script does not compile: one sentence, and a diagnostic at the place it names
+        (an import of a file that is not there: that import) until that file changes."""
+        sentence, first = refusal_sentence(error, path.parent)
+        where, at = None, None
+        if first is not None:
+            at = Path(first.file)
+            if (text := self._text_of(at, overlay)) is not None:
+                diagnostic = types.Diagnostic(
+                    range=_range_at(text, first.line, first.col),
+                    message=sentence,
+                    severity=types.DiagnosticSeverity.Error,
+                    source="nova dry-run",
+                    code=first.code,
+                )
+                where = FailurePlace(uri, text, diagnostic)
+        await self._place(uri, where, at)
+        await self.server.diagnostics.publish_now(uri)
+        failed = self._failed(sentence)
+        if first is not None:
+            failed["place"] = {"file": str(at), "line": first.line, "column": first.col}
+        return failed
 
     def _failed(self, message: str) -> dict:
         """The dry-run could not run at all (not: the turn would fail)."""
