@@ -99,7 +99,8 @@ class PlayerJoined:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PlayerJoined:
-        _fields(cls.kind, data, _JOINED)
+        if not data.keys() <= _JOINED:
+            _fields(cls.kind, data, _JOINED)
         position = data["position"]
         if not isinstance(position, dict) or position.keys() != {"x", "y"}:
             raise EventError(f"a {cls.kind} event's position is not an {{x, y}} object")
@@ -121,7 +122,8 @@ class ScriptUploaded:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ScriptUploaded:
-        _fields(cls.kind, data, _UPLOADED)
+        if not data.keys() <= _UPLOADED:
+            _fields(cls.kind, data, _UPLOADED)
         return cls(data["player"], data["script"], data["name"])
 
 
@@ -145,7 +147,8 @@ class AndroidLaunched:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> AndroidLaunched:
-        _fields(cls.kind, data, _LAUNCHED)
+        if not data.keys() <= _LAUNCHED:
+            _fields(cls.kind, data, _LAUNCHED)
         return cls(data["player"], data["script"], data["android"], data.get("charger"))
 
 
@@ -160,7 +163,8 @@ class RoundStarted:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RoundStarted:
-        _fields(cls.kind, data, _STARTED)
+        if not data.keys() <= _STARTED:
+            _fields(cls.kind, data, _STARTED)
         return cls(data["round"])
 
 
@@ -280,14 +284,16 @@ class Production:
     def from_json(cls, data: Mapping[str, Any]) -> Production:
         if type(data) is not dict:
             raise EventError("a round end's production entry is not an object")
-        _fields("production", data, _PRODUCTION)
+        if not data.keys() <= _PRODUCTION:
+            _fields("production", data, _PRODUCTION)
+        get = data.get
         return cls(
             data["building"],
             data["buildingType"],
             data["owner"],
-            data.get("extracted"),
-            data.get("used"),
-            data.get("made"),
+            get("extracted"),
+            get("used"),
+            get("made"),
         )
 
 
@@ -313,7 +319,8 @@ class Hazard:
     def from_json(cls, data: Mapping[str, Any]) -> Hazard:
         if type(data) is not dict:
             raise EventError("a round end's hazard entry is not an object")
-        _fields("hazard", data, _HAZARD)
+        if not data.keys() <= _HAZARD:
+            _fields("hazard", data, _HAZARD)
         return cls(data["android"], data.get("acid"), data.get("radiation"))
 
 
@@ -346,7 +353,8 @@ class RoundEnded:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RoundEnded:
-        _fields(cls.kind, data, _ENDED)
+        if not data.keys() <= _ENDED:
+            _fields(cls.kind, data, _ENDED)
         production, hazards, causes = (
             data.get("production"),
             data.get("hazards"),
@@ -358,8 +366,8 @@ class RoundEnded:
         return cls(
             data["round"],
             tuple(destroyed),
-            None if production is None else tuple(Production.from_json(p) for p in production),
-            None if hazards is None else tuple(Hazard.from_json(h) for h in hazards),
+            None if production is None else tuple([Production.from_json(p) for p in production]),
+            None if hazards is None else tuple([Hazard.from_json(h) for h in hazards]),
             causes,
         )
 
