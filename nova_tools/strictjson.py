@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 REPLACEMENT = "\ufffd"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -74,7 +75,7 @@ def depth_over(value: object, limit: int) -> bool:
     # and lists (the decoder makes no subclass), so a set of the two types is asked, not
     # isinstance: half the time of the walk.
     containers = _CONTAINERS
-    level = [value] if type(value) in containers else []
+    level: list[Any] = [value] if type(value) in containers else []
     for _ in range(limit):
         if not level:
             return False
