@@ -31,10 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nova_tools.engine import (
     Decision,
+    Event,
     GameState,
     active_count,
     add_script,
     capacity,
+    event_from_json,
     from_json,
     generate,
     join,
@@ -131,9 +133,9 @@ def builder(state: GameState, android) -> dict:
 # --- the workload ------------------------------------------------------------------------------------------
 
 
-def fresh_game(rules: Rules, seed: int) -> tuple[GameState, list[dict]]:
+def fresh_game(rules: Rules, seed: int) -> tuple[GameState, list[Event]]:
     state = generate(rules, seed)
-    setup = []
+    setup: list[Event] = []
     for player in PLAYERS:
         setup.append(join(state, player))
         setup.append(add_script(state, player, "builder"))
@@ -146,7 +148,7 @@ def fresh_game(rules: Rules, seed: int) -> tuple[GameState, list[dict]]:
 
 def record(rules: Rules, seed: int, rounds: int) -> tuple[dict, list[dict], list[dict], str]:
     """Play the game once with the builder; return the initial world, the turn decisions in
-    order, the full event log and the final state hash."""
+    order, the full event log (as a game file holds it: JSON objects) and the final state hash."""
     state = generate(rules, seed)
     initial = to_json(state)
     state, setup = fresh_game(rules, seed)
@@ -160,7 +162,7 @@ def record(rules: Rules, seed: int, rounds: int) -> tuple[dict, list[dict], list
     log = list(setup)
     for _ in range(rounds):
         log.extend(play_round(state, decide))
-    return initial, decisions, log, state_hash(state)
+    return initial, decisions, json.loads(json.dumps([e.to_json() for e in log])), state_hash(state)
 
 
 clock = time.process_time  # CPU time of this process: steadier than wall time on a shared machine
@@ -223,10 +225,12 @@ def time_dumps(views: list[dict]) -> float:
 
 
 def time_replay(rules: Rules, initial: dict, log: list[dict], expected_hash: str) -> float:
+    """CPU seconds to rebuild the final state from the parsed log: its objects read as the
+    engine's events, then replayed (what store.load does after parsing the file)."""
     state = from_json(initial, rules)
     gc.collect()
     start = clock()
-    replay(state, log)
+    replay(state, [event_from_json(e) for e in log])
     elapsed = since(start)
     assert state_hash(state) == expected_hash, "replay diverged from the live game"
     return elapsed

@@ -11,7 +11,9 @@ nova_tools/starter/house/README.md come from this command:
 
 A script is `house:NAME`, the name of a folder in bench/androids (`previous-starter`, the starter
 before issue 23; `extractors-first`, that starter with its build order changed in one line;
-`raider`, a newcomer's raider), `thrower` (tests/arena/androids/thrower.ts) or a path.
+`raider`, a newcomer's raider; `wise-raider`, that raider with two conditions added so that it
+skips unpaid construction sites, the champion's decoys), `thrower`
+(tests/arena/androids/thrower.ts) or a path.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ CHECKS: tuple[tuple[str, str, int], ...] = (
     ("house:champion", "house:starter", 100),
     ("house:champion", "previous-starter", 100),
     ("house:champion", "raider", 100),
+    ("house:champion", "wise-raider", 100),
     ("house:champion", "extractors-first", 100),
     ("house:starter", "thrower", 20),
     ("previous-starter", "thrower", 20),

@@ -80,7 +80,7 @@ def measure_load(path: Path, repeats: int) -> dict:
 
     def engine_replay() -> None:
         state = engine.from_json(parsed["initial"], game.rules)
-        engine.replay(state, parsed["events"])
+        engine.replay(state, engine.log_from_json(parsed["events"]))
 
     load_s = _median_seconds(lambda: store.load(path), repeats)
     return {

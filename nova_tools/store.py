@@ -16,11 +16,12 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from . import engine, strictjson
+from .engine.events import Event, Turn, log_from_json
 from .engine.state import GameState, canonical
 from .errors import NovaError
 from .rules import Rules, RulesError, resolve
@@ -72,7 +73,7 @@ class Game:
     sandbox: dict[str, str]
     initial: dict[str, Any]
     scripts: dict[str, StoredScript]
-    events: list[dict[str, Any]]
+    events: list[Event]
     state: GameState = field(repr=False)
     # A peer match's account of itself (who played, how far it was verified); a game with one is
     # finished: a match cannot be continued once it has run (rulebook 1.1).
@@ -81,10 +82,17 @@ class Game:
     # the same reason (rulebook 1.1: the Run panel's round count is a real deadline).
     run: dict[str, Any] | None = None
 
-    def record(self, new_events: list[dict[str, Any]]) -> None:
+    def record(self, new_events: list[Event]) -> None:
         self.events.extend(new_events)
 
     def to_json(self) -> dict[str, Any]:
+        """The file's JSON (each event as its ``to_json()``)."""
+        data = self.head_json()
+        data["events"] = [e.to_json() for e in self.events]
+        return data
+
+    def head_json(self) -> dict[str, Any]:
+        """The file's JSON but its events."""
         data = {
             "format": FORMAT,
             "version": VERSION,
@@ -98,7 +106,6 @@ class Game:
             data["match"] = self.match
         if self.run is not None:
             data["run"] = self.run
-        data["events"] = self.events
         return data
 
 
@@ -113,16 +120,9 @@ def serialize(game: Game) -> bytes:
     """Canonical bytes: the same game always gives the same file, byte for byte.
 
     One event per line keeps the file readable and diff-friendly."""
-    data = game.to_json()
-    events = data.pop("events")
-    head = canonical(data).decode("utf-8")[:-1]  # drop the closing brace
-    lines = [head + ',"events":[']
-    lines += [
-        canonical(e).decode("utf-8") + ("," if i < len(events) - 1 else "")
-        for i, e in enumerate(events)
-    ]
-    lines.append("]}")
-    return ("\n".join(lines) + "\n").encode("utf-8")
+    head = canonical(game.head_json())[:-1]  # drop the closing brace
+    events = b",\n".join([canonical(e.to_json()) for e in game.events])
+    return head + b',"events":[\n' + events + (b"\n]}\n" if events else b"]}\n")
 
 
 def _describe(path: Path) -> str:
@@ -165,7 +165,7 @@ def _decode(path: Path, raw: bytes) -> object:
     return data
 
 
-def _game_from(path: Path, data: object) -> Game:
+def _game_from(path: Path, data: object, *, replay: bool = False) -> Game:
     where = _describe(path)
     if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
         raise GameFileError(
@@ -186,7 +186,12 @@ def _game_from(path: Path, data: object) -> Game:
         seed = int(data["seed"])
         initial = data["initial"]
         scripts = {sid: StoredScript.from_json(s) for sid, s in data["scripts"].items()}
-        events = data["events"]
+        logged = data["events"]
+        if type(logged) is not list:
+            raise TypeError("'events' is not a list")
+        events = log_from_json(logged)
+        if replay:
+            events = [_unredacted(e) for e in events]
         match = data.get("match")
         if match is not None and not isinstance(match, dict):
             raise TypeError("'match' is not an object")
@@ -227,7 +232,7 @@ def load(path: str | Path, *, replays: bool = False) -> Game:
     path = Path(path)
     data = _read_data(path)
     if replays and isinstance(data, dict) and data.get("format") == REPLAY_FORMAT:
-        return _game_from(path, _watchable(data))
+        return _game_from(path, _watchable(data), replay=True)
     return _game_from(path, data)
 
 
@@ -249,29 +254,23 @@ def _read_data(path: Path, raw: bytes | None = None) -> object:
 
 
 def _watchable(replay: dict[str, Any]) -> dict[str, Any]:
-    """A replay export as a game file's data: its log with the notes it redacted left out (they
-    change nothing in the world), no scripts, the replay's own version checked as a game's."""
+    """A replay export as a game file's data: no scripts, the replay's own version checked as a
+    game's (its log's redacted notes are left out by :func:`_unredacted`)."""
+    return {**replay, "format": FORMAT, "scripts": {}}
+
+
+def _unredacted(event: Event) -> Event:
+    """A replay export's event without the notes it redacted (they change nothing in the world)."""
     from .engine.view import REDACTED
     from .limits import NOTE_KEYS
 
-    def plain(event: object) -> object:
-        if not isinstance(event, dict):
-            return event
-        action = event.get("action")
-        if not isinstance(action, dict) or not any(action.get(k) == REDACTED for k in NOTE_KEYS):
-            return event
-        return {
-            **event,
-            "action": {k: v for k, v in action.items() if not (k in NOTE_KEYS and v == REDACTED)},
-        }
-
-    events = replay.get("events")
-    return {
-        **replay,
-        "format": FORMAT,
-        "scripts": {},
-        "events": [plain(e) for e in events] if isinstance(events, list) else events,
-    }
+    if type(event) is not Turn:
+        return event
+    action = event.action
+    if action is None or not any(action.get(k) == REDACTED for k in NOTE_KEYS):
+        return event
+    plain = {k: v for k, v in action.items() if not (k in NOTE_KEYS and v == REDACTED)}
+    return replace(event, action=plain)
 
 
 def save(game: Game) -> bytes:

@@ -111,6 +111,8 @@ FILES = {
     "lsp/test_forwarded_e2e.py": "subprocess",
     "lsp/test_forward_off.py": "subprocess",
     "lsp/test_dry_run_imports.py": "subprocess",  # nova lsp over stdio, and nova dry-run
+    "lsp/test_start_registration.py": "subprocess",  # nova lsp over stdio
+    "lsp/test_big_rules.py": "subprocess",  # nova lsp over stdio
     "arena/test_arena_plan_and_stats.py": "unit",
     "starter/test_starter_compare.py": "subprocess",  # nova compare
     "mcp/test_subprocess.py": "subprocess",

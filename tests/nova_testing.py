@@ -115,3 +115,9 @@ def write_files(folder: Path, files: dict[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return folder
+
+
+def shown(holder: object) -> list[dict]:
+    """The events ``holder`` carries (an api page or frame, a loaded game, a played result) as
+    their JSON objects: what a game file, `nova events --json` or a tool's answer holds."""
+    return [item.to_json() for item in holder.events]  # type: ignore[attr-defined]

@@ -121,3 +121,98 @@ def test_the_api_lists_its_names_once_and_every_one_loads() -> None:
     assert api.__all__ == sorted(listed)
     for name in listed:
         assert getattr(api, name) is not None, name
+
+
+# --- one way to read an event ---------------------------------------------------------------------
+#
+# The log's events are typed values (nova_tools/engine/events.py); only that module turns them into
+# JSON objects and back. A reader that indexes an event dict by its keys is a second way to read an
+# event: the fields only an event has, looked up by string, and an event type compared with a value
+# looked up by string, are found here.
+
+EVENT_MODULE = "nova_tools/engine/events.py"
+EVENT_ONLY_KEYS = {
+    "outcome",
+    "destroyed",
+    "causes",
+    "hazards",
+    "production",
+    "ticks",
+    "seat",
+    "charger",
+}
+EVENT_TYPES = {
+    "turn",
+    "round.started",
+    "round.ended",
+    "player.joined",
+    "script.uploaded",
+    "android.launched",
+}
+# The same key read from another kind of dict, with what it is.
+NOT_AN_EVENT = {
+    ("nova_tools/api/wording.py", "result.get('destroyed')"),  # a salvage's result: the building
+    ("nova_tools/arena/summary.py", "dict(s.first_built).get('charger')"),  # a round number
+    ("nova_tools/cli/commands.py", "account['outcome']"),  # a peer match's account of itself
+    ("nova_tools/lsp/features/hover.py", "spec.get('ticks')"),  # a building's rules
+}
+
+
+def _looked_up(node: ast.AST) -> object:
+    """The string key of ``x["key"]`` or ``x.get("key", ...)``, else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return node.slice.value
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    ):
+        return node.args[0].value
+    return None
+
+
+def event_dict_reads(root: Path) -> list[str]:
+    """``file:line: code`` for every read of an event as a dict outside the event module."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root.parent).as_posix()
+        if relative == EVENT_MODULE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            code = None
+            if _looked_up(node) in EVENT_ONLY_KEYS:
+                code = ast.unparse(node)
+            elif isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                if any(
+                    isinstance(s, ast.Constant) and s.value in EVENT_TYPES for s in sides
+                ) and any(_looked_up(s) is not None for s in sides):
+                    code = ast.unparse(node)
+            if code is not None and (relative, code) not in NOT_AN_EVENT:
+                found.append(f"{relative}:{node.lineno}: {code}")
+    return found
+
+
+def test_no_reader_indexes_an_event_dict_by_string() -> None:
+    assert event_dict_reads(PACKAGE) == []
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        'if event["outcome"] != "accepted":\n    pass',
+        'gone = event.get("destroyed", ())',
+        'if e.get("type") == "round.ended":\n    pass',
+        'starts = [e for e in log if e["type"] == "round.started"]',
+    ],
+)
+def test_a_second_way_to_read_an_event_is_found(tmp_path: Path, planted: str) -> None:
+    package = tmp_path / "nova_tools"
+    package.mkdir()
+    (package / "reader.py").write_text(
+        f"from x import event, e, log\n\n{planted}\n", encoding="utf-8"
+    )
+    [finding] = event_dict_reads(package)
+    assert finding.startswith("nova_tools/reader.py:3: "), finding

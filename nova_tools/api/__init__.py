@@ -23,7 +23,19 @@ TYPE_CHECKING = (
     False  # typing.TYPE_CHECKING without importing typing (a few ms of every command's start)
 )
 if TYPE_CHECKING:  # what the names are, for readers and type checkers
-    from ..engine.reasons import Outcome, Reason, failed_turn
+    from ..engine.events import (  # the log's events, as every reader takes them
+        AndroidLaunched,
+        Event,
+        Hazard,
+        PlayerJoined,
+        Production,
+        RoundEnded,
+        RoundStarted,
+        ScriptUploaded,
+        Turn,
+        failed_turn,
+    )
+    from ..engine.reasons import Outcome, Reason
     from ..engine.refusals import Refusal, UnknownPlayer
     from ..engine.wire import Action  # the shapes a turn function may return (typings, schemas)
     from ..play.runner import TurnsBusy, limit_turns, turns_limit
@@ -66,6 +78,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
         AndroidState,
         BuildingState,
         Created,
+        EventLine,
         EventsPage,
         Frame,
         FrameChange,

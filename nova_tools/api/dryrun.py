@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from ..engine.reasons import Outcome
 from ..engine.state import from_json, to_json
 from ..limits import utf16_length
 from ..play import GameSession, GameSpec, Seat
@@ -82,14 +81,13 @@ def dry_run(
         round=session.round,
         action=cast(Any, value),  # the action the script returned; the model validates it
         ticks=decision.ticks,
-        accepted=event["outcome"] == Outcome.ACCEPTED,
-        outcome=event["outcome"],
-        code=event.get("code"),
-        reason=event.get("reason"),
+        accepted=not event.failed,
+        outcome=event.outcome,
+        code=event.code,
+        reason=event.reason,
         penalty=rules.android.failed_turn_health_penalty,
         memory_size=utf16_length(memory) if isinstance(memory, str) else None,
         recording_size=utf16_length(recording) if isinstance(recording, str) else None,
-        event=event,
         logs=tuple(line[:MAX_LOG_LINE_CHARS] for line in session.runner.last_logs[:MAX_LOG_LINES]),
         stack=tuple(
             SourcePlace(file=p.file, line=p.line, column=p.column, function=f)

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import engine, store
+from ..engine.events import Event, RoundEnded, RoundStarted, Turn
 from ..engine.state import GameState
 from .convert import android_state, building_state, score_lines, visible_tile
 from .errors import ApiError
-from .results import Frame, FrameScore, Position
+from .results import EventLine, Frame, FrameScore, Position
 from .wording import describe_event
 
 
@@ -26,7 +27,7 @@ class Moment:
     round: int
     turn: int | None
     state: GameState
-    events: list[dict]
+    events: list[Event]
 
 
 def moments(game: store.Game, *, per_turn: bool = False) -> Iterator[Moment]:
@@ -34,24 +35,24 @@ def moments(game: store.Game, *, per_turn: bool = False) -> Iterator[Moment]:
     Each moment's state is the live one: it changes when the iteration goes on."""
     state = engine.from_json(game.initial, game.rules)
     replayer = engine.Replayer(state)
-    pending: list[dict] = []
+    pending: list[Event] = []
     turn = 0
     for index, event in enumerate(game.events):
-        kind = event["type"]
-        if kind == "round.started" and pending:
+        kind = type(event)
+        if kind is RoundStarted and pending:
             # setup events before a round (joins, uploads, launches) make a moment of their own
             yield Moment(state.round, None, state, pending)
             pending = []
         replayer.apply(index, event)
         pending.append(event)
-        if kind == "round.started":
+        if kind is RoundStarted:
             turn = 0
-        elif kind == "turn":
+        elif kind is Turn:
             turn += 1
             if per_turn:
                 yield Moment(state.round, turn, state, pending)
                 pending = []
-        elif kind == "round.ended":
+        elif kind is RoundEnded:
             yield Moment(state.round, None, state, pending)
             pending = []
     if pending or not game.events:
@@ -86,7 +87,7 @@ def frame_of(moment: Moment) -> Frame:
             FrameScore(id=s.player, seat=seats[s.player], score=s.points, breakdown=score_lines(s))
             for s in engine.scores(state)
         ),
-        events=tuple({**event, "text": describe_event(event, owners)} for event in moment.events),
+        events=tuple(EventLine(event, describe_event(event, owners)) for event in moment.events),
     )
 
 

@@ -169,17 +169,17 @@ def upload_script(
     with store.editing(path) as game:
         _refuse_finished_match(game)
         joined = player not in game.state.players
-        events = []
+        events: list[engine.Event] = []
         if joined:
             events.append(engine.join(game.state, player))
-        event = engine.add_script(game.state, player, name)
-        events.append(event)
-        game.scripts[event["script"]] = store.StoredScript(
+        uploaded = engine.add_script(game.state, player, name)
+        events.append(uploaded)
+        game.scripts[uploaded.script] = store.StoredScript(
             player, name, compiled.sha256, compiled.bundle, compiled.source_map
         )
         game.record(events)
     return Uploaded(
-        script_id=event["script"], player=player, name=name, sha256=compiled.sha256, joined=joined
+        script_id=uploaded.script, player=player, name=name, sha256=compiled.sha256, joined=joined
     )
 
 
@@ -188,7 +188,7 @@ def launch_android(path: str | Path, player: str, script_id: str) -> Launched:
         _refuse_finished_match(game)
         event = engine.launch(game.state, player, script_id)
         game.record([event])
-        android = game.state.androids[event["android"]]
+        android = game.state.androids[event.android]
         launched = Launched(
             android_id=android.id,
             player=player,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import store
+from ..engine.events import AndroidLaunched
 from ..engine.state import GameState
 from ..limits import overwrite_refusal
 from ..play import GameResult, GameSession, GameSpec, Seat, SpecError, stored_game
@@ -60,14 +61,14 @@ class PlayedGame:
 
 
 def _seats(result: GameResult, state: GameState) -> tuple[SeatPlayed, ...]:
-    launched = [e for e in result.events if e["type"] == "android.launched"]
     seats = []
-    for event in launched:
+    for event in result.events:
+        if type(event) is not AndroidLaunched:
+            continue
         # launched on its charger (an initial charger is never salvaged)
-        site = state.buildings.get(event["charger"]) or state.androids[event["android"]]
-        seats.append(
-            SeatPlayed(event["player"], event["script"], event["android"], (site.x, site.y))
-        )
+        charger = state.buildings.get(event.charger) if event.charger is not None else None
+        site = charger or state.androids[event.android]
+        seats.append(SeatPlayed(event.player, event.script, event.android, (site.x, site.y)))
     return tuple(seats)
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import copy
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from .. import engine, store
+from ..engine.events import AndroidLaunched, Event, Production, RoundEnded, Turn, round_of
 from ..engine.notes import NoteTracker
-from ..engine.reasons import Outcome, failed_turn
+from ..engine.reasons import Outcome
 from ..engine.view import REDACTED, android_json
 from ..engine.wire import ACTION_TYPES
 from ..limits import NOTE_KEYS
@@ -19,7 +21,7 @@ from .access import open_game, read_game, require_player
 from .convert import android_report as report_of
 from .convert import standings
 from .errors import ApiError
-from .results import AndroidReport, EventsPage, RecordedAndroid, Status
+from .results import AndroidReport, EventLine, EventsPage, RecordedAndroid, Status
 from .wording import CAUSES, describe_event
 
 Notes = Literal["logged", "whole", "none"]
@@ -71,18 +73,17 @@ def android_fall(path: str | Path | store.Game, android_id: str) -> str | None:
     last = events_page(game, android=android_id, offset=None, limit=1).events
     if not last:
         return None
-    event = last[0]
-    if event["type"] == "round.ended" and android_id in event.get("destroyed", ()):
-        cause = CAUSES.get((event.get("causes") or {}).get(android_id, ""))
-        return f"destroyed at the end of round {event['round']}" + (f": {cause}" if cause else "")
-    action = event.get("action") if event["type"] == "turn" else None
+    event = last[0].event
+    if type(event) is RoundEnded and android_id in event.destroyed:
+        cause = CAUSES.get((event.causes or {}).get(android_id, ""))
+        return f"destroyed at the end of round {event.round}" + (f": {cause}" if cause else "")
     if (
-        isinstance(action, dict)
-        and action.get("type") == "android.dismantle"
-        and action.get("targetAndroidId", android_id) == android_id
-        and event.get("outcome") == "accepted"
+        type(event) is Turn
+        and not event.failed
+        and event.action_type == "android.dismantle"
+        and (event.action or {}).get("targetAndroidId", android_id) == android_id
     ):
-        return f"dismantled itself in round {event['round']}"
+        return f"dismantled itself in round {event.round}"
     return None
 
 
@@ -146,22 +147,20 @@ def events_page(
     for index, event in enumerate(game.events):
         if seen is not None and index not in seen:
             continue
-        if rounds is not None and not (
-            isinstance(event.get("round"), int) and rounds[0] <= event["round"] <= rounds[1]
-        ):
-            continue
+        if rounds is not None:
+            at = round_of(event)
+            if at is None or not rounds[0] <= at <= rounds[1]:
+                continue
         if android is not None and not _involves(event, android):
             continue
-        is_turn = event["type"] == "turn"
-        if failed_only and not failed_turn(event):
+        turn = event if type(event) is Turn else None
+        if failed_only and not (turn is not None and turn.failed):
             continue
-        if mine_only and not (is_turn and owners.get(event["android"]) == player):
+        if mine_only and not (turn is not None and owners.get(turn.android) == player):
             continue
-        if outcome is not None and not (is_turn and event.get("outcome") == outcome):
+        if outcome is not None and not (turn is not None and turn.outcome == outcome):
             continue
-        if action_type is not None and not (
-            is_turn and (event.get("action") or {}).get("type") == action_type
-        ):
+        if action_type is not None and not (turn is not None and turn.action_type == action_type):
             continue
         selected.append(index)
     start = max(0, len(selected) - limit) if offset is None else offset
@@ -171,9 +170,7 @@ def events_page(
     if notes == "none":
         shown = {i: _without_notes(e) for i, e in shown.items()}
     items = tuple(
-        _with_text(
-            i, redact_event(shown[i], owners, player) if player is not None else shown[i], owners
-        )
+        _line(i, redact_event(shown[i], owners, player) if player is not None else shown[i], owners)
         for i in page
     )
     return EventsPage(
@@ -181,7 +178,7 @@ def events_page(
     )
 
 
-def events_seen_by(game: store.Game, player: str) -> tuple[set[int], dict[int, dict[str, Any]]]:
+def events_seen_by(game: store.Game, player: str) -> tuple[set[int], dict[int, Event]]:
     """The indices of the events ``player`` could see (see :func:`events_page`'s ``seen_only``):
     another player's turn counts when its android ends the round on a tile of the player's view
     then (the view a replay shows for that round, engine.world_view). Each round end comes back
@@ -191,18 +188,17 @@ def events_seen_by(game: store.Game, player: str) -> tuple[set[int], dict[int, d
     replayer = engine.Replayer(state)
     width = state.width
     seen: set[int] = set()
-    trimmed: dict[int, dict[str, Any]] = {}
+    trimmed: dict[int, Event] = {}
     others: list[tuple[int, str]] = []  # this round's turns of other players' androids
     for index, event in enumerate(game.events):
         replayer.apply(index, event)
-        kind = event["type"]
-        if kind == "turn":
-            android = state.androids.get(event["android"])
+        if type(event) is Turn:
+            android = state.androids.get(event.android)
             if android is None or android.owner == player:
                 seen.add(index)
             else:
                 others.append((index, android.id))
-        elif kind == "round.ended":
+        elif type(event) is RoundEnded:
             try:
                 view = engine.world_view(state, player)
             except Exception:  # not in the game yet: nothing of theirs to see with
@@ -221,8 +217,8 @@ def events_seen_by(game: store.Game, player: str) -> tuple[set[int], dict[int, d
 
 
 def _round_end_seen(
-    event: dict[str, Any], state: engine.GameState, player: str, visible: set[int]
-) -> dict[str, Any]:
+    event: RoundEnded, state: engine.GameState, player: str, visible: set[int]
+) -> RoundEnded:
     """A round end as ``player`` saw it: what their own things did, and others' on tiles seen."""
     width = state.width
 
@@ -233,22 +229,20 @@ def _round_end_seen(
         android = state.androids.get(android_id)
         return android is not None and sees(android.owner, android.x, android.y)
 
-    def building_seen(entry: dict[str, Any]) -> bool:
-        building = state.buildings.get(entry["building"])
+    def building_seen(entry: Production) -> bool:
+        building = state.buildings.get(entry.building)
         return building is not None and sees(building.owner, building.x, building.y)
 
-    out = {k: v for k, v in event.items() if k not in ("production", "hazards", "causes")}
-    out["destroyed"] = [a for a in event.get("destroyed", ()) if android_seen(a)]
-    production = [p for p in event.get("production", ()) if building_seen(p)]
-    hazards = [h for h in event.get("hazards", ()) if android_seen(h["android"])]
-    causes = {a: c for a, c in event.get("causes", {}).items() if android_seen(a)}
-    if production:
-        out["production"] = production
-    if hazards:
-        out["hazards"] = hazards
-    if causes:
-        out["causes"] = causes
-    return out
+    production = tuple(p for p in event.production or () if building_seen(p))
+    hazards = tuple(h for h in event.hazards or () if android_seen(h.android))
+    causes = {a: c for a, c in (event.causes or {}).items() if android_seen(a)}
+    return RoundEnded(
+        event.round,
+        tuple(a for a in event.destroyed if android_seen(a)),
+        production or None,
+        hazards or None,
+        causes or None,
+    )
 
 
 def _round_range(round: int | None, first: int | None, last: int | None) -> tuple[int, int] | None:
@@ -286,33 +280,32 @@ def _outcome(outcome: str | None) -> str | None:
     return outcome
 
 
-def _without_notes(event: dict) -> dict:
+def _without_notes(event: Event) -> Event:
     """A turn without the memory and recording its action carried (or their edits)."""
-    action = event.get("action")
-    if event.get("type") != "turn" or not isinstance(action, dict):
+    if type(event) is not Turn or event.action is None:
         return event
-    return {**event, "action": {k: v for k, v in action.items() if k not in NOTE_KEYS}}
+    return replace(event, action={k: v for k, v in event.action.items() if k not in NOTE_KEYS})
 
 
-def _involves(event: dict, android: str) -> bool:
+def _involves(event: Event, android: str) -> bool:
     """Whether ``event`` is about ``android``: its turn or launch, or a round end that hurt or
     destroyed it (so the events of one android end with why it fell)."""
-    if event.get("android") == android:
-        return True
-    if event["type"] != "round.ended":
+    if type(event) is Turn or type(event) is AndroidLaunched:
+        return event.android == android
+    if type(event) is not RoundEnded:
         return False
-    return android in event.get("destroyed", ()) or any(
-        hurt.get("android") == android for hurt in event.get("hazards", ())
+    return android in event.destroyed or any(
+        hurt.android == android for hurt in event.hazards or ()
     )
 
 
-def _with_text(index: int, event: dict, owners: dict[str, str]) -> dict:
+def _line(index: int, event: Event, owners: dict[str, str]) -> EventLine:
     """An event as a read gives it: its place in the log, the event, and what it says in words
     (each android named with its owner)."""
-    return {"index": index, **event, "text": describe_event(event, owners)}
+    return EventLine(event, describe_event(event, owners), index)
 
 
-def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, dict]:
+def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, Event]:
     """The events at ``indexes`` with their notes whole (following every note along the log)."""
     wanted = set(indexes)
     last = max(indexes, default=-1)
@@ -325,18 +318,22 @@ def _with_whole_notes(game: store.Game, indexes: list[int]) -> dict[int, dict]:
     return shown
 
 
-def redact_event(event: dict, owners: dict[str, str], player: str) -> dict:
-    """An event as ``player`` may read it: another player's memory and recording redacted."""
-    if event.get("type") != "turn" or owners.get(str(event.get("android"))) == player:
-        return event
-    redacted = dict(event)
-    action = event.get("action")
+def redact_turn(turn: Turn, owners: dict[str, str], player: str) -> Turn:
+    """A turn as ``player`` may read it: another player's memory and recording redacted."""
+    if owners.get(turn.android) == player:
+        return turn
+    action, reason = turn.action, turn.reason
     if action and NOTE_KEYS & action.keys():
-        redacted["action"] = {k: (REDACTED if k in NOTE_KEYS else v) for k, v in action.items()}
-    if event.get("outcome") in (Outcome.ERROR, Outcome.INVALID):
+        action = {k: (REDACTED if k in NOTE_KEYS else v) for k, v in action.items()}
+    if turn.outcome in (Outcome.ERROR, Outcome.INVALID):
         # A script chooses what it throws or returns, so its error text can carry its memory.
-        redacted["reason"] = REDACTED
-    return redacted
+        reason = REDACTED
+    return replace(turn, action=action, reason=reason)
+
+
+def redact_event(event: Event, owners: dict[str, str], player: str) -> Event:
+    """An event as ``player`` may read it: another player's memory and recording redacted."""
+    return redact_turn(event, owners, player) if type(event) is Turn else event
 
 
 def replay_export(path: str | Path | store.Game, player: str) -> dict:
@@ -357,7 +354,7 @@ def replay_export(path: str | Path | store.Game, player: str) -> dict:
         "sandbox": game.sandbox,
         "initial": initial,
         "scripts": {sid: _replay_script(s, player) for sid, s in game.scripts.items()},
-        "events": [redact_event(e, owners, player) for e in game.events],
+        "events": [redact_event(e, owners, player).to_json() for e in game.events],
         "final": {
             "round": game.state.round,
             "androids": [

@@ -10,11 +10,13 @@ for front ends written in another language (the lab).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import Field, SkipValidation
+from pydantic import Field, PlainSerializer, PlainValidator, SkipValidation, WithJsonSchema
 
+from ..engine.events import Event, Turn, event_from_json
 from ..engine.reasons import Outcome, Reason
 from ..engine.wire import Action
 from ..shape import Result
@@ -204,8 +206,6 @@ class DryRun(Result):
     penalty: Points = Field(description="Health a failed turn costs.")
     memory_size: int | None = Field(description="The memory's length as the engine counts it.")
     recording_size: int | None
-    # the turn event the engine would log (for the LSP; no JSON shape carries it)
-    event: dict[str, Any] = Field(default_factory=dict, exclude=True)
     logs: tuple[str, ...] = Field(
         (), description="What the script printed with console.log this turn."
     )
@@ -407,6 +407,45 @@ class PlayerWorld(Result):
 # --- the log ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class EventLine:
+    """An event of the log as a read gives it: the event (typed, as the engine made it), what it
+    says in words (api.wording), and its place in the whole log (None in a replay frame). Its
+    JSON is the event as the game file holds it plus ``index`` and ``text``."""
+
+    event: Event
+    text: str
+    index: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.event.to_json()
+        data["text"] = self.text
+        return data if self.index is None else {"index": self.index, **data}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EventLine:
+        """The line whose JSON is ``data`` (what a front end reading an answer back gets)."""
+        rest = {k: v for k, v in data.items() if k not in ("index", "text")}
+        return cls(event_from_json(rest), data["text"], data.get("index"))
+
+
+def _event_line(value: object) -> EventLine:
+    if isinstance(value, EventLine):
+        return value
+    if isinstance(value, dict):
+        return EventLine.from_json(value)
+    raise ValueError(f"an event line, not {type(value).__name__}")
+
+
+# A field of event lines: checked to be lines, written as their JSON (an object per event).
+EventItem = Annotated[
+    EventLine,
+    PlainValidator(_event_line),
+    PlainSerializer(EventLine.to_json, return_type=dict[str, Any]),
+    WithJsonSchema({"additionalProperties": True, "type": "object"}),
+]
+
+
 class EventsPage(Result):
     """``nova events --json``: ``{"total", "offset", "limit", "events", "logLength"}``; each event is
     as the game file holds it (docs/game-file.md) plus its ``index`` in the whole log and its
@@ -417,7 +456,7 @@ class EventsPage(Result):
     total: int = Field(description="Events matching the filters.")
     offset: int = Field(description="Index (among the matches) of the first event shown.")
     limit: int
-    events: tuple[dict[str, Any], ...] = Field(
+    events: tuple[EventItem, ...] = Field(
         description="The events in full, each with its index and text (MCP: only with compact=false)."
     )
     log_length: int = Field(0, description="Events in the whole log, matching or not.")
@@ -498,7 +537,7 @@ class Frame(Result):
     androids: tuple[AndroidState, ...]  # wrecks included
     buildings: tuple[BuildingState, ...]
     players: tuple[FrameScore, ...]
-    events: tuple[dict[str, Any], ...]  # since the previous frame, each with its ``text``
+    events: tuple[EventItem, ...]  # since the previous frame, each with its ``text``
 
 
 class GameSummary(Result):
@@ -571,6 +610,18 @@ class TurnSummary(Result):
     code: str | None = Field(description="The reason code of a failed turn.")
     reason: str | None
     ticks: int
+
+    @classmethod
+    def of(cls, turn: Turn, action: dict[str, Any] | None) -> TurnSummary:
+        """``turn`` summed up, with ``action`` as the reader shows it (its notes left out, or cut)."""
+        return cls(
+            round=turn.round,
+            action=action,
+            outcome=turn.outcome,
+            code=turn.code,
+            reason=turn.reason,
+            ticks=turn.ticks,
+        )
 
 
 class AndroidMoment(AndroidReport):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import engine, store
+from ..engine.events import Turn
 from ..engine.materials import ordered
 from ..engine.state import ordered_dict
 from ..engine.view import REDACTED, android_json, building_json
@@ -20,7 +21,7 @@ from ..limits import NOTE_KEYS
 from .access import open_game, require_player
 from .errors import ApiError
 from .frames import Moment, moments
-from .reports import redact_event
+from .reports import redact_turn
 from .results import (
     AndroidMoment,
     AndroidState,
@@ -253,20 +254,13 @@ def replay_timeline(
     )
 
 
-def _turn_summary(event: dict) -> TurnSummary:
-    action = event.get("action")
-    if isinstance(action, dict):
+def _turn_summary(turn: Turn) -> TurnSummary:
+    action = turn.action
+    if action is not None:
         action = {
             k: v for k, v in action.items() if k not in NOTE_KEYS
         }  # the notes (or the log's edits of them)
-    return TurnSummary(
-        round=event["round"],
-        action=action,
-        outcome=event["outcome"],
-        code=event.get("code"),
-        reason=event.get("reason"),
-        ticks=event.get("ticks", 0),
-    )
+    return TurnSummary.of(turn, action)
 
 
 def android_at(
@@ -286,13 +280,13 @@ def android_at(
         known = ", ".join(list(game.state.androids)[:10]) or "none yet"
         raise ApiError(f"there is no android {android_id!r} in {game.path} (androids: {known})")
     owners = {a.id: a.owner for a in game.state.androids.values()}
-    last: dict | None = None
-    found: tuple[dict | None, dict | None] | None = None  # (the android then, its last turn then)
+    last: Turn | None = None
+    found: tuple[dict | None, Turn | None] | None = None  # (the android then, its last turn then)
     for moment in moments(game, per_turn=turn is not None):
         if moment.round > round:
             break
         for event in moment.events:
-            if event["type"] == "turn" and event.get("android") == android_id:
+            if type(event) is Turn and event.android == android_id:
                 last = event
         if moment.round == round and (turn is None or moment.turn == turn):
             # the moment's state is live (the replay goes on): keep a copy of the android now
@@ -311,7 +305,7 @@ def android_at(
     if player is not None and data["ownerId"] != player:
         data["memory"] = data["recording"] = REDACTED
     if last is not None and player is not None:
-        last = redact_event(last, owners, player)
+        last = redact_turn(last, owners, player)
     return AndroidMoment.model_validate(
         {
             **data,

@@ -7,13 +7,16 @@ wrecked an android. The facts come from the engine's event payloads; this module
 Events written before the payloads carried the details (older game files) are worded with what
 they have.
 
-Plain functions over plain data (event dicts, score results by duck typing): no model is
-imported here, so a command that only prints stays quick to start.
+Plain functions over the engine's event values (read by their ``kind`` and fields, the engine
+itself never imported here) and score results by duck typing: no model is imported here, so a
+command that only prints stays quick to start.
 
->>> describe_event({"type": "turn", "round": 4, "android": "android-2", "ticks": 0, "outcome": "accepted",
-...     "action": {"type": "android.collect"}, "result": {"collected": {"metal": 5, "electronics": 1}}})
+>>> from nova_tools.engine.events import RoundEnded, Turn
+>>> from nova_tools.engine.reasons import Outcome
+>>> describe_event(Turn(4, "android-2", 0, Outcome.ACCEPTED, {"type": "android.collect"},
+...     {"collected": {"metal": 5, "electronics": 1}}))
 'r4 android-2 collected 5 metal and 1 electronics'
->>> describe_event({"type": "round.ended", "round": 9, "destroyed": ["android-3"], "causes": {"android-3": "battery"}})
+>>> describe_event(RoundEnded(9, ("android-3",), causes={"android-3": "battery"}))
 'r9 round ended: android-3 destroyed (battery ran out)'
 >>> points(12.5), points(3.0), materials({})
 ('12.5', '3', 'nothing')
@@ -22,6 +25,18 @@ imported here, so a command that only prints stays quick to start.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:  # only for the annotations: importing the engine would slow a quick command
+    from ..engine.events import (
+        AndroidLaunched,
+        Event,
+        PlayerJoined,
+        RoundEnded,
+        RoundStarted,
+        ScriptUploaded,
+        Turn,
+    )
 
 QUOTE = 60  # characters of a broadcast quoted in its line
 
@@ -173,11 +188,10 @@ def _salvage_words(result: Mapping) -> str:
     return f"salvaged {target}: {damage}, destroyed it{scattered}"
 
 
-def _failed_words(event: Mapping) -> str:
-    action = event.get("action")
-    kind = action.get("type") if isinstance(action, dict) else None
+def _failed_words(turn: Turn) -> str:
+    kind = turn.action_type
     head = f"FAILED {kind}" if kind else "FAILED"
-    return f"{head} [{event.get('code', '?')}] {event.get('reason', '')}".rstrip()
+    return f"{head} [{turn.code or '?'}] {turn.reason or ''}".rstrip()
 
 
 def whose(android: object, owners: Mapping[str, str] | None) -> str:
@@ -190,54 +204,61 @@ def whose(android: object, owners: Mapping[str, str] | None) -> str:
     return f"{owner}'s {android}" if owner else f"{android}"
 
 
-def _round_end_words(event: Mapping, owners: Mapping[str, str] | None) -> list[str]:
+def _round_end_words(event: RoundEnded, owners: Mapping[str, str] | None) -> list[str]:
     parts = []
-    for made in event.get("production", ()):
-        owner = f"{made['owner']}'s " if made.get("owner") else ""
-        what = f"{owner}{made.get('buildingType', 'building')} {made.get('building', '')}".rstrip()
+    for made in event.production or ():
+        owner = f"{made.owner}'s " if made.owner else ""
+        what = f"{owner}{made.building_type or 'building'} {made.building}".rstrip()
         did = []
-        if made.get("extracted"):
-            did.append(f"extracted {materials(made['extracted'])}")
-        if made.get("made"):
-            did.append(f"turned {materials(made.get('used'))} into {materials(made['made'])}")
+        if made.extracted:
+            did.append(f"extracted {materials(made.extracted)}")
+        if made.made:
+            did.append(f"turned {materials(made.used)} into {materials(made.made)}")
         parts.append(f"{what} {' and '.join(did)}")
-    for hurt in event.get("hazards", ()):
-        took = [f"{points(hurt[k])} {k}" for k in ("acid", "radiation") if hurt.get(k)]
-        parts.append(f"{whose(hurt.get('android'), owners)} took {' and '.join(took)} damage")
-    causes = event.get("causes") or {}
-    for android in event.get("destroyed", ()):
+    for hurt in event.hazards or ():
+        took = [
+            f"{points(amount)} {name}"
+            for name, amount in (("acid", hurt.acid), ("radiation", hurt.radiation))
+            if amount
+        ]
+        parts.append(f"{whose(hurt.android, owners)} took {' and '.join(took)} damage")
+    causes = event.causes or {}
+    for android in event.destroyed:
         cause = CAUSES.get(causes.get(android, ""), "")
         parts.append(f"{whose(android, owners)} destroyed" + (f" ({cause})" if cause else ""))
     return parts
 
 
-def describe_event(event: Mapping, owners: Mapping[str, str] | None = None) -> str:
+def describe_event(event: Event, owners: Mapping[str, str] | None = None) -> str:
     """One line saying what an event of the log was: ``r12 alice's android-3 deposited 5 metal
     into the depot building-4``; a failed turn says FAILED, its reason code and why. ``owners``
     (android id -> player) names each android's owner; without it an android is named by its id.
     Every player may read whose android is whose: each launch is in the log under its player."""
-    kind = event.get("type")
+    # read by its kind: isinstance would need the engine imported (see the module's docstring)
+    kind = event.kind
     if kind == "turn":
-        head = f"r{event.get('round')} {whose(event.get('android'), owners)}"
-        if (
-            event.get("outcome") != "accepted"
-        ):  # engine.failed_turn, which would load the engine here
-            return f"{head} {_failed_words(event)}"
-        action = event.get("action")
-        return f"{head} {_turn_words(action if isinstance(action, dict) else {}, event.get('result') or {})}"
+        turn = cast("Turn", event)
+        head = f"r{turn.round} {whose(turn.android, owners)}"
+        if turn.outcome.failed:
+            return f"{head} {_failed_words(turn)}"
+        return f"{head} {_turn_words(turn.action or {}, turn.result or {})}"
     if kind == "round.ended":
-        parts = _round_end_words(event, owners)
-        return f"r{event.get('round')} round ended" + (f": {'; '.join(parts)}" if parts else "")
+        ended = cast("RoundEnded", event)
+        parts = _round_end_words(ended, owners)
+        return f"r{ended.round} round ended" + (f": {'; '.join(parts)}" if parts else "")
     if kind == "round.started":
-        return f"r{event.get('round')} round started"
+        return f"r{cast('RoundStarted', event).round} round started"
     if kind == "player.joined":
-        where = f" at {at(event['position'])}" if event.get("position") else ""
-        return f"{event.get('player')} joined in seat {event.get('seat', 0) + 1}, with the initial charger {event.get('charger')}{where}"
+        joined = cast("PlayerJoined", event)
+        return (
+            f"{joined.player} joined in seat {joined.seat + 1}, with the initial charger "
+            f"{joined.charger} at ({joined.x},{joined.y})"
+        )
     if kind == "script.uploaded":
-        return f"{event.get('player')} uploaded {event.get('script')} ({event.get('name')})"
-    if kind == "android.launched":
-        return f"{event.get('player')} launched {event.get('android')} running {event.get('script')} on {event.get('charger')}"
-    return " ".join(f"{k}={v}" for k, v in event.items() if k != "index")
+        uploaded = cast("ScriptUploaded", event)
+        return f"{uploaded.player} uploaded {uploaded.script} ({uploaded.name})"
+    launched = cast("AndroidLaunched", event)
+    return f"{launched.player} launched {launched.android} running {launched.script} on {launched.charger}"
 
 
 def nothing_matches(filters: Mapping[str, object], log_length: int, matching: int = 0) -> str:

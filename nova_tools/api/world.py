@@ -23,7 +23,7 @@ def state_after_round(game: store.Game, round: int) -> GameState:
     end = next(
         i
         for i, e in enumerate(game.events)
-        if e["type"] == "round.started" and e["round"] == round + 1
+        if type(e) is engine.RoundStarted and e.round == round + 1
     )
     return engine.replay(engine.from_json(game.initial, game.rules), game.events[:end])
 

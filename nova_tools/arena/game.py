@@ -114,9 +114,9 @@ def play_task(contest: Contest, task: GameTask) -> GameRecord:
             if building.complete and not building.initial:
                 first.get(building.owner, {}).setdefault(building.type, number)
         for event in report.events:  # what each seat did, for telling identical games apart
-            if event["type"] == "turn":
-                moves[state.androids[event["android"]].owner].update(
-                    json.dumps(event.get("action"), sort_keys=True, default=str).encode() + b"\n"
+            if type(event) is engine.Turn:
+                moves[state.androids[event.android].owner].update(
+                    json.dumps(event.action, sort_keys=True, default=str).encode() + b"\n"
                 )
     points = {s.player: s.points for s in engine.scores(state)}
     seats = tuple(

@@ -193,11 +193,12 @@ def cmd_events(args: argparse.Namespace) -> int:
         }
         print(api.wording.nothing_matches(filters, page.log_length, page.total))
         return 0
-    for event in page.events:
-        print(event["text"])
+    for line in page.events:
+        print(line.text)
+        action = line.event.action if isinstance(line.event, api.Turn) else None
         if args.notes:
             for note in NOTES:
-                if isinstance(value := (event.get("action") or {}).get(note), str):
+                if isinstance(value := (action or {}).get(note), str):
                     print(f"  {note}: " + value.replace("\n", "\n  " + " " * len(note) + "  "))
     shown = len(page.events)
     if page.total > page.offset + shown:

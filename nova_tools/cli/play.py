@@ -62,13 +62,13 @@ def render(
             )
         )
     out += legend_lines(frame, compact=compact(frame, height))
-    interesting = [e for e in frame.events if e["type"] != "round.started"]
-    failed = sum(1 for e in interesting if api.failed_turn(e))
+    interesting = [e for e in frame.events if e.event.kind != "round.started"]
+    failed = sum(1 for e in interesting if api.failed_turn(e.event))
     out.append(Text(f"events ({len(interesting)}, {failed} failed turns):"))
     # the events get what the board, its panel and the legend leave of the screen (the heading,
     # a "more" line and the prompt take 3), so a long panel never pushes the prompt off it
     shown = interesting[: max(2, min(event_lines, height - len(out) - 3))]
-    out += [Text("  " + e["text"], style="red" if api.failed_turn(e) else "") for e in shown]
+    out += [Text("  " + e.text, style="red" if api.failed_turn(e.event) else "") for e in shown]
     if len(interesting) > len(shown):
         out.append(
             Text(

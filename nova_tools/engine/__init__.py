@@ -5,11 +5,27 @@ rulebook: :func:`generate` a world, players :func:`join` and :func:`launch`, :fu
 asks a ``decide`` callback for each turn, and :func:`replay` rebuilds a state from its log.
 """
 
-from .events import Replayer, ReplayError, replay
+from .events import (
+    AndroidLaunched,
+    Event,
+    EventError,
+    Hazard,
+    PlayerJoined,
+    Production,
+    ReplayError,
+    RoundEnded,
+    RoundStarted,
+    ScriptUploaded,
+    Turn,
+    event_from_json,
+    failed_turn,
+    log_from_json,
+)
 from .generation import generate
 from .players import active_count, add_script, capacity, join, launch
-from .reasons import REFUSAL_CODES, Outcome, Reason, failed_turn
+from .reasons import REFUSAL_CODES, Outcome, Reason
 from .refusals import Refusal, UnknownPlayer
+from .replay import Replayer, replay
 from .rounds import Decision, apply_turn, begin_round, end_round, play_round, turn_order, turn_seed
 from .scenario import Scenario
 from .scoring import Contribution, Score, score, scores
@@ -19,16 +35,26 @@ from .view import REDACTED, world_texts, world_view
 __all__ = [
     "REDACTED",
     "REFUSAL_CODES",
+    "AndroidLaunched",
     "Contribution",
     "Decision",
+    "Event",
+    "EventError",
+    "Hazard",
     "Outcome",
     "Reason",
     "GameState",
+    "PlayerJoined",
+    "Production",
     "Refusal",
     "ReplayError",
     "Replayer",
+    "RoundEnded",
+    "RoundStarted",
     "Scenario",
     "Score",
+    "ScriptUploaded",
+    "Turn",
     "UnknownPlayer",
     "active_count",
     "add_script",
@@ -36,6 +62,8 @@ __all__ = [
     "begin_round",
     "capacity",
     "end_round",
+    "event_from_json",
+    "log_from_json",
     "failed_turn",
     "from_json",
     "generate",

@@ -1,308 +1,462 @@
-"""The event log, and rebuilding a game from it.
+"""The events of a game's log, as small frozen values.
 
-A game is its initial world plus the events that happened to it. The log records every input
-the engine cannot derive: players joining, scripts uploaded, player launches, and each turn's
-judged outcome. Round ends are derived, and recorded for readers. Replaying the log re-applies
-exactly those inputs without running any script, and checks that each event comes out the same.
+A game is its initial world plus the events that happened to it (:mod:`.replay` rebuilds it).
+Each kind of event is one type here: :class:`PlayerJoined`, :class:`ScriptUploaded`,
+:class:`AndroidLaunched`, :class:`RoundStarted`, :class:`Turn` and :class:`RoundEnded` (with
+its :class:`Production` and :class:`Hazard` entries). The engine makes them, the store writes
+``to_json()`` and reads ``event_from_json``, and every reader asks the value (``turn.outcome
+.failed``, ``ended.destroyed``), never a dict by key.
+
+``to_json()`` gives exactly the JSON object the game file holds (docs/game-file.md), so a file
+read and written again is the same, byte for byte: a detail an older engine did not log
+(``production`` of a round end, say) is None here and stays absent in the JSON.
+
+>>> turn = event_from_json({"type": "turn", "round": 3, "android": "android-1", "ticks": 0,
+...     "outcome": "refused", "code": "off-map", "reason": "(12, 3) is off the map",
+...     "action": {"type": "android.move", "direction": "east"}})
+>>> turn.outcome.failed, turn.code is Reason.OFF_MAP, turn.action_type
+(True, True, 'android.move')
+>>> event_from_json(turn.to_json()) == turn
+True
+>>> event_from_json({"type": "round.started", "round": 4, "extra": 1})
+Traceback (most recent call last):
+nova_tools.engine.events.EventError: a round.started event has an unknown field 'extra'
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, TypeVar
 
-from pydantic import ValidationError
-
-from ..limits import NOTE_KEYS, NOTES
-from . import players
-from .notes import expand
 from .reasons import Outcome, Reason
-from .refusals import Refusal
-from .rounds import (
-    Decision,
-    apply_turn,
-    begin_round,
-    charge_failed_turn,
-    judge,
-    resolve_round_end,
-    turn_order,
-)
-from .state import Android, GameState
-from .visibility import recompute
-from .wire import ACTION_ADAPTER, AnyAction
 
-# Refusals of an action's memory or recording: the log does not keep those notes, so the replay
-# takes the recorded verdict (the penalty is all such a turn does).
-_NOTE_REFUSALS = (Reason.MEMORY_TOO_LONG, Reason.RECORDING_TOO_LONG)
-
-
-# Details the engine added to its events after game files were first written (what a turn did,
-# by action type; what a round end produced and why an android fell). A log written before lacks
-# them and still replays: a produced event fits a logged one that lacks exactly these fields.
-LATER_RESULT_FIELDS = {
-    "android.deposit": frozenset({"buildingType"}),
-    "android.withdraw": frozenset({"buildingType"}),
-    "android.start-construction": frozenset({"owed", "remainingTicks"}),
-    "android.continue-construction": frozenset({"buildingType", "owed", "remainingTicks"}),
-    "android.salvage": frozenset({"buildingType", "owner", "tile"}),
-    "android.repair": frozenset({"buildingType", "repaired", "paid"}),
-    "android.clean-acid": frozenset({"acidLeft"}),
-}
-LATER_ROUND_END_FIELDS = frozenset({"production", "hazards", "causes"})
-
-
-def fits(produced: dict[str, Any], logged: dict[str, Any]) -> bool:
-    """Whether a replayed event matches the logged one, allowing for a log written before the
-    later details (fields named above that the logged event lacks)."""
-    if produced == logged:
-        return True
-    if produced.get("type") == "round.ended":
-        return {
-            k: v for k, v in produced.items() if k in logged or k not in LATER_ROUND_END_FIELDS
-        } == logged
-    result, was = produced.get("result"), logged.get("result")
-    later = LATER_RESULT_FIELDS.get(produced.get("action", {}).get("type"))
-    if later is None or not isinstance(result, dict) or not isinstance(was, dict):
-        return False
-    older = {k: v for k, v in result.items() if k in was or k not in later}
-    return {**produced, "result": older} == logged
+Json = dict[str, Any]
+_T = TypeVar("_T")
 
 
 class ReplayError(ValueError):
     """The event log does not fit the game it claims to describe."""
 
 
-def _expect(condition: bool, index: int, message: str) -> None:
-    if not condition:
-        raise ReplayError(f"event {index}: {message}")
+class EventError(ReplayError):
+    """A logged event that is not one of the engine's (an unknown type, a missing or unknown
+    field, an outcome or reason code the game does not have)."""
 
 
-class Replayer:
-    """Applies logged events one at a time, keeping track of the round in progress."""
+_OUTCOMES: dict[str, Outcome] = {o.value: o for o in Outcome}
+_REASONS: dict[str, Reason] = {r.value: r for r in Reason}
 
-    def __init__(self, state: GameState, *, defer_sight: bool = False) -> None:
-        self.state = state
-        self.defer_sight = defer_sight
-        self.pending: list[str] = []  # the current round's turn order
-        self.next = 0  # index in ``pending`` of the android due to act next
-        self.in_round = False
-        # Visibility is derived state that no rule reads. With defer_sight (what replay() uses),
-        # the recomputes of round starts and ends are deferred: a launch or a join recomputes
-        # anyway, and replay() recomputes once at the end if nothing did since, so the result is
-        # the same state. Without it, the state after every apply() is exactly the
-        # live one, visibility included (for callers that look at the state between events).
-        self.sight_stale = False
 
-    def apply(self, index: int, event: dict[str, Any]) -> None:
-        state, kind = self.state, event.get("type")
-        if kind == "turn":  # by far the most common event: checked first
-            self._turn(index, event)
-        elif kind == "player.joined":
-            position = event["position"]
-            players.join(state, event["player"], at=(position["x"], position["y"]))
-            self.sight_stale = False  # join recomputes visibility
-        elif kind == "script.uploaded":
-            produced = players.add_script(state, event["player"], event["name"])
-            _expect(
-                produced["script"] == event["script"],
-                index,
-                f"script id {event['script']} came out as {produced['script']}",
-            )
-        elif kind == "android.launched":
-            produced = players.launch(state, event["player"], event["script"], event.get("charger"))
-            self.sight_stale = False  # launch recomputes visibility
-            _expect(
-                produced["android"] == event["android"],
-                index,
-                "a launch produced a different android id",
-            )
-        elif kind == "round.started":
-            _expect(not self.in_round, index, "a round starts before the previous one ended")
-            begin_round(state, sight=not self.defer_sight)
-            self.sight_stale = (
-                self.defer_sight
-            )  # no action reads visibility: recomputed once, at the end
-            if state.round != event["round"]:
-                raise ReplayError(
-                    f"event {index}: round {event['round']} recorded, {state.round} expected"
-                )
-            self.pending = turn_order(state)
-            self.next = 0
-            self.in_round = True
-        elif kind == "round.ended":
-            _expect(self.in_round, index, "a round ends that never started")
-            androids = state.androids
-            _expect(
-                not any(androids[a].active for a in self.pending[self.next :]),
-                index,
-                "a round ends before every android acted",
-            )
-            produced = resolve_round_end(state)
-            if self.defer_sight:
-                self.sight_stale = True
-            else:
-                recompute(state)
-            _expect(fits(produced, event), index, "the round end came out differently")
-            self.in_round = False
-        else:
-            raise ReplayError(f"event {index}: unknown event type {kind!r}")
+def _fields(kind: str, data: Mapping[str, Any], known: frozenset[str]) -> None:
+    if not data.keys() <= known:
+        extra = sorted(k for k in data if k not in known)
+        raise EventError(f"a {kind} event has an unknown field {extra[0]!r}")
 
-    def _turn(self, index: int, event: dict[str, Any]) -> None:
-        state = self.state
-        if not self.in_round:
-            raise ReplayError(f"event {index}: a turn outside a round")
-        androids, pending, position = state.androids, self.pending, self.next
-        while position < len(pending) and not androids[pending[position]].active:
-            position += 1  # dismantled earlier in the round: no turn
-        android_id = event["android"]
-        if position >= len(pending) or pending[position] != android_id:
-            raise ReplayError(f"event {index}: {android_id} acts out of turn")
-        self.next = position + 1
-        if event["outcome"] == Outcome.ACCEPTED or (
-            event["outcome"] == Outcome.REFUSED and event["code"] not in _NOTE_REFUSALS
+
+def _quick(cls: type[_T]) -> type[_T]:
+    """Give a frozen, slotted dataclass an ``__init__`` that sets each slot through its member
+    descriptor: what the generated one does through ``object.__setattr__`` (the frozen guard is
+    on the class's ``__setattr__``, which neither calls), a third cheaper. A log's load builds
+    one value per event, and the replay more, so this is a tenth of opening a game."""
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]  # a dataclass, by decoration
+    defaults = {
+        f.name: f.default
+        for f in fields(cls)  # type: ignore[arg-type]
+        if f.default is not MISSING
+    }
+    params = ", ".join(f"{n}=_d_{n}" if n in defaults else n for n in names)
+    body = "\n".join(f"    _s_{n}(self, {n})" for n in names)
+    scope: dict[str, Any] = {f"_s_{n}": getattr(cls, n).__set__ for n in names}
+    scope.update({f"_d_{n}": v for n, v in defaults.items()})
+    exec(f"def __init__(self, {params}):\n{body}\n", scope)  # fixed text, like dataclasses'
+    init = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]  # the point: a cheaper one
+    return cls
+
+
+@_quick
+@dataclass(frozen=True, slots=True)
+class PlayerJoined:
+    """A player joined, in ``seat`` (join order, from 0), with their initial charger placed."""
+
+    kind: ClassVar[str] = "player.joined"
+    player: str
+    seat: int
+    charger: str  # the initial charger's building id
+    x: int  # where the initial charger stands
+    y: int
+
+    def to_json(self) -> Json:
+        return {
+            "charger": self.charger,
+            "player": self.player,
+            "position": {"x": self.x, "y": self.y},
+            "seat": self.seat,
+            "type": self.kind,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PlayerJoined:
+        _fields(cls.kind, data, _JOINED)
+        position = data["position"]
+        if not isinstance(position, dict) or position.keys() != {"x", "y"}:
+            raise EventError(f"a {cls.kind} event's position is not an {{x, y}} object")
+        return cls(data["player"], data["seat"], data["charger"], position["x"], position["y"])
+
+
+@_quick
+@dataclass(frozen=True, slots=True)
+class ScriptUploaded:
+    """A player uploaded a script (its bundle is kept in the game file's scripts)."""
+
+    kind: ClassVar[str] = "script.uploaded"
+    player: str
+    script: str  # the script id
+    name: str
+
+    def to_json(self) -> Json:
+        return {"name": self.name, "player": self.player, "script": self.script, "type": self.kind}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ScriptUploaded:
+        _fields(cls.kind, data, _UPLOADED)
+        return cls(data["player"], data["script"], data["name"])
+
+
+@_quick
+@dataclass(frozen=True, slots=True)
+class AndroidLaunched:
+    """A player launched an android between rounds, on one of their chargers."""
+
+    kind: ClassVar[str] = "android.launched"
+    player: str
+    script: str
+    android: str
+    charger: str | None  # the charger it stands on (None: an old log that did not say)
+
+    def to_json(self) -> Json:
+        data: Json = {"android": self.android}
+        if self.charger is not None:
+            data["charger"] = self.charger
+        data.update(player=self.player, script=self.script, type=self.kind)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AndroidLaunched:
+        _fields(cls.kind, data, _LAUNCHED)
+        return cls(data["player"], data["script"], data["android"], data.get("charger"))
+
+
+@_quick
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    kind: ClassVar[str] = "round.started"
+    round: int
+
+    def to_json(self) -> Json:
+        return {"round": self.round, "type": self.kind}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundStarted:
+        _fields(cls.kind, data, _STARTED)
+        return cls(data["round"])
+
+
+@_quick
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One android's turn, as the engine judged it.
+
+    ``outcome`` says how it ended; a failed one (``outcome.failed``) carries ``code`` and
+    ``reason``. ``action`` is the action as logged (a JSON object: the action's wire form with
+    its notes as changes, see notes.py; a refused turn's without its notes; None for a turn
+    that returned no action), ``result`` what an accepted action did (None when it says
+    nothing). Both are JSON objects of the game file and are never changed in place."""
+
+    kind: ClassVar[str] = "turn"
+    round: int
+    android: str
+    ticks: int
+    outcome: Outcome
+    action: Json | None = None
+    result: Json | None = None
+    code: Reason | None = None
+    reason: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        """Refused, invalid, or a script error: the turn cost the android health."""
+        return self.outcome is not Outcome.ACCEPTED
+
+    @property
+    def action_type(self) -> str | None:
+        """The logged action's ``type`` (``android.move``), or None when it has none."""
+        action = self.action
+        if action is None:
+            return None
+        kind = action.get("type")
+        return kind if isinstance(kind, str) else None
+
+    def to_json(self) -> Json:
+        data: Json = {}
+        if self.action is not None:
+            data["action"] = self.action
+        data["android"] = self.android
+        if self.code is not None:
+            data["code"] = self.code.value
+        data["outcome"] = self.outcome.value
+        if self.reason is not None:
+            data["reason"] = self.reason
+        if self.result is not None:
+            data["result"] = self.result
+        data["round"] = self.round
+        data["ticks"] = self.ticks
+        data["type"] = "turn"
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Turn:
+        get = data.get
+        outcome = _OUTCOMES.get(get("outcome"))  # type: ignore[arg-type]  # checked just below
+        code = get("code")
+        action, result = get("action"), get("result")
+        if (
+            outcome is None
+            or not data.keys() <= _TURN
+            or (code is not None and code not in _REASONS)
+            or (action is not None and type(action) is not dict)
+            or (result is not None and type(result) is not dict)
         ):
-            # judged again: a log that claims a refusal the rules would not make (or the
-            # reverse) does not replay
-            logged = event["action"]
-            android = androids[android_id]
-            known = _known_action(logged)
-            whole = _whole_note_values(android, logged) if known is not None else None
-            if known is not None and whole is not None:
-                # an action seen before in this exact form: judged without parsing it again
-                produced = judge(
-                    state,
-                    android,
-                    {
-                        "type": "turn",
-                        "round": state.round,
-                        "android": android_id,
-                        "ticks": event["ticks"],
-                    },
-                    known[0],
-                    whole[0],
-                    whole[1],
-                    {k: v for k, v in logged.items() if k in NOTE_KEYS} or None,
-                    known[1],
-                )
+            _turn_problem(data)
+        return cls(
+            data["round"],
+            data["android"],
+            data["ticks"],
+            outcome,  # type: ignore[arg-type]  # not None: _turn_problem raised
+            action,
+            result,
+            None if code is None else _REASONS[code],
+            get("reason"),
+        )
+
+
+def _turn_problem(data: Mapping[str, Any]) -> None:
+    """Raise the EventError that says what is wrong with a logged turn."""
+    _fields(Turn.kind, data, _TURN)
+    outcome, code = data.get("outcome"), data.get("code")
+    if not isinstance(outcome, str) or outcome not in _OUTCOMES:
+        raise EventError(f"a turn's outcome {outcome!r} is not one")
+    if code is not None and (not isinstance(code, str) or code not in _REASONS):
+        raise EventError(f"a turn's reason code {code!r} is not one")
+    raise EventError("a turn's action and result are JSON objects")
+
+
+@_quick
+@dataclass(frozen=True, slots=True)
+class Production:
+    """What one building extracted, used and made at a round end."""
+
+    building: str
+    building_type: str
+    owner: str | None
+    extracted: Mapping[str, int] | None = None
+    used: Mapping[str, int] | None = None
+    made: Mapping[str, int] | None = None
+
+    def to_json(self) -> Json:
+        data: Json = {"building": self.building, "buildingType": self.building_type}
+        if self.extracted is not None:
+            data["extracted"] = self.extracted
+        if self.made is not None:
+            data["made"] = self.made
+        data["owner"] = self.owner
+        if self.used is not None:
+            data["used"] = self.used
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Production:
+        if type(data) is not dict:
+            raise EventError("a round end's production entry is not an object")
+        _fields("production", data, _PRODUCTION)
+        return cls(
+            data["building"],
+            data["buildingType"],
+            data["owner"],
+            data.get("extracted"),
+            data.get("used"),
+            data.get("made"),
+        )
+
+
+@_quick
+@dataclass(frozen=True, slots=True)
+class Hazard:
+    """The acid and radiation damage an android took at a round end (beyond ordinary decay)."""
+
+    android: str
+    acid: float | None = None
+    radiation: float | None = None
+
+    def to_json(self) -> Json:
+        data: Json = {}
+        if self.acid is not None:
+            data["acid"] = self.acid
+        data["android"] = self.android
+        if self.radiation is not None:
+            data["radiation"] = self.radiation
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Hazard:
+        if type(data) is not dict:
+            raise EventError("a round end's hazard entry is not an object")
+        _fields("hazard", data, _HAZARD)
+        return cls(data["android"], data.get("acid"), data.get("radiation"))
+
+
+@_quick
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """A round's end: the androids ``destroyed`` and, when there is anything to say (and the log
+    is recent enough to say it), what buildings produced, what hazards hurt and why each
+    destroyed android fell (``causes``: android -> ``health`` or ``battery``)."""
+
+    kind: ClassVar[str] = "round.ended"
+    round: int
+    destroyed: tuple[str, ...] = ()
+    production: tuple[Production, ...] | None = None
+    hazards: tuple[Hazard, ...] | None = None
+    causes: Mapping[str, str] | None = None
+
+    def to_json(self) -> Json:
+        data: Json = {}
+        if self.causes is not None:
+            data["causes"] = self.causes
+        data["destroyed"] = list(self.destroyed)
+        if self.hazards is not None:
+            data["hazards"] = [h.to_json() for h in self.hazards]
+        if self.production is not None:
+            data["production"] = [p.to_json() for p in self.production]
+        data["round"] = self.round
+        data["type"] = self.kind
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundEnded:
+        _fields(cls.kind, data, _ENDED)
+        production, hazards, causes = (
+            data.get("production"),
+            data.get("hazards"),
+            data.get("causes"),
+        )
+        destroyed = data["destroyed"]
+        if type(destroyed) is not list or (causes is not None and type(causes) is not dict):
+            raise EventError("a round end's destroyed is a list and its causes an object")
+        return cls(
+            data["round"],
+            tuple(destroyed),
+            None if production is None else tuple(Production.from_json(p) for p in production),
+            None if hazards is None else tuple(Hazard.from_json(h) for h in hazards),
+            causes,
+        )
+
+
+Event = PlayerJoined | ScriptUploaded | AndroidLaunched | RoundStarted | Turn | RoundEnded
+
+_JOINED = frozenset({"type", "player", "seat", "charger", "position"})
+_UPLOADED = frozenset({"type", "player", "script", "name"})
+_LAUNCHED = frozenset({"type", "player", "script", "android", "charger"})
+_STARTED = frozenset({"type", "round"})
+_TURN = frozenset(
+    {"type", "round", "android", "ticks", "outcome", "action", "result", "code", "reason"}
+)
+_ENDED = frozenset({"type", "round", "destroyed", "production", "hazards", "causes"})
+_PRODUCTION = frozenset({"building", "buildingType", "owner", "extracted", "used", "made"})
+_HAZARD = frozenset({"android", "acid", "radiation"})
+
+_KINDS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
+    "turn": Turn.from_json,  # by far the most common
+    "round.started": RoundStarted.from_json,
+    "round.ended": RoundEnded.from_json,
+    "player.joined": PlayerJoined.from_json,
+    "script.uploaded": ScriptUploaded.from_json,
+    "android.launched": AndroidLaunched.from_json,
+}
+
+EVENT_TYPES = tuple(_KINDS)  # every event type a log holds
+
+
+def event_from_json(data: object) -> Event:
+    """The event a JSON object of the log stands for (EventError if it is none; KeyError names
+    a missing field)."""
+    if type(data) is not dict:
+        raise EventError(f"an event is a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    parse = _KINDS.get(kind) if isinstance(kind, str) else None
+    if parse is None:
+        raise EventError(f"unknown event type {kind!r}")
+    return parse(data)
+
+
+def log_from_json(logged: Iterable[object]) -> list[Event]:
+    """A log of JSON objects (a game file's ``events``) as events; EventError saying which is
+    none (``event 12: unknown event type 'round.begun'``)."""
+    turn = Turn.from_json
+    events: list[Event] = []
+    append = events.append
+    try:
+        for data in logged:
+            # a turn is by far the most common event: read without the general dispatch
+            if type(data) is dict and data.get("type") == "turn":
+                append(turn(data))
             else:
-                notes = (
-                    {k: v for k, v in logged.items() if k in NOTE_KEYS}
-                    if isinstance(logged, dict)
-                    else None
-                )
-                produced = apply_turn(
-                    state,
-                    android_id,
-                    Decision(value=_whole_notes(android, logged), ticks=event["ticks"]),
-                    logged_notes=notes,
-                )
-            if not fits(produced, event):
-                raise ReplayError(f"event {index}: the turn of {android_id} came out differently")
-        else:
-            charge_failed_turn(state, androids[android_id])
+                append(event_from_json(data))
+    except EventError as error:
+        raise EventError(f"event {len(events)}: {error}") from None
+    except KeyError as error:
+        data = list(logged)[len(events)]
+        kind = data.get("type") if isinstance(data, dict) else None
+        raise EventError(f"event {len(events)}: a {kind} event lacks its field {error}") from None
+    except (TypeError, ValueError, AttributeError) as error:
+        raise EventError(f"event {len(events)} is malformed: {error}") from None
+    return events
 
 
-# Logged actions (their notes left out) already parsed in this process, by their exact form: the
-# action and its dump, which is what parsing that form again would give. A log repeats a few
-# forms (a move north, a charge, a deposit of the same cargo) hundreds of times, and parsing each
-# again was a third of a replay. Only a form whose dump is itself is kept (what this engine
-# writes); any other form is parsed every time, and judged exactly as before.
-_Form = tuple[tuple[str, type, object], ...]
-_KNOWN: dict[_Form, tuple[AnyAction, dict[str, Any]]] = {}
-_KNOWN_LIMIT = 4096  # forms kept at most (a broadcast's text makes each one new)
+def round_of(event: Event) -> int | None:
+    """The round an event belongs to (None for the events between rounds: joins, uploads,
+    launches)."""
+    if type(event) is Turn or type(event) is RoundStarted or type(event) is RoundEnded:
+        return event.round
+    return None
 
 
-def _form(logged: dict[str, Any]) -> _Form | None:
-    """A hashable key for a logged action's exact form without its notes: each field's name,
-    type and value (True and 1 differ here), one level of objects inside (its resources), in
-    name order; None for a form no action has (a list, a float, an object deeper down)."""
-    key: list[tuple[str, type, object]] = []
-    for name, value in logged.items():
-        if name in NOTE_KEYS:
-            continue
-        kind = type(value)
-        if kind is dict:
-            inner: list[tuple[str, type, object]] = []
-            for part, amount in value.items():
-                if type(amount) not in (int, str):
-                    return None
-                inner.append((part, type(amount), amount))
-            value = tuple(inner)
-        elif kind not in (int, str):
-            return None
-        key.append((name, kind, value))
-    key.sort()  # a dict's order is no part of its form (a file's keys are sorted, a dump's not)
-    return tuple(key)
+def failed_turn(event: Event) -> bool:
+    """Whether an event is a turn that failed (refused, invalid, or a script error).
+
+    >>> failed_turn(Turn(3, "android-1", 0, Outcome.REFUSED)), failed_turn(RoundStarted(3))
+    (True, False)
+    """
+    return type(event) is Turn and event.outcome is not Outcome.ACCEPTED
 
 
-def _known_action(logged: object) -> tuple[AnyAction, dict[str, Any]] | None:
-    """The parsed action and its dump for a logged action in a form this engine writes, or None
-    (not such a form: the caller parses it the usual way, and judges it as before)."""
-    if type(logged) is not dict:
-        return None
-    key = _form(logged)
-    if key is None:
-        return None
-    known = _KNOWN.get(key)
-    if known is None:
-        plain = {k: v for k, v in logged.items() if k not in NOTE_KEYS}
-        try:
-            action = ACTION_ADAPTER.validate_python(plain)
-        except ValidationError:
-            return None
-        dump = action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")
-        if _form(dump) != key:
-            return None
-        if len(_KNOWN) >= _KNOWN_LIMIT:
-            _KNOWN.clear()
-        known = _KNOWN[key] = (action, dump)
-    return known
-
-
-def _whole_note_values(
-    android: Android, logged: dict[str, Any]
-) -> tuple[str | None, str | None] | None:
-    """The whole memory and recording a logged action sets (None: unchanged), or None when a
-    logged note is not text (the caller parses the action the usual way, which refuses it)."""
-    if not NOTE_KEYS & logged.keys():
-        return (None, None)
-    memory = expand(android.memory, logged, "memory")
-    recording = expand(android.recording, logged, "recording")
-    if (memory is not None and type(memory) is not str) or (
-        recording is not None and type(recording) is not str
-    ):
-        return None
-    return (memory, recording)
-
-
-def _whole_notes(android: Android, logged: dict[str, Any]) -> dict[str, Any]:
-    """The action as the script returned it: notes logged as changes made whole again."""
-    if not NOTE_KEYS & logged.keys():
-        return logged
-    action = {k: v for k, v in logged.items() if k not in NOTE_KEYS}
-    for name in NOTES:
-        whole = expand(getattr(android, name), logged, name)
-        if whole is not None:
-            action[name] = whole
-    return action
-
-
-def replay(initial: GameState, events: Iterable[dict[str, Any]]) -> GameState:
-    """Apply a log to an initial state (changed in place and returned)."""
-    replayer = Replayer(initial, defer_sight=True)
-    for index, event in enumerate(events):
-        try:
-            replayer.apply(index, event)
-        except ReplayError:
-            raise
-        except Refusal as refusal:  # e.g. a logged launch the rules refuse: the log does not fit
-            raise ReplayError(
-                f"event {index} ({event.get('type')}) cannot be applied: {refusal.reason}"
-            ) from None
-        except (KeyError, TypeError, ValueError) as error:
-            raise ReplayError(
-                f"event {index} ({event.get('type') if isinstance(event, dict) else event!r}) cannot be applied: {error}"
-            ) from None
-    if replayer.sight_stale:
-        recompute(initial)
-    return initial
+__all__ = [
+    "EVENT_TYPES",
+    "AndroidLaunched",
+    "Event",
+    "EventError",
+    "Hazard",
+    "PlayerJoined",
+    "Production",
+    "ReplayError",
+    "RoundEnded",
+    "RoundStarted",
+    "ScriptUploaded",
+    "Turn",
+    "event_from_json",
+    "failed_turn",
+    "log_from_json",
+    "round_of",
+]

@@ -23,10 +23,12 @@ before judging the turn again.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..limits import NOTE_KEYS as NOTE_KEYS
 from ..limits import NOTES as NOTES
+from .events import AndroidLaunched, Event, Turn
 from .reasons import Outcome
 
 _PROBE = 32  # characters of the new note used to find where the old one continues
@@ -124,14 +126,15 @@ class NoteTracker:
     ``recording``). Feed it every event in order with :meth:`whole`: a turn that logged its notes
     as edits comes back with the whole notes it set, as the script returned them.
 
+    >>> from .events import AndroidLaunched, Turn
     >>> tracker = NoteTracker([])
-    >>> tracker.whole({"type": "android.launched", "android": "android-1"})["type"]
+    >>> tracker.whole(AndroidLaunched("alice", "script-1", "android-1", "building-1")).kind
     'android.launched'
-    >>> turn = {"type": "turn", "android": "android-1", "outcome": "accepted", "action": {"type": "android.wait", "memory": "abc"}}
-    >>> tracker.whole(turn)["action"]["memory"]
+    >>> turn = Turn(1, "android-1", 0, Outcome.ACCEPTED, {"type": "android.wait", "memory": "abc"})
+    >>> tracker.whole(turn).action["memory"]
     'abc'
-    >>> edit = {"type": "turn", "android": "android-1", "outcome": "accepted", "action": {"type": "android.wait", "memoryEdits": [[3, 3, "d"]]}}
-    >>> tracker.whole(edit)["action"]
+    >>> edit = Turn(2, "android-1", 0, Outcome.ACCEPTED, {"type": "android.wait", "memoryEdits": [[3, 3, "d"]]})
+    >>> tracker.whole(edit).action
     {'type': 'android.wait', 'memory': 'abcd'}
     """
 
@@ -140,23 +143,19 @@ class NoteTracker:
             a["id"]: {n: a.get(n, "") for n in NOTES} for a in initial
         }
 
-    def whole(self, event: dict[str, Any]) -> dict[str, Any]:
-        kind = event.get("type")
-        if kind == "android.launched":
-            self.notes[event["android"]] = {n: "" for n in NOTES}
+    def whole(self, event: Event) -> Event:
+        if type(event) is AndroidLaunched:
+            self.notes[event.android] = {n: "" for n in NOTES}
             return event
-        action = event.get("action")
-        if (
-            kind != "turn"
-            or event.get("outcome") != Outcome.ACCEPTED
-            or not isinstance(action, dict)
-            or not NOTE_KEYS & action.keys()
-        ):
+        if type(event) is not Turn:
             return event
-        held = self.notes.setdefault(event["android"], {n: "" for n in NOTES})
+        action = event.action
+        if event.outcome is not Outcome.ACCEPTED or action is None or not NOTE_KEYS & action.keys():
+            return event
+        held = self.notes.setdefault(event.android, {n: "" for n in NOTES})
         shown = {k: v for k, v in action.items() if k not in NOTE_KEYS}
         for name in NOTES:
             note = expand(held[name], action, name)
             if note is not None:
                 held[name] = shown[name] = note
-        return {**event, "action": shown}
+        return replace(event, action=shown)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from .events import AndroidLaunched, PlayerJoined, ScriptUploaded
 from .prng import SplitMix64, derive
 from .refusals import Refusal, UnknownPlayer
 from .state import Android, Building, GameState, Player, Script
@@ -120,7 +119,7 @@ def _symmetric_tile(state: GameState, seat: int) -> tuple[int, int] | None:
     return fair[SplitMix64(derive(state.seed, "initial-charger", "rotational")).below(len(fair))]
 
 
-def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> dict[str, Any]:
+def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> PlayerJoined:
     """Add a player with their completed, unsalvageable initial charger. Returns the event."""
     if not player or len(player) > 64 or not all(c.isalnum() or c in "-_." for c in player):
         raise Refusal(
@@ -156,13 +155,7 @@ def join(state: GameState, player: str, at: tuple[int, int] | None = None) -> di
     state.buildings[building.id] = building
     state.building_at[(x, y)] = building.id
     recompute(state)
-    return {
-        "type": "player.joined",
-        "player": player,
-        "seat": seat,
-        "charger": building.id,
-        "position": {"x": x, "y": y},
-    }
+    return PlayerJoined(player, seat, building.id, x, y)
 
 
 def require_player(state: GameState, player: str) -> None:
@@ -173,7 +166,7 @@ def require_player(state: GameState, player: str) -> None:
 MAX_SCRIPT_NAME = 200
 
 
-def add_script(state: GameState, player: str, name: str) -> dict[str, Any]:
+def add_script(state: GameState, player: str, name: str) -> ScriptUploaded:
     """Register an uploaded script for a player (its compiled source lives in the game file)."""
     require_player(state, player)
     if not isinstance(name, str) or not 0 < len(name) <= MAX_SCRIPT_NAME or not is_plain_text(name):
@@ -185,7 +178,7 @@ def add_script(state: GameState, player: str, name: str) -> dict[str, Any]:
         )
     script = Script(state.new_id("script"), player, name)
     state.scripts[script.id] = script
-    return {"type": "script.uploaded", "player": player, "script": script.id, "name": name}
+    return ScriptUploaded(player, script.id, name)
 
 
 def spawn(state: GameState, owner: str, script: str, x: int, y: int) -> Android:
@@ -212,7 +205,7 @@ def check_launch(state: GameState, player: str, script: str) -> None:
 
 def launch(
     state: GameState, player: str, script: str, charger: str | None = None
-) -> dict[str, Any]:
+) -> AndroidLaunched:
     """A player launches an android between rounds, on their initial charger unless another of
     their completed chargers is named. Returns the event."""
     require_player(state, player)
@@ -233,10 +226,4 @@ def launch(
         site = named
     android = spawn(state, player, script, site.x, site.y)
     recompute(state)
-    return {
-        "type": "android.launched",
-        "player": player,
-        "script": script,
-        "android": android.id,
-        "charger": site.id,
-    }
+    return AndroidLaunched(player, script, android.id, site.id)

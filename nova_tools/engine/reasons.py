@@ -25,7 +25,6 @@ True
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
 
 
 class Reason(StrEnum):
@@ -180,15 +179,6 @@ class Outcome(StrEnum):
         return self is not Outcome.ACCEPTED
 
 
-def failed_turn(event: dict[str, Any]) -> bool:
-    """Whether a logged event is a turn that failed (refused, invalid, or a script error).
-
-    >>> failed_turn({"type": "turn", "outcome": "refused"}), failed_turn({"type": "round.ended"})
-    (True, False)
-    """
-    return event.get("type") == "turn" and event.get("outcome") != Outcome.ACCEPTED
-
-
 # for readers and tools: every code a refused action can carry
 REFUSAL_CODES = tuple(reason.value for reason in Reason if reason.group == "action")
 
@@ -201,4 +191,4 @@ def reason_table(group: str) -> str:
     return "\n".join(["| code | meaning |", "|---|---|", *rows])
 
 
-__all__ = ["REFUSAL_CODES", "Outcome", "Reason", "failed_turn", "reason_table"]
+__all__ = ["REFUSAL_CODES", "Outcome", "Reason", "reason_table"]

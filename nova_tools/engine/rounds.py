@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from ..limits import NOTES
 from . import materials as mat
 from .actions import HANDLERS, _settle
+from .events import Event, Hazard, Production, RoundEnded, RoundStarted, Turn
 from .notes import compact
 from .prng import derive
 from .reasons import Outcome, Reason
@@ -75,13 +76,13 @@ def turn_seed(state: GameState, android_id: str) -> int:
     return derive(state.seed, "turn", android_id, state.round)
 
 
-def begin_round(state: GameState, *, sight: bool = True) -> dict[str, Any]:
+def begin_round(state: GameState, *, sight: bool = True) -> RoundStarted:
     """The round counter advances and visibility is recomputed (``sight=False``: by the caller,
     later; a replay that reads nothing in between recomputes once at the end)."""
     state.round += 1
     if sight:
         recompute(state)
-    return {"type": "round.started", "round": state.round}
+    return RoundStarted(state.round)
 
 
 def _parse(value: object) -> AnyAction:
@@ -116,14 +117,14 @@ def charge_failed_turn(state: GameState, android: Android) -> None:
 def _fail(
     state: GameState,
     android: Android,
-    event: dict[str, Any],
+    ticks: int,
     outcome: Outcome,
     code: str,
     reason: str,
-) -> dict[str, Any]:
+    action: dict[str, Any] | None = None,
+) -> Turn:
     charge_failed_turn(state, android)
-    event.update(outcome=outcome.value, code=Reason.of(code).value, reason=reason)
-    return event
+    return Turn(state.round, android.id, ticks, outcome, action, None, Reason.of(code), reason)
 
 
 def apply_turn(
@@ -132,44 +133,62 @@ def apply_turn(
     decision: Decision,
     *,
     logged_notes: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> Turn:
     """Judge and apply one android's turn. Returns the turn event; a failed turn costs
     rules.android.failedTurnHealthPenalty health and leaves memory and recording unchanged.
 
     ``logged_notes``: a replay's notes as the log holds them (see notes.py), used as they are
     instead of being worked out again."""
     android = state.androids[android_id]
-    event: dict[str, Any] = {
-        "type": "turn",
-        "round": state.round,
-        "android": android_id,
-        "ticks": decision.ticks,
-    }
+    ticks = decision.ticks
     if decision.error is not None:
-        return _fail(state, android, event, Outcome.ERROR, decision.code, decision.error)
+        return _fail(state, android, ticks, Outcome.ERROR, decision.code, decision.error)
     try:
         action = _parse(decision.value)
     except ValidationError as error:
         return _fail(
-            state, android, event, Outcome.INVALID, Reason.NOT_AN_ACTION, _describe_invalid(error)
+            state, android, ticks, Outcome.INVALID, Reason.NOT_AN_ACTION, _describe_invalid(error)
         )
-    return judge(state, android, event, action, action.memory, action.recording, logged_notes)
+    return judge(state, android, ticks, action, action.memory, action.recording, logged_notes)
 
 
 def judge(
     state: GameState,
     android: Android,
-    event: dict[str, Any],
+    ticks: int,
     action: AnyAction,
     memory: str | None,
     recording: str | None,
     logged_notes: dict[str, Any] | None = None,
     logged: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> Turn:
     """Judge a well-formed action and apply it: the step of :func:`apply_turn` after parsing.
     ``memory`` and ``recording`` are the notes the action sets (a replay knows the action
     without them: it hands in a note-less action, the whole notes, the notes as logged and,
     in ``logged``, the action's dump without its notes, so nothing is parsed or dumped twice)."""
+    return Turn(
+        state.round,
+        android.id,
+        ticks,
+        *verdict(state, android, action, memory, recording, logged_notes, logged),
+    )
+
+
+# A judged turn's fields after its round, android and ticks: (outcome, action, result, code,
+# reason), in the order of Turn's.
+Verdict = tuple[Outcome, dict[str, Any] | None, dict[str, Any] | None, Reason | None, str | None]
+
+
+def verdict(
+    state: GameState,
+    android: Android,
+    action: AnyAction,
+    memory: str | None,
+    recording: str | None,
+    logged_notes: dict[str, Any] | None = None,
+    logged: dict[str, Any] | None = None,
+) -> Verdict:
+    """:func:`judge` without building the event: what a replay compares with the logged turn."""
     limits = state.rules.android
     try:
         # lengths in UTF-16 code units: what the script's own .length counts
@@ -187,14 +206,15 @@ def judge(
     except Refusal as refusal:
         # the whole action but its notes, so a replay can judge it again (memory and recording
         # are left out: a refused turn never writes them, and they can be large)
-        event["action"] = (
+        refused = (
             dict(logged)
             if logged is not None
             else action.model_dump(
                 by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json"
             )
         )
-        return _fail(state, android, event, Outcome.REFUSED, refusal.code, refusal.reason)
+        charge_failed_turn(state, android)
+        return (Outcome.REFUSED, refused, None, refusal.code, refusal.reason)
     logged = (
         dict(logged)
         if logged is not None
@@ -213,13 +233,10 @@ def judge(
         android.recording = recording
     if logged_notes:
         logged.update(logged_notes)
-    event.update(outcome=Outcome.ACCEPTED.value, action=logged)
-    if details:
-        event["result"] = details
-    return event
+    return (Outcome.ACCEPTED, logged, details or None, None, None)
 
 
-def _round_end_buildings(state: GameState) -> list[dict[str, Any]]:
+def _round_end_buildings(state: GameState) -> list[Production]:
     """Extraction, then each building's conversions; returns what each building made of it (only
     buildings where something happened)."""
     produced = []
@@ -249,26 +266,26 @@ def _round_end_buildings(state: GameState) -> list[dict[str, Any]]:
                 mat.add(used, needs)
                 mat.add(made, outputs)
         if extracted or made:
-            produce: dict[str, Any] = {
-                "building": building.id,
-                "buildingType": building.type,
-                "owner": building.owner,
-            }
-            if extracted:
-                produce["extracted"] = mat.ordered(extracted)
-            if made:
-                produce.update(used=mat.ordered(used), made=mat.ordered(made))
-            produced.append(produce)
+            produced.append(
+                Production(
+                    building.id,
+                    building.type,
+                    building.owner,
+                    mat.ordered(extracted) if extracted else None,
+                    mat.ordered(used) if made else None,
+                    mat.ordered(made) if made else None,
+                )
+            )
     return produced
 
 
-def end_round(state: GameState) -> dict[str, Any]:
+def end_round(state: GameState) -> RoundEnded:
     event = resolve_round_end(state)
     recompute(state)
     return event
 
 
-def resolve_round_end(state: GameState) -> dict[str, Any]:
+def resolve_round_end(state: GameState) -> RoundEnded:
     """The round end without the visibility recompute (which :func:`end_round` adds): extraction,
     conversions, decay, hazard damage, destruction. Replay uses it directly, recomputing
     visibility only when something could observe it.
@@ -279,9 +296,9 @@ def resolve_round_end(state: GameState) -> dict[str, Any]:
     android was: ``health`` or ``battery``)."""
     rules = state.rules.android
     production = _round_end_buildings(state)
-    destroyed = []
-    hazards = []
-    causes = {}
+    destroyed: list[str] = []
+    hazards: list[Hazard] = []
+    causes: dict[str, str] = {}
     for android in state.androids.values():
         if not android.active:
             continue
@@ -290,31 +307,29 @@ def resolve_round_end(state: GameState) -> dict[str, Any]:
         radiation = ground.get("radiation", 0) * rules.radiation_damage_per_point
         android.health = _settle(android.health - (rules.decay_per_round + radiation + acid))
         if acid or radiation:
-            hazard: dict[str, Any] = {"android": android.id}
-            if acid:
-                hazard["acid"] = _settle(acid)
-            if radiation:
-                hazard["radiation"] = _settle(radiation)
-            hazards.append(hazard)
+            hazards.append(
+                Hazard(
+                    android.id,
+                    _settle(acid) if acid else None,
+                    _settle(radiation) if radiation else None,
+                )
+            )
         if android.health <= 0 or android.battery <= 0:
             android.active = False
             destroyed.append(android.id)
             causes[android.id] = "health" if android.health <= 0 else "battery"
-    event: dict[str, Any] = {"type": "round.ended", "round": state.round, "destroyed": destroyed}
-    if production:
-        event["production"] = production
-    if hazards:
-        event["hazards"] = hazards
-    if causes:
-        event["causes"] = causes
-    return event
+    return RoundEnded(
+        state.round,
+        tuple(destroyed),
+        tuple(production) if production else None,
+        tuple(hazards) if hazards else None,
+        causes or None,
+    )
 
 
-def play_round(
-    state: GameState, decide: Callable[[GameState, Android], Decision]
-) -> list[dict[str, Any]]:
+def play_round(state: GameState, decide: Callable[[GameState, Android], Decision]) -> list[Event]:
     """Play one whole round, asking ``decide`` for each android's turn. Returns its events."""
-    events = [begin_round(state)]
+    events: list[Event] = [begin_round(state)]
     for android_id in turn_order(state):
         android = state.androids[android_id]
         if not android.active:  # dismantled by a sibling earlier this round

@@ -62,8 +62,7 @@ class Scenario:
         return player
 
     def script(self, player: str, name: str = "script") -> str:
-        added: str = players.add_script(self.state, player, name)["script"]
-        return added
+        return players.add_script(self.state, player, name).script
 
     def building(
         self,

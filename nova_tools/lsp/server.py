@@ -23,8 +23,9 @@ answers                rename, symbols, formatting, hints...)
 Diagnostics, code lenses and code actions of several features are joined; hover and completion
 take the first feature's answer. Game facts come from :mod:`nova_tools.api` and
 :mod:`nova_tools.rules`; the TypeScript checker runs in a child process behind
-:class:`~nova_tools.lsp.tsserver.TsServer`, started while the server answers ``initialize`` so
-that the features it answers can be offered with its options. An editor that runs its own
+:class:`~nova_tools.lsp.tsserver.TsServer`, started behind ``initialize``, which is answered at
+once: the features tsc answers are registered once it has started when the editor takes
+registrations later, else offered at once with tsc 7.0.x's options (:mod:`.features.forwarded`). An editor that runs its own
 TypeScript server (VS Code) passes ``{"nova": {"forwardTypeScript": false}}`` as initialization
 options: then only diagnostics, hover and completion come from tsc.
 """
@@ -171,6 +172,11 @@ class NovaServer(LanguageServer):
 
     def offer(self, method: str, options: object, handler: Callable[..., Any]) -> None:
         self.feature(method, options)(handler)
+
+    async def register_capabilities(self, registrations: list[types.Registration]) -> None:
+        await self.client_register_capability_async(
+            types.RegistrationParams(registrations=registrations)
+        )
 
     def refresh_code_lenses(self) -> None:
         workspace = self.client_capabilities.workspace

@@ -195,8 +195,9 @@ def _standing(folder: GameFolder, game: str, player: str | None) -> list[str]:
             + (":" if failed.total else ".")
         )
         lines += [
-            f"- round {e['round']} {e['android']}: [{e.get('code')}] {e.get('reason')}"
-            for e in failed.events
+            f"- round {t.round} {t.android}: [{t.code}] {t.reason}"
+            for t in (line.event for line in failed.events)
+            if isinstance(t, api.Turn)
         ]
         lines.append(
             "Improve on what is there: read your androids with get_android and the events before changing the code."

@@ -3,6 +3,8 @@ structured content (the api result itself). No game logic: only presentation."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import api
 from ..limits import NOTES  # the action fields that carry an android's notes
 
@@ -28,21 +30,24 @@ def cut_text(text: str, limit: int) -> str:
     )
 
 
-def shorten_event(event: dict, limit: int = EVENT_TEXT_CHARS) -> dict:
-    """An event with long memory and recording strings cut (get_android shows them whole)."""
-    action = event.get("action")
-    if isinstance(action, dict):
-        cut = {
-            k: cut_text(v, limit) if k in NOTES and isinstance(v, str) else v
-            for k, v in action.items()
-        }
-        event = {**event, "action": cut}
-    return event
+def shorten_action(action: dict, limit: int = EVENT_TEXT_CHARS) -> dict:
+    """An action with long memory and recording strings cut (get_android shows them whole)."""
+    return {
+        k: cut_text(v, limit) if k in NOTES and isinstance(v, str) else v for k, v in action.items()
+    }
 
 
-def event_line(event: dict) -> str:
+def shorten_event(line: api.EventLine, limit: int = EVENT_TEXT_CHARS) -> api.EventLine:
+    """An event line whose turn has its long memory and recording strings cut."""
+    event = line.event
+    if not isinstance(event, api.Turn) or event.action is None:
+        return line
+    return replace(line, event=replace(event, action=shorten_action(event.action, limit)))
+
+
+def event_line(line: api.EventLine) -> str:
     """``#12 r3 alice's android-1 collected 5 metal``: the event's index and its words (api.wording)."""
-    return f"#{event['index']} {cut_text(event.get('text') or event['type'], EVENT_LINE_CHARS)}"
+    return f"#{line.index} {cut_text(line.text or line.event.kind, EVENT_LINE_CHARS)}"
 
 
 def world_text(game: str, world: api.PlayerWorld) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import engine
-from ..engine.reasons import failed_turn
+from ..engine.events import Event, RoundEnded, Turn
 from ..errors import NovaError
 from ..limits import MAX_SEED
 from ..rules import Rules
@@ -70,7 +70,7 @@ class RoundReport:
     are wanted)."""
 
     round: int
-    events: list[dict[str, Any]]
+    events: list[Event]
     turns: int
     failed_turns: int
     destroyed: tuple[str, ...]
@@ -86,7 +86,7 @@ class GameResult:
     state_hash: str
     rounds: int  # the last round played
     scores: tuple[engine.Score, ...]
-    events: list[dict[str, Any]] = field(repr=False)
+    events: list[Event] = field(repr=False)
     turns: int = 0
     failed_turns: int = 0
     destroyed: tuple[str, ...] = ()  # the androids destroyed in this session's rounds, in order
@@ -119,7 +119,7 @@ class GameSession:
         self.state = state
         self.runner = runner or ScriptRunner(state.rules, bundles, source_maps)
         self.keep_events = keep_events
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.turns = 0
         self.failed_turns = 0
         self.destroyed: tuple[str, ...] = ()
@@ -145,21 +145,23 @@ class GameSession:
     def round(self) -> int:
         return self.state.round
 
-    def _record(self, events: list[dict[str, Any]]) -> None:
+    def _record(self, events: list[Event]) -> None:
         if self.keep_events:
             self.events.extend(events)
 
-    def seat(self, seat: Seat) -> list[dict[str, Any]]:
+    def seat(self, seat: Seat) -> list[Event]:
         """Join ``seat.player`` (if new), upload its script and launch one android with it on the
         player's initial charger. Returns the events (refusals raise engine.Refusal)."""
         state = self.state
-        events = [] if seat.player in state.players else [engine.join(state, seat.player)]
+        events: list[Event] = (
+            [] if seat.player in state.players else [engine.join(state, seat.player)]
+        )
         uploaded = engine.add_script(state, seat.player, seat.name)
-        self.runner.bundles[uploaded["script"]] = seat.script.bundle
+        self.runner.bundles[uploaded.script] = seat.script.bundle
         if seat.script.source_map is not None:
-            self.runner.source_maps[uploaded["script"]] = seat.script.source_map
-        self.seats[uploaded["script"]] = seat
-        events += [uploaded, engine.launch(state, seat.player, uploaded["script"])]
+            self.runner.source_maps[uploaded.script] = seat.script.source_map
+        self.seats[uploaded.script] = seat
+        events += [uploaded, engine.launch(state, seat.player, uploaded.script)]
         self._record(events)
         return events
 
@@ -171,13 +173,13 @@ class GameSession:
         failures: list[tuple[str, str]] = []
         destroyed: tuple[str, ...] = ()
         for event in events:
-            if event["type"] == "turn":
-                owner = androids[event["android"]].owner
+            if type(event) is Turn:
+                owner = androids[event.android].owner
                 turns_by[owner] = turns_by.get(owner, 0) + 1
-                if failed_turn(event):
-                    failures.append((owner, event["code"]))
-            elif event["type"] == "round.ended":
-                destroyed = tuple(event["destroyed"])
+                if event.failed:
+                    failures.append((owner, str(event.code)))
+            elif type(event) is RoundEnded:
+                destroyed = event.destroyed
         turns = sum(turns_by.values())
         self.turns += turns
         self.failed_turns += len(failures)
@@ -210,7 +212,7 @@ class GameSession:
                 progress(done, rounds)
         return reports
 
-    def trial_turn(self, android_id: str) -> tuple[engine.Decision, dict[str, Any]]:
+    def trial_turn(self, android_id: str) -> tuple[engine.Decision, Turn]:
         """Begin the next round and play one android's turn only (a dry run, on a state that is
         thrown away afterwards): the decision its script made and the turn event the engine
         judged. ``runner.last_logs`` holds what the script printed."""

@@ -56,7 +56,12 @@ class TypeScriptTypes:
     def type(self, annotation: Any) -> str:
         origin = get_origin(annotation)
         if origin is Annotated:
-            return self.type(get_args(annotation)[0])
+            base, *meta = get_args(annotation)
+            for item in meta:  # a field that declares its own JSON schema (api's event lines)
+                schema = getattr(item, "json_schema", None)
+                if schema == {"additionalProperties": True, "type": "object"}:
+                    return self.mapping(str, Any)
+            return self.type(base)
         if annotation is type(None) or annotation is None:
             return "null"
         if annotation is str or (isinstance(annotation, type) and issubclass(annotation, Path)):

@@ -6,6 +6,7 @@ The game is built with the engine (no script runs), so every expected event is k
 from __future__ import annotations
 
 import pytest
+from nova_testing import shown
 
 from nova_tools import api, engine, store
 from nova_tools.engine import Scenario
@@ -34,8 +35,8 @@ def game(tmp_path_factory):
     for player in ("alice", "bob"):
         events = [engine.join(game.state, player)]
         uploaded = engine.add_script(game.state, player, "bot")
-        events += [uploaded, engine.launch(game.state, player, uploaded["script"])]
-        game.scripts[uploaded["script"]] = store.StoredScript(
+        events += [uploaded, engine.launch(game.state, player, uploaded.script)]
+        game.scripts[uploaded.script] = store.StoredScript(
             player, "bot", "0" * 64, "export default () => 1"
         )
         game.record(events)
@@ -46,11 +47,11 @@ def game(tmp_path_factory):
 
 
 def indexes(page: api.EventsPage) -> list[int]:
-    return [e["index"] for e in page.events]
+    return [e["index"] for e in shown(page)]
 
 
 def log(game) -> list[dict]:
-    return store.load(game).events
+    return shown(store.load(game))
 
 
 def test_no_filter_pages_the_whole_log_from_the_oldest(game):
@@ -63,7 +64,7 @@ def test_no_filter_pages_the_whole_log_from_the_oldest(game):
         len(events),
     )
     assert indexes(page) == [0, 1, 2, 3, 4]
-    assert [e["type"] for e in page.events] == [e["type"] for e in events[:5]]
+    assert [e["type"] for e in shown(page)] == [e["type"] for e in events[:5]]
     assert indexes(api.events_page(game, offset=7, limit=3)) == [7, 8, 9]
 
 
@@ -82,29 +83,29 @@ def test_a_round_keeps_that_rounds_events_only(game):
     page = api.events_page(game, round=2, limit=500)
     expected = [i for i, e in enumerate(log(game)) if e.get("round") == 2]
     assert indexes(page) == expected and page.total == len(expected)
-    assert [e["type"] for e in page.events] == ["round.started", "turn", "turn", "round.ended"]
+    assert [e["type"] for e in shown(page)] == ["round.started", "turn", "turn", "round.ended"]
 
 
 def test_an_android_keeps_its_launch_and_its_turns(game):
     page = api.events_page(game, android="android-1", limit=500)
-    assert [(e["type"], e.get("round")) for e in page.events] == [("android.launched", None)] + [
+    assert [(e["type"], e.get("round")) for e in shown(page)] == [("android.launched", None)] + [
         ("turn", r) for r in range(1, ROUNDS + 1)
     ]
-    assert all(e["android"] == "android-1" for e in page.events)
+    assert all(e["android"] == "android-1" for e in shown(page))
 
 
 def test_failed_only_keeps_the_failed_turns(game):
     page = api.events_page(game, failed_only=True, limit=500)
-    assert [(e["android"], e["outcome"], e["round"]) for e in page.events] == [
+    assert [(e["android"], e["outcome"], e["round"]) for e in shown(page)] == [
         ("android-2", "invalid", r) for r in (1, 3)
     ]
-    assert all("FAILED" in e["text"] for e in page.events)
+    assert all("FAILED" in e["text"] for e in shown(page))
     assert api.events_page(game, failed_only=True, android="android-1", limit=500).total == 0
 
 
 def test_mine_only_keeps_the_players_own_turns(game):
     page = api.events_page(game, player="alice", mine_only=True, limit=500)
-    assert [(e["type"], e["android"]) for e in page.events] == [("turn", "android-1")] * ROUNDS
+    assert [(e["type"], e["android"]) for e in shown(page)] == [("turn", "android-1")] * ROUNDS
     with pytest.raises(
         api.ApiError, match="^mine_only needs the player whose androids are meant$"
     ):  # the whole sentence
@@ -118,7 +119,7 @@ def test_a_round_range_keeps_the_rounds_between_its_ends_both_included(game):
 
     def rounds(**arguments):
         page = api.events_page(game, limit=500, **arguments)
-        return sorted({e["round"] for e in page.events}), indexes(page)
+        return sorted({e["round"] for e in shown(page)}), indexes(page)
 
     assert rounds(from_round=2, to_round=3) == (
         [2, 3],
@@ -147,7 +148,7 @@ def test_a_range_open_at_the_top_reaches_the_last_round_of_a_long_game(tmp_path)
     long = store.new_game(path, Rules(), 3, SANDBOX_BUILD)
     long.record([engine.join(long.state, "alice")])
     script = engine.add_script(long.state, "alice", "bot")
-    long.record([script, engine.launch(long.state, "alice", script["script"])])
+    long.record([script, engine.launch(long.state, "alice", script.script)])
     for _ in range(130):
         long.record(
             engine.play_round(
@@ -155,7 +156,7 @@ def test_a_range_open_at_the_top_reaches_the_last_round_of_a_long_game(tmp_path)
             )
         )
     page = api.events_page(long, from_round=125, action="wait", limit=500)
-    assert [e["round"] for e in page.events] == list(range(125, 131))
+    assert [e["round"] for e in shown(page)] == list(range(125, 131))
 
 
 def test_an_action_type_or_an_outcome_keeps_those_turns_only(game):
@@ -165,7 +166,7 @@ def test_an_action_type_or_an_outcome_keeps_those_turns_only(game):
 
     def turns(**arguments):
         return [
-            (e["android"], e["round"]) for e in api.events_page(game, limit=500, **arguments).events
+            (e["android"], e["round"]) for e in shown(api.events_page(game, limit=500, **arguments))
         ]
 
     bobs_invalid = [("android-2", 1), ("android-2", 3)]
@@ -199,7 +200,7 @@ def test_notes_none_leaves_each_turns_notes_out_and_the_rest_of_it_in(game):
     def turns(**arguments):
         return {
             (e["android"], e["round"]): e
-            for e in api.events_page(game, limit=500, **arguments).events
+            for e in shown(api.events_page(game, limit=500, **arguments))
             if e["type"] == "turn"
         }
 
@@ -220,12 +221,12 @@ def test_a_filter_that_matches_nothing_is_an_empty_page_in_every_notes_form(game
     notes are followed along the log only as far as the last event shown)."""
     for notes in ("logged", "whole", "none"):
         page = api.events_page(game, round=99, notes=notes)
-        assert (page.total, page.events, page.log_length) == (0, (), len(log(game)))
+        assert (page.total, shown(page), page.log_length) == (0, [], len(log(game)))
 
 
 def test_a_player_reads_her_own_notes_and_the_others_redacted(game):
     def turns(page):
-        return {(e["android"], e["round"]): e for e in page.events if e["type"] == "turn"}
+        return {(e["android"], e["round"]): e for e in shown(page) if e["type"] == "turn"}
 
     hers = turns(api.events_page(game, player="alice", limit=500, notes="whole"))
     assert hers["android-1", 2]["action"] == {"type": "android.wait", "memory": "alice-note-2"}
@@ -278,7 +279,7 @@ def test_an_androids_events_end_with_the_round_ends_that_hurt_or_destroyed_it(tm
     def seen(android):
         return [
             (e["type"], e["round"])
-            for e in api.events_page(path, android=android, limit=500).events
+            for e in shown(api.events_page(path, android=android, limit=500))
         ]
 
     assert seen(hurt) == [("turn", 1), ("round.ended", 1), ("turn", 2), ("round.ended", 2)]

@@ -6,7 +6,10 @@ known; the match record is the one a peer match writes (match.result.record_of).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from nova_testing import shown
 
 from nova_tools import api, engine, store
 from nova_tools.engine import Scenario
@@ -69,7 +72,7 @@ def test_each_wreck_says_how_it_fell_and_an_active_android_says_nothing(game):
     assert not game.state.androids[SIBLING].active and api.android_fall(game, SIBLING) is None
     # the keeper's last turn was an accepted dismantle of another android; naming oneself is refused
     assert game.state.androids[KEEPER].active and api.android_fall(game, KEEPER) is None
-    confused = api.events_page(game, android=CONFUSED, offset=None, limit=1).events[0]
+    confused = shown(api.events_page(game, android=CONFUSED, offset=None, limit=1))[0]
     assert (
         confused["action"] == {"type": "android.dismantle", "targetAndroidId": CONFUSED}
         and confused["outcome"] != "accepted"
@@ -78,10 +81,11 @@ def test_each_wreck_says_how_it_fell_and_an_active_android_says_nothing(game):
 
 
 def test_a_wreck_from_a_log_written_before_causes_were_kept_still_says_when_it_fell(game):
-    # files written before round ends named their causes (engine.events.LATER_ROUND_END_FIELDS)
+    # files written before round ends named their causes (engine.replay.LATER_ROUND_END_FIELDS)
     older = store.load(game.path)
-    for event in older.events:
-        event.pop("causes", None)
+    older.events = [
+        replace(e, causes=None) if isinstance(e, engine.RoundEnded) else e for e in older.events
+    ]
     assert api.android_fall(older, FRAIL) == "destroyed at the end of round 1"
 
 

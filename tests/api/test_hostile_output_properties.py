@@ -163,10 +163,10 @@ def _game_with(path: Path, bundle: str) -> None:
     script = engine.add_script(game.state, "p", "hostile")
     events.append(script)
     compiled = CompiledScript.of(bundle, "main.ts")
-    game.scripts[script["script"]] = store.StoredScript(
+    game.scripts[script.script] = store.StoredScript(
         "p", "hostile", compiled.sha256, compiled.bundle
     )
-    events.append(engine.launch(game.state, "p", script["script"]))
+    events.append(engine.launch(game.state, "p", script.script))
     game.record(events)
     store.save(game)
 

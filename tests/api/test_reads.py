@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from nova_testing import nova
+from nova_testing import nova, shown
 
 from nova_tools import api, engine, store
 
@@ -99,15 +99,15 @@ def test_frames_step_through_the_game_round_by_round(game: Path) -> None:
     frames = list(api.replay_frames(game))
     assert [f.round for f in frames] == list(range(ROUNDS + 1))  # setup, then every round
     setup = frames[0]
-    assert [e["type"] for e in setup.events].count("android.launched") == 2 and not setup.androids[
+    assert [e["type"] for e in shown(setup)].count("android.launched") == 2 and not setup.androids[
         0
     ].cargo
     last = frames[-1]
     assert {p.id: p.score for p in last.players} == {
         p.id: p.score for p in api.status(game).players
     }
-    assert all(e["round"] == 5 for e in frames[5].events)
-    assert [e["type"] for e in frames[5].events][0] == "round.started" and frames[5].events[-1][
+    assert all(e["round"] == 5 for e in shown(frames[5]))
+    assert [e["type"] for e in shown(frames[5])][0] == "round.started" and shown(frames[5])[-1][
         "type"
     ] == "round.ended"
     # the frames are the whole board: every tile with something on or in it, every android
@@ -118,12 +118,12 @@ def test_frames_step_through_the_game_round_by_round(game: Path) -> None:
 
 def test_frames_per_turn_and_a_window_of_rounds(game: Path) -> None:
     window = list(api.replay_frames(game, first_round=3, last_round=4, per_turn=True))
-    log = store.load(game).events
+    log = shown(store.load(game))
     turns = {r: sum(1 for e in log if e["type"] == "turn" and e["round"] == r) for r in (3, 4)}
     assert [(f.round, f.turn) for f in window] == [(3, n) for n in range(1, turns[3] + 1)] + [
         (3, None)
     ] + [(4, n) for n in range(1, turns[4] + 1)] + [(4, None)]
-    assert [e["type"] for e in window[0].events] == ["round.started", "turn"]
+    assert [e["type"] for e in shown(window[0])] == ["round.started", "turn"]
     with pytest.raises(api.ApiError, match=f"has no round {ROUNDS + 5}"):
         list(api.replay_frames(game, first_round=ROUNDS + 5))
 
@@ -135,7 +135,7 @@ def test_a_players_world_after_a_round_is_the_world_of_the_game_stopped_there(
     short = tmp_path / "short.json"
     copy = store.load(game)
     end = next(
-        i for i, e in enumerate(copy.events) if e["type"] == "round.started" and e["round"] == 11
+        i for i, e in enumerate(shown(copy)) if e["type"] == "round.started" and e["round"] == 11
     )
     copy.path, copy.events = short, copy.events[:end]
     copy.state = engine.replay(engine.from_json(copy.initial, copy.rules), copy.events)
@@ -161,10 +161,10 @@ def _loose(world: api.PlayerWorld) -> dict[str, int]:
 def test_events_with_notes_whole_show_what_the_script_returned(game: Path) -> None:
     logged = api.events_page(game, android="android-1", limit=500)
     whole = api.events_page(game, android="android-1", limit=500, notes="whole")
-    assert any("memoryEdits" in (e.get("action") or {}) for e in logged.events), (
+    assert any("memoryEdits" in (e.get("action") or {}) for e in shown(logged)), (
         "the log keeps some notes as edits"
     )
-    for event in whole.events:
+    for event in shown(whole):
         action = event.get("action") or {}
         assert not {k for k in action if k.endswith("Edits")}
         if event["type"] == "turn" and event["outcome"] == "accepted":
@@ -172,12 +172,13 @@ def test_events_with_notes_whole_show_what_the_script_returned(game: Path) -> No
             assert action["recording"] == "r" * (30 + event["round"])
     # redacted for another player, whole or not
     as_bob = api.events_page(game, android="android-1", limit=500, notes="whole", player="bob")
-    assert {e["action"]["memory"] for e in as_bob.events if e.get("action")} == {"[Redacted]"}
+    assert {e["action"]["memory"] for e in shown(as_bob) if e.get("action")} == {"[Redacted]"}
 
 
 def test_failed_turns_carry_their_reason_code(game: Path) -> None:
-    failed = api.events_page(game, failed_only=True, limit=500).events
-    assert failed and all(api.failed_turn(e) for e in failed)
+    page = api.events_page(game, failed_only=True, limit=500)
+    assert page.events and all(api.failed_turn(line.event) for line in page.events)
+    failed = shown(page)
     assert {(e["android"], e["code"]) for e in failed} == {("android-1", api.Reason.SCRIPT_ERROR)}
     assert len(failed) == ROUNDS // 3
 

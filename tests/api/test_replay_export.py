@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from nova_testing import shown
 
 from nova_tools import api, store
 from nova_tools.engine import Scenario
@@ -135,7 +136,7 @@ def test_the_replay_is_the_documented_format(game):
         else {"player": s.player, "name": s.name, "sha256": s.sha256, "bundle": "[Redacted]"}
         for sid, s in loaded.scripts.items()
     }
-    assert len(replay["events"]) == len(loaded.events)
+    assert len(replay["events"]) == len(shown(loaded))
     assert list(replay["final"]) == ["round", "androids", "scores"]
     assert replay["final"]["round"] == 3
     assert replay["final"]["scores"] == api.status(game).to_json()["players"]
@@ -173,7 +174,7 @@ def test_androids_already_on_the_board_at_the_start_keep_their_owners_notes_only
 
 def test_write_replay_writes_the_replay_as_one_json_line(game, tmp_path):
     out = tmp_path / "alice-replay.json"
-    assert api.write_replay(game, "alice", out) == len(store.load(game).events)
+    assert api.write_replay(game, "alice", out) == len(shown(store.load(game)))
     text = out.read_text(encoding="utf-8")
     assert text == api.replay_json(game, "alice") and text.count("\n") == 1 and text.endswith("\n")
     assert json.loads(text) == api.replay_export(game, "alice")

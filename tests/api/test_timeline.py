@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from nova_testing import nova
+from nova_testing import nova, shown
 
 from nova_tools import api
 
@@ -157,7 +157,7 @@ def test_an_android_mid_game_shows_its_state_then_and_its_last_refusal(game: Pat
     # the walker heads west until the edge refuses it: a refused turn with its code and reason
     refused = [
         e
-        for e in api.events_page(game, android="android-1", failed_only=True, limit=500).events
+        for e in shown(api.events_page(game, android="android-1", failed_only=True, limit=500))
         if e["outcome"] == "refused"
     ]
     assert refused, "the walker should have been refused at the edge"
@@ -175,7 +175,7 @@ def test_an_android_mid_game_shows_its_state_then_and_its_last_refusal(game: Pat
 def test_an_android_after_one_turn_and_as_another_player_reads_it(game: Path) -> None:
     turn_frames = list(api.replay_frames(game, first_round=5, last_round=5, per_turn=True))
     acting = [f for f in turn_frames if f.turn == 1][0]
-    first = acting.events[-1]["android"]
+    first = shown(acting)[-1]["android"]
     moment = api.android_at(game, first, round=5, turn=1)
     assert moment.last_turn is not None and moment.last_turn.round == 5
     # android-1 threw on round 5: its owner reads the error, bob reads it redacted
@@ -187,7 +187,7 @@ def test_an_android_after_one_turn_and_as_another_player_reads_it(game: Path) ->
     assert other.memory == other.recording == "[Redacted]"
     accepted = [
         e["round"]
-        for e in api.events_page(game, android="android-1", limit=500).events
+        for e in shown(api.events_page(game, android="android-1", limit=500))
         if e["type"] == "turn" and e["round"] <= 5 and e["outcome"] == "accepted"
     ]
     assert own.memory == f"m{max(accepted)}"  # failed turns keep the notes of the last accepted one
@@ -198,7 +198,7 @@ def test_android_at_refuses_what_is_not_there(game: Path) -> None:
         api.android_at(game, "android-99", round=1)
     late = [
         e
-        for e in api.events_page(game, limit=500, offset=None).events
+        for e in shown(api.events_page(game, limit=500, offset=None))
         if e["type"] == "android.launched"
     ][-1]["android"]
     with pytest.raises(api.ApiError, match="had not been launched by round 2"):

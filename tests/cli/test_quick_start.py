@@ -117,7 +117,7 @@ def test_a_changed_file_is_read_in_full_never_answered_from_memory(played, tmp_p
     game = store.load(copy)
     game.path = copy
     game.events = game.events[
-        : max(i for i, e in enumerate(game.events) if e["type"] == "round.started")
+        : max(i for i, e in enumerate(game.events) if e.kind == "round.started")
     ]
     store.save(store.parse(copy, store.serialize(game)))
 

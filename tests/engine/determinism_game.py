@@ -15,6 +15,7 @@ import sys
 
 from nova_tools.engine import (
     Decision,
+    Event,
     add_script,
     from_json,
     generate,
@@ -65,16 +66,16 @@ def decide(state, android) -> Decision:
     return Decision(value=action, ticks=rng.below(3))
 
 
-def play(seed: int, rounds: int) -> tuple[list[dict], str, dict]:
+def play(seed: int, rounds: int) -> tuple[list[Event], str, dict]:
     rules = resolve({"android": {"failedTurnHealthPenalty": 1}})  # a forgiving host: longer lives
     state = generate(rules, seed)
     initial = to_json(state)
-    log: list[dict] = []
+    log: list[Event] = []
     for player in ("amber", "basalt"):
         log.append(join(state, player))
         uploaded = add_script(state, player, "starter")
         log.append(uploaded)
-        script = uploaded["script"]
+        script = uploaded.script
         for _ in range(2):
             log.append(launch(state, player, script))
     for _ in range(rounds):
@@ -90,7 +91,7 @@ def canonical(data: object) -> str:
 def main() -> None:
     seed, rounds = int(sys.argv[1]), int(sys.argv[2])
     log, digest, _ = play(seed, rounds)
-    sys.stdout.write(canonical({"log": log, "hash": digest}))
+    sys.stdout.write(canonical({"log": [e.to_json() for e in log], "hash": digest}))
 
 
 if __name__ == "__main__":

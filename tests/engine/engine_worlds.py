@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import copy
 
-from nova_tools.engine import Decision, GameState, Scenario, apply_turn, to_json
+from nova_tools.engine import (
+    Decision,
+    Event,
+    GameState,
+    Scenario,
+    Turn,
+    apply_turn,
+    event_from_json,
+    to_json,
+)
 from nova_tools.rules import Rules, resolve
 
 W, H = 7, 7
@@ -27,8 +36,18 @@ def scenario(override: dict | None = None, *, width: int = W, height: int = H) -
     return s
 
 
-def turn(state: GameState, android_id: str, action: object) -> dict:
+def turn(state: GameState, android_id: str, action: object) -> Turn:
     return apply_turn(state, android_id, Decision(value=action))
+
+
+def as_json(events: list[Event]) -> list[dict]:
+    """A log as the game file holds it (copies: a test may tamper with them)."""
+    return copy.deepcopy([e.to_json() for e in events])
+
+
+def typed(log: list[dict]) -> list[Event]:
+    """A log of JSON objects (as a file holds it, perhaps tampered with) as the engine's events."""
+    return [event_from_json(e) for e in log]
 
 
 def snapshot(state: GameState) -> dict:

@@ -41,13 +41,14 @@ def test_same_seed_and_actions_give_byte_identical_logs_in_two_processes() -> No
     second = run_game_in_a_fresh_process(11, 40, "2")
     assert first == second
     log, digest, _ = determinism_game.play(11, 40)
-    assert determinism_game.canonical({"log": log, "hash": digest}).encode() == first
+    logged = [e.to_json() for e in log]
+    assert determinism_game.canonical({"log": logged, "hash": digest}).encode() == first
     # the game is not trivial: it has turns of several kinds and both outcomes
-    outcomes = {e.get("outcome") for e in log if e["type"] == "turn"}
+    outcomes = {e.outcome for e in log if e.kind == "turn"}
     assert {"accepted", "refused"} <= outcomes
-    assert sum(1 for e in log if e["type"] == "turn") > 100
+    assert sum(1 for e in log if e.kind == "turn") > 100
     assert {"android.move", "android.start-construction", "android.salvage"} <= {
-        e["action"]["type"] for e in log if e.get("outcome") == "accepted"
+        e.action_type for e in log if e.kind == "turn" and e.outcome == "accepted"
     }
 
 

@@ -7,23 +7,27 @@ from __future__ import annotations
 import copy
 
 import pytest
-from engine_worlds import CENTRE, P1, P2, scenario, turn
+from engine_worlds import CENTRE, P1, P2, as_json, scenario, turn, typed
 
 from nova_tools.engine import (
     Decision,
+    Hazard,
+    Production,
     ReplayError,
+    RoundEnded,
+    Turn,
     end_round,
     from_json,
     play_round,
     replay,
     to_json,
 )
-from nova_tools.engine.events import LATER_RESULT_FIELDS, LATER_ROUND_END_FIELDS
+from nova_tools.engine.replay import LATER_RESULT_FIELDS, LATER_ROUND_END_FIELDS
 
 
-def accepted(event: dict) -> dict:
-    assert event["outcome"] == "accepted", event
-    return event.get("result", {})
+def accepted(event: Turn) -> dict:
+    assert not event.failed, event
+    return event.result or {}
 
 
 def test_collect_and_deposit_and_withdraw_name_the_amounts_and_the_building():
@@ -166,31 +170,35 @@ def test_a_round_end_says_what_buildings_produced_what_hazards_cost_and_why_andr
 
     event = end_round(state)
 
-    assert event["production"] == [
-        {
-            "building": extractor,
-            "buildingType": "extractor",
-            "owner": P1,
-            "extracted": {"ore": 3, "water": 2},
-        },
+    assert event.production == (
+        Production(extractor, "extractor", P1, extracted={"ore": 3, "water": 2}),
         # 2 ore -> 1 metal, then 1 metal + 1 water -> 1 electronics: one recipe feeds the next
-        {
-            "building": processor,
-            "buildingType": "processor",
-            "owner": P2,
-            "used": {"metal": 1, "ore": 2, "water": 1},
-            "made": {"metal": 1, "electronics": 1},
-        },
-    ]
-    assert event["hazards"] == [{"android": burnt, "acid": 3, "radiation": 0.75}]
-    assert event["destroyed"] == [burnt, drained]
-    assert event["causes"] == {burnt: "health", drained: "battery"}
+        Production(
+            processor,
+            "processor",
+            P2,
+            used={"metal": 1, "ore": 2, "water": 1},
+            made={"metal": 1, "electronics": 1},
+        ),
+    )
+    assert event.hazards == (Hazard(burnt, acid=3, radiation=0.75),)
+    assert event.destroyed == (burnt, drained)
+    assert event.causes == {burnt: "health", drained: "battery"}
+    # as the game file holds it
+    assert event.to_json()["production"][0] == {
+        "building": extractor,
+        "buildingType": "extractor",
+        "owner": P1,
+        "extracted": {"ore": 3, "water": 2},
+    }
+    assert event.to_json()["hazards"] == [{"android": burnt, "acid": 3, "radiation": 0.75}]
 
 
 def test_a_quiet_round_end_is_as_short_as_before():
     state = scenario().build()
     state.round = 1
-    assert end_round(state) == {"type": "round.ended", "round": 1, "destroyed": []}
+    assert end_round(state) == RoundEnded(1)
+    assert end_round(state).to_json() == {"type": "round.ended", "round": 1, "destroyed": []}
 
 
 def _played(rounds: int = 6):
@@ -214,33 +222,29 @@ def _played(rounds: int = 6):
 
 def test_the_replay_checks_the_details():
     state, initial, events = _played()
-    kinds = {
-        e.get("action", {}).get("type")
-        for e in events
-        if e["type"] == "turn" and e["outcome"] == "accepted"
-    }
+    kinds = {e.action_type for e in events if isinstance(e, Turn) and not e.failed}
     assert {"android.salvage", "android.repair"} <= kinds
-    assert any("production" in e for e in events)
+    assert any(isinstance(e, RoundEnded) and e.production for e in events)
 
     replayed = replay(from_json(initial, state.rules), events)
     assert to_json(replayed) == to_json(state)
 
-    forged = copy.deepcopy(events)
+    forged = as_json(events)
     salvage = next(e for e in forged if e.get("action", {}).get("type") == "android.salvage")
     salvage["result"]["health"] += 1
     with pytest.raises(ReplayError, match="came out differently"):
-        replay(from_json(initial, state.rules), forged)
+        replay(from_json(initial, state.rules), typed(forged))
 
-    forged = copy.deepcopy(events)
+    forged = as_json(events)
     ended = next(e for e in forged if "production" in e)
     ended["production"][0]["extracted"] = {"ore": 9}
     with pytest.raises(ReplayError, match="round end came out differently"):
-        replay(from_json(initial, state.rules), forged)
+        replay(from_json(initial, state.rules), typed(forged))
 
 
 def test_a_log_written_before_the_details_still_replays():
     state, initial, events = _played()
-    older = copy.deepcopy(events)
+    older = as_json(events)
     for event in older:
         if event["type"] == "round.ended":
             for key in LATER_ROUND_END_FIELDS:
@@ -248,8 +252,8 @@ def test_a_log_written_before_the_details_still_replays():
         elif "result" in event:
             for key in LATER_RESULT_FIELDS.get(event["action"]["type"], ()):
                 event["result"].pop(key, None)
-    assert older != events
+    assert older != as_json(events)
 
-    replayed = replay(from_json(initial, state.rules), older)
+    replayed = replay(from_json(initial, state.rules), typed(older))
 
     assert to_json(replayed) == to_json(state)

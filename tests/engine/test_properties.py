@@ -124,16 +124,16 @@ def diff(after: Counter, before: Counter) -> dict:
 def expected_turn_change(state_before: GameState, event: dict) -> tuple[dict, dict, int]:
     """(change of free material, change of invested material, change of acid in the ground) that
     the rulebook allows for one judged turn, from the event alone (and the building it names)."""
-    if event["outcome"] != "accepted":
+    if event.outcome != "accepted":
         return {}, {}, 0
-    kind, result = event["action"]["type"], event.get("result", {})
+    kind, result = event.action_type, (event.result or {})
     rules = state_before.rules
     if kind in ("android.start-construction", "android.continue-construction"):
         paid = result["paid"]
         return {m: -u for m, u in paid.items()}, dict(paid), 0
     if kind == "android.salvage" and result.get("destroyed"):
         building = state_before.buildings[result["building"]]
-        own = building.owner == state_before.androids[event["android"]].owner
+        own = building.owner == state_before.androids[event.android].owner
         rate = rules.salvage.own_return_rate if own else rules.salvage.hostile_return_rate
         returned = {m: floor(u * rate + 1e-9) for m, u in building.invested.items()}
         assert result["returned"] == {m: u for m, u in returned.items() if u}
@@ -382,15 +382,15 @@ def test_random_play_conserves_material_respects_caps_and_replays(
 
             event = apply_turn(state, android_id, random_decision(data.draw, state, android_id))
             log.append(event)
-            seen_outcomes[event["outcome"]] += 1
-            if event["outcome"] == "accepted":
-                seen_outcomes[event["action"]["type"]] += 1
+            seen_outcomes[event.outcome] += 1
+            if event.outcome == "accepted":
+                seen_outcomes[event.action_type] += 1
 
             free_change, invested_change, acid_change = expected_turn_change(before_state, event)
             assert diff(free_material(state), free_before) == free_change, event
             assert diff(invested_material(state), invested_before) == invested_change, event
             assert acid_in_ground(state) - acid_before == acid_change, event
-            if event["outcome"] != "accepted":
+            if event.outcome != "accepted":
                 assert without_android_health(to_json(state), android_id) == without_android_health(
                     before_json, android_id
                 ), event

@@ -9,13 +9,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nova_tools.engine import ReplayError, from_json, replay, state_hash, to_json
+from nova_tools.engine import (
+    Outcome,
+    ReplayError,
+    Turn,
+    from_json,
+    log_from_json,
+    replay,
+    state_hash,
+    to_json,
+)
 
 
 @pytest.fixture(scope="module")
 def game():
-    log, digest, initial = determinism_game.play(5, 25)
-    return log, digest, initial
+    """The log as a game file holds it (JSON objects, which a test may tamper with), its final
+    state hash and the initial world."""
+    events, digest, initial = determinism_game.play(5, 25)
+    return [e.to_json() for e in events], digest, initial
+
+
+def replayed(initial: dict, log: list[dict], rules_=None):
+    """``log`` read as a game file's log is read (engine.log_from_json), then replayed."""
+    return replay(from_json(initial, rules_ or rules()), log_from_json(copy.deepcopy(log)))
 
 
 def rules():
@@ -26,7 +42,7 @@ def rules():
 
 def test_replay_rebuilds_the_same_state(game) -> None:
     log, digest, initial = game
-    assert state_hash(replay(from_json(initial, rules()), log)) == digest
+    assert state_hash(replayed(initial, log)) == digest
 
 
 def live_states(initial: dict, log: list[dict]):
@@ -76,14 +92,12 @@ def test_replay_stops_midway_at_the_state_of_that_moment(game, where) -> None:
         "after a launch": max(i for i, e in enumerate(log) if e["type"] == "android.launched") + 1,
         "after setup": 1,
     }[where]
-    partial = replay(from_json(initial, rules()), log[:cut])
+    partial = replayed(initial, log[:cut])
     *_, live = live_states(initial, log[:cut])
     assert state_hash(partial) == state_hash(live)
     assert partial.visible == live.visible
     again = (
-        replay(from_json(copy.deepcopy(to_json(partial)), rules()), log[cut:])
-        if where != "inside a round"
-        else None
+        replayed(copy.deepcopy(to_json(partial)), log[cut:]) if where != "inside a round" else None
     )
     if again is not None:
         assert state_hash(again) == game[1]
@@ -145,7 +159,7 @@ def test_a_log_that_does_not_fit_is_refused_with_its_index(game, what, find, cha
     log, _, initial = game
     index = _first(log, find)
     with pytest.raises(ReplayError) as caught:
-        replay(from_json(initial, rules()), _tampered(log, index, change))
+        replayed(initial, _tampered(log, index, change))
     message = str(caught.value)
     assert message.startswith(f"event {index}"), message
     assert says in message, message
@@ -156,7 +170,7 @@ def test_a_log_cut_inside_a_round_is_refused_at_the_round_end(game) -> None:
     start = _first(log, lambda e: e["type"] == "round.started")
     first_turn = start + 1
     with pytest.raises(ReplayError) as caught:
-        replay(from_json(initial, rules()), log[:first_turn] + log[first_turn + 1 :])
+        replayed(initial, log[:first_turn] + log[first_turn + 1 :])
     assert "out of turn" in str(caught.value) or "before every android acted" in str(caught.value)
 
 
@@ -165,7 +179,7 @@ def test_a_log_joining_two_players_on_one_tile_is_refused(game) -> None:
     first, second = [i for i, e in enumerate(log) if e["type"] == "player.joined"][:2]
     tampered = _tampered(log, second, lambda e: e.update(position=dict(log[first]["position"])))
     with pytest.raises(ReplayError) as caught:
-        replay(from_json(initial, rules()), tampered)
+        replayed(initial, tampered)
     assert str(caught.value).startswith(f"event {second} (player.joined) cannot be applied: ")
     assert "already holds a building" in str(caught.value)
 
@@ -173,12 +187,12 @@ def test_a_log_joining_two_players_on_one_tile_is_refused(game) -> None:
 def test_stepping_a_replayer_gives_the_live_state_after_every_event(game) -> None:
     """Tools that draw a game frame by frame (the board view) step a Replayer and look at the
     state between events: after each one it is the live state, visibility included."""
-    from nova_tools.engine.events import Replayer
+    from nova_tools.engine.replay import Replayer
 
     log, _, initial = game
     stepped = Replayer(from_json(initial, rules()))
     for index, (event, live) in enumerate(zip(log, live_states(initial, log), strict=True)):
-        stepped.apply(index, event)
+        stepped.apply(index, log_from_json([event])[0])
         if event["type"] in ("round.ended", "android.launched", "player.joined"):
             assert stepped.state.visible == live.visible, index
             assert state_hash(stepped.state) == state_hash(live), index
@@ -201,7 +215,7 @@ def test_a_log_that_turns_an_accepted_move_into_a_refusal_does_not_replay(game) 
     with pytest.raises(
         ReplayError, match=f"event {index}: the turn of {event['android']} came out differently"
     ):
-        replay(from_json(initial, rules()), tampered)
+        replayed(initial, tampered)
 
 
 def test_a_log_that_claims_a_refusal_the_rules_do_not_make_does_not_replay() -> None:
@@ -212,18 +226,19 @@ def test_a_log_that_claims_a_refusal_the_rules_do_not_make_does_not_replay() -> 
     bot = scenario.android("alice", at=(0, 0))
     state = scenario.build()
     initial = to_json(state)
-    log = [
+    events = [
         begin_round(state),
         apply_turn(state, bot, Decision(value={"type": "android.move", "direction": "north"})),
     ]
-    assert log[1]["outcome"] == "refused" and log[1]["action"] == {
+    assert events[1].outcome is Outcome.REFUSED and events[1].action == {
         "type": "android.move",
         "direction": "north",
     }
-    replay(from_json(initial, state.rules), copy.deepcopy(log))  # the honest log replays
-    log[1]["action"]["direction"] = "south"  # a move the rules accept, claimed refused
+    replay(from_json(initial, state.rules), events)  # the honest log replays
+    log = [e.to_json() for e in events]
+    log[1]["action"] = {**log[1]["action"], "direction": "south"}  # accepted, claimed refused
     with pytest.raises(ReplayError, match="event 1"):
-        replay(from_json(initial, state.rules), log)
+        replayed(initial, log, state.rules)
 
 
 def test_notes_that_repeat_what_the_android_holds_are_not_logged_again() -> None:
@@ -245,7 +260,7 @@ def test_notes_that_repeat_what_the_android_holds_are_not_logged_again() -> None
             )
         )
         log.append(end_round(state))
-    actions = [e["action"] for e in log if e["type"] == "turn"]
+    actions = [e.action for e in log if isinstance(e, Turn)]
     assert actions == [
         {"type": "android.wait", "memory": "plan A", "recording": "log 1"},
         {"type": "android.wait"},
@@ -292,10 +307,10 @@ def test_a_form_of_an_action_seen_before_is_judged_again_when_changed(game, what
     same cargo); the same log replayed first (so every honest form is known) and then changed in
     one action is still refused where that action is."""
     log, digest, initial = game
-    assert state_hash(replay(from_json(initial, rules()), log)) == digest
+    assert state_hash(replayed(initial, log)) == digest
     index = _first(log, _a_move)
     with pytest.raises(ReplayError) as caught:
-        replay(from_json(initial, rules()), _tampered(log, index, lambda e: change(e["action"])))
+        replayed(initial, _tampered(log, index, lambda e: change(e["action"])))
     assert str(caught.value).startswith(f"event {index}"), str(caught.value)
 
 
@@ -303,11 +318,11 @@ def test_a_move_logged_as_another_known_move_does_not_replay(game) -> None:
     """Both moves' forms are known after one replay: swapping the direction of one is refused
     (the android would have gone elsewhere)."""
     log, digest, initial = game
-    replay(from_json(initial, rules()), log)
+    replayed(initial, log)
     index = _first(log, _a_move)
     turned = {"north": "south", "south": "north", "east": "west", "west": "east"}
     tampered = _tampered(
         log, index, lambda e: e["action"].update(direction=turned[e["action"]["direction"]])
     )
     with pytest.raises(ReplayError, match=f"event {index}"):
-        replay(from_json(initial, rules()), tampered)
+        replayed(initial, tampered)

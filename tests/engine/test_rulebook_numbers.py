@@ -471,8 +471,8 @@ ROWS = [
         [{"type": "android.clean-acid", "direction": "north"}],
         lambda state, actor, event: (
             _eq(state.tile(3, 2).composition, {"acid": 2, "ore": 1}),
-            _eq(state.buildings[event["result"]["building"]].storage, {"acidCanister": 1}),
-            _eq(state.buildings[event["result"]["building"]].type, "acidProcessingPlant"),
+            _eq(state.buildings[event.result["building"]].storage, {"acidCanister": 1}),
+            _eq(state.buildings[event.result["building"]].type, "acidProcessingPlant"),
             _eq(me(state, actor).battery, 99),
         ),
     ),
@@ -487,7 +487,7 @@ ROWS = [
         [{"type": "android.clean-acid", "direction": "west"}],
         lambda state, actor, event: (
             _eq(state.tile(2, 3).composition, {}),
-            _eq(state.buildings[event["result"]["building"]].storage, {"acidCanister": 5}),
+            _eq(state.buildings[event.result["building"]].storage, {"acidCanister": 5}),
         ),
     ),
     Accepted(
@@ -497,7 +497,7 @@ ROWS = [
         [{"type": "android.clean-acid", "direction": "south"}],
         lambda state, actor, event: (
             _eq(state.tile(3, 4).composition, {"acid": 1}),
-            _eq(state.buildings[event["result"]["building"]].storage, {"acidCanister": 3}),
+            _eq(state.buildings[event.result["building"]].storage, {"acidCanister": 3}),
             _eq(me(state, actor).battery, 95),
         ),
         rules={"android": {"cleanAcidAmount": 3, "cleanAcidBatteryCost": 5}},
@@ -514,7 +514,7 @@ ROWS = [
                 [
                     (a.x, a.y, a.battery, a.health, a.active, a.script)
                     for a in state.androids.values()
-                    if a.id == event["result"]["android"]
+                    if a.id == event.result["android"]
                 ],
                 [(0, 0, 100, 100, True, "script-1")],
             ),
@@ -529,7 +529,7 @@ ROWS = [
             [
                 (a.x, a.y, a.script)
                 for a in state.androids.values()
-                if a.id == event["result"]["android"]
+                if a.id == event.result["android"]
             ],
             [(3, 3, "script-3")],
         ),
@@ -597,7 +597,7 @@ def test_accepted_turns(row: Accepted) -> None:
     event = None
     for action in row.actions:
         event = turn(state, actor, action)
-        assert event["outcome"] == "accepted", event
+        assert event.outcome == "accepted", event
     row.check(state, actor, event)
 
 
@@ -632,19 +632,19 @@ def test_a_site_pays_only_what_it_still_owes() -> None:
                 "buildingType": "depot",
                 "resources": {"metal": 4},
             },
-        )["outcome"]
+        ).outcome
         == "accepted"
     )
     assert (
-        turn(state, actor, {"type": "android.continue-construction", "resources": {"metal": 3}})[
-            "code"
-        ]
+        turn(
+            state, actor, {"type": "android.continue-construction", "resources": {"metal": 3}}
+        ).code
         == "more-than-cost"
     )
     assert (
-        turn(state, actor, {"type": "android.continue-construction", "resources": {"metal": 2}})[
-            "outcome"
-        ]
+        turn(
+            state, actor, {"type": "android.continue-construction", "resources": {"metal": 2}}
+        ).outcome
         == "accepted"
     )
     assert state.building_on(*CENTRE).invested == {"metal": 6}
@@ -729,7 +729,7 @@ END_ROWS = [
         "Androids with health at or below 0 ... are destroyed at round end",
         lambda s: s.android(P1, CENTRE, health=0.15, memory="last thoughts"),
         lambda state, event: (
-            _eq(event["destroyed"], ["android-1"]),
+            _eq(list(event.destroyed), ["android-1"]),
             _eq(state.androids["android-1"].active, False),
             _eq(state.androids["android-1"].memory, "last thoughts"),
             _eq((state.androids["android-1"].x, state.androids["android-1"].y), CENTRE),
@@ -740,7 +740,7 @@ END_ROWS = [
         "at or below 0 — not above",
         lambda s: s.android(P1, CENTRE, health=0.16),
         lambda state, event: (
-            _eq(event["destroyed"], []),
+            _eq(list(event.destroyed), []),
             _eq(state.androids["android-1"].active, True),
         ),
     ),
@@ -749,7 +749,7 @@ END_ROWS = [
         "Androids with battery at or below 0 are destroyed at round end",
         lambda s: s.android(P1, CENTRE, battery=0),
         lambda state, event: (
-            _eq(event["destroyed"], ["android-1"]),
+            _eq(list(event.destroyed), ["android-1"]),
             _eq(state.androids["android-1"].active, False),
         ),
     ),
@@ -757,7 +757,7 @@ END_ROWS = [
         "acid-kills",
         "a tile nobody can cross is a wall",
         lambda s: (s.tile(3, 3, acid=4), s.android(P1, CENTRE, health=6)),
-        lambda state, event: _eq(event["destroyed"], ["android-1"]),
+        lambda state, event: _eq(list(event.destroyed), ["android-1"]),
     ),
     RoundEnd(
         "wreck-frees-capacity",

@@ -628,9 +628,9 @@ def test_refused_turn_changes_nothing_but_health(row: Refused) -> None:
 
     event = turn(state, actor, _with_new_notes(row.action))
 
-    assert event["outcome"] == "refused", event
-    assert event["code"] == row.code, event["reason"]
-    assert event["reason"] and "\n" not in event["reason"]
+    assert event.outcome == "refused", event
+    assert event.code == row.code, event.reason
+    assert event.reason and "\n" not in event.reason
     after = snapshot(state)
     assert android_health(after, actor) == pytest.approx(
         android_health(before, actor) - row.penalty
@@ -666,7 +666,7 @@ def test_asking_for_nothing_is_refused(action: dict) -> None:
     state = s.build()
     before = snapshot(state)
     event = turn(state, actor, action)
-    assert (event["outcome"], event["code"]) == ("refused", "nothing-asked")
+    assert (event.outcome, event.code) == ("refused", "nothing-asked")
     assert without_android_health(snapshot(state), actor) == without_android_health(before, actor)
 
 
@@ -697,7 +697,7 @@ def test_failed_turns_cost_the_penalty_and_keep_the_notes(
     state = s.build()
     before = snapshot(state)
     event = apply_turn(state, actor, decision)
-    assert (event["outcome"], event["code"]) == (outcome, code)
+    assert (event.outcome, event.code) == (outcome, code)
     assert state.androids[actor].health == pytest.approx(90)
     assert state.androids[actor].memory == OLD_MEMORY
     assert without_android_health(snapshot(state), actor) == without_android_health(before, actor)
@@ -709,9 +709,9 @@ def test_a_refused_turn_still_lets_the_next_turn_run() -> None:
     s = scenario()
     actor = s.android(P1, (0, 3))
     state = s.build()
-    assert turn(state, actor, {"type": "android.move", "direction": "west"})["outcome"] == "refused"
+    assert turn(state, actor, {"type": "android.move", "direction": "west"}).outcome == "refused"
     event = turn(state, actor, {"type": "android.move", "direction": "east", "memory": "ok"})
-    assert event["outcome"] == "accepted"
+    assert event.outcome == "accepted"
     assert (
         state.androids[actor].x,
         state.androids[actor].memory,
@@ -733,7 +733,7 @@ def test_failed_turns_wear_an_android_out() -> None:
     end_round(state)
     assert state.androids[actor].active
     turn(state, actor, {"type": "android.move", "direction": "west"})
-    assert end_round(state)["destroyed"] == [actor]
+    assert end_round(state).destroyed == (actor,)
     assert not state.androids[actor].active
 
 

@@ -359,7 +359,7 @@ def test_a_sibling_dismantled_earlier_in_the_round_takes_no_turn() -> None:
 
     events = play_round(state, decide)
     assert asked == [a]
-    assert [e["type"] for e in events] == ["round.started", "turn", "round.ended"]
+    assert [e.kind for e in events] == ["round.started", "turn", "round.ended"]
 
 
 def test_each_turn_sees_the_world_as_it_stands_when_its_turn_comes() -> None:
@@ -381,7 +381,7 @@ def test_each_turn_sees_the_world_as_it_stands_when_its_turn_comes() -> None:
 
     events = play_round(state, decide)
     assert seen == {"android-1": {"metal": 4}, "android-2": {}}
-    assert [e.get("code") for e in events if e["type"] == "turn"] == [None, "nothing-here"]
+    assert [e.code for e in events if e.kind == "turn"] == [None, "nothing-here"]
 
 
 @pytest.mark.parametrize("shape", ["diamond", "disc"])

@@ -79,8 +79,8 @@ def test_a_charger_site_adds_no_android_capacity_and_cannot_launch_or_charge() -
     walker_b = built_world.android(P1, HERE, battery=10)
     built = built_world.build()
     assert capacity(built, P1) == capacity(site, P1) + Rules().building("charger").android_capacity
-    assert turn(site, walker, {"type": "android.charge"})["outcome"] == "refused"
-    assert turn(built, walker_b, {"type": "android.charge"})["outcome"] == "accepted"
+    assert turn(site, walker, {"type": "android.charge"}).outcome == "refused"
+    assert turn(built, walker_b, {"type": "android.charge"}).outcome == "accepted"
     script = next(s.id for s in site.scripts.values() if s.owner == P1)
     charger_site = site.building_on(*HERE).id
     with pytest.raises(engine.Refusal):
@@ -95,8 +95,8 @@ def test_a_deposit_goes_only_into_a_completed_building(building_type: str) -> No
         carrier = s.android(P1, HERE, cargo={"metal": 2})
         state = s.build()
         outcomes[complete] = turn(state, carrier, {"type": "android.deposit"})
-    assert outcomes[False]["outcome"] == "refused" and outcomes[False]["code"] == "not-complete"
-    assert outcomes[True]["outcome"] == "accepted", outcomes[True]
+    assert outcomes[False].outcome == "refused" and outcomes[False].code == "not-complete"
+    assert outcomes[True].outcome == "accepted", outcomes[True]
 
 
 @pytest.mark.parametrize(
@@ -111,8 +111,8 @@ def test_a_withdrawal_comes_only_from_a_completed_building(building_type: str) -
         outcomes[complete] = turn(
             state, taker, {"type": "android.withdraw", "resources": {"metal": 1}}
         )
-    assert outcomes[False]["outcome"] == "refused", outcomes[False]
-    assert outcomes[True]["outcome"] == "accepted", outcomes[True]
+    assert outcomes[False].outcome == "refused", outcomes[False]
+    assert outcomes[True].outcome == "accepted", outcomes[True]
 
 
 @pytest.mark.parametrize(
@@ -143,8 +143,8 @@ def test_acid_is_cleaned_only_with_a_completed_plant() -> None:
         outcomes[complete] = turn(
             state, cleaner, {"type": "android.clean-acid", "direction": "east"}
         )
-    assert outcomes[False]["outcome"] == "refused", outcomes[False]
-    assert outcomes[True]["outcome"] == "accepted", outcomes[True]
+    assert outcomes[False].outcome == "refused", outcomes[False]
+    assert outcomes[True].outcome == "accepted", outcomes[True]
 
 
 def test_the_other_player_is_never_counted() -> None:

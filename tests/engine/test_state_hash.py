@@ -24,7 +24,7 @@ def _played(width: int, height: int, seed: int, rounds: int):
     state = generate(rules, seed)
     for player in ("amber", "basalt"):
         join(state, player)
-        script = add_script(state, player, "starter")["script"]
+        script = add_script(state, player, "starter").script
         launch(state, player, script)
         launch(state, player, script)
     for _ in range(rounds):

@@ -28,7 +28,7 @@ def seat_players(state, seats: int) -> list[tuple[int, int]]:
             event = join(state, f"p{seat}")
         except Refusal:
             break
-        chargers.append((event["position"]["x"], event["position"]["y"]))
+        chargers.append((event.x, event.y))
     return chargers
 
 

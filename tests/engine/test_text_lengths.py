@@ -47,10 +47,10 @@ def test_a_limit_counts_utf16_code_units(rule, action, code, text: str, fits: bo
     event = turn(state, android, action(text))
     units = len(text.encode("utf-16-le")) // 2
     if fits:
-        assert event["outcome"] == "accepted", event
+        assert event.outcome == "accepted", event
     else:
-        assert (event["outcome"], event["code"]) == ("refused", code), event
-        assert f"got {units}" in event["reason"] or f"has {units}" in event["reason"], event
+        assert (event.outcome, event.code) == ("refused", code), event
+        assert f"got {units}" in event.reason or f"has {units}" in event.reason, event
 
 
 def test_an_accepted_memory_is_kept_whole_and_a_refused_one_leaves_the_old() -> None:

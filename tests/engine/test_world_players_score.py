@@ -142,8 +142,8 @@ def test_player_launch_is_held_to_the_cap() -> None:
     """ "1 charger allows 2 active androids": the player's own third launch is refused too."""
     s = scenario()
     state = s.build()
-    assert launch(state, P1, "script-1")["android"] == "android-1"
-    assert launch(state, P1, "script-1")["android"] == "android-2"
+    assert launch(state, P1, "script-1").android == "android-1"
+    assert launch(state, P1, "script-1").android == "android-2"
     with pytest.raises(Refusal) as e:
         launch(state, P1, "script-1")
     assert e.value.code == "at-capacity"
@@ -158,10 +158,10 @@ def test_player_launch_after_a_wreck_frees_capacity() -> None:
     s = scenario()
     state = s.build()
     launch(state, P1, "script-1")
-    doomed = launch(state, P1, "script-1")["android"]
+    doomed = launch(state, P1, "script-1").android
     state.androids[doomed].battery = 0
     end_round(state)
-    assert launch(state, P1, "script-1")["android"] == "android-3"
+    assert launch(state, P1, "script-1").android == "android-3"
     assert [(a.id, a.active) for a in state.androids.values()] == [
         ("android-1", True),
         ("android-2", False),
@@ -176,7 +176,7 @@ def test_player_launch_on_a_built_charger_and_refusals() -> None:
     rival = s.building("charger", P2, (5, 1))
     state = s.build()
     event = launch(state, P1, "script-1", charger=built)
-    a = state.androids[event["android"]]
+    a = state.androids[event.android]
     assert (a.x, a.y, a.battery, a.health) == (3, 3, 100, 100)
     for bad in (site, rival, "building-99"):
         with pytest.raises(Refusal) as e:
@@ -194,9 +194,9 @@ def test_cap_over_several_chargers_and_lowered_cap_keeps_existing_androids() -> 
     assert capacity(state, P1) == 6
     for _ in range(5):
         launch(state, P1, "script-1")
-    salvager = launch(state, P1, "script-1", charger=doomed)["android"]
+    salvager = launch(state, P1, "script-1", charger=doomed).android
     assert active_count(state, P1) == 6
-    assert turn(state, salvager, {"type": "android.salvage"})["outcome"] == "accepted"
+    assert turn(state, salvager, {"type": "android.salvage"}).outcome == "accepted"
     assert capacity(state, P1) == 4 and active_count(state, P1) == 6
     with pytest.raises(Refusal):
         launch(state, P1, "script-1")
@@ -205,7 +205,7 @@ def test_cap_over_several_chargers_and_lowered_cap_keeps_existing_androids() -> 
     with pytest.raises(Refusal):
         launch(state, P1, "script-1")  # 4 active, cap 4
     turn(state, "android-3", {"type": "android.dismantle"})
-    assert launch(state, P1, "script-1")["android"] == "android-7"
+    assert launch(state, P1, "script-1").android == "android-7"
 
 
 # --- score -------------------------------------------------------------------------------------------------

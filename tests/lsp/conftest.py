@@ -104,6 +104,14 @@ class Editor:
                 await asyncio.sleep(0.005)
         return list(self.client.diagnostics[uri])
 
+    async def registered(self, methods: set[str]) -> dict:
+        """The features registered later (``client/registerCapability``), once ``methods`` are."""
+        found = self.client.registrations  # type: ignore[attr-defined]
+        async with asyncio.timeout(TIMEOUT_S):
+            while not methods <= set(found):
+                await asyncio.sleep(0.01)
+        return found
+
     async def hover(self, uri: str, line: int, character: int) -> types.Hover | None:
         return await self.client.text_document_hover_async(
             types.HoverParams(
@@ -126,6 +134,17 @@ class Editor:
         )
 
 
+def accept_registrations(client: LanguageClient) -> None:
+    """Take ``client/registerCapability`` as an editor that says it does (recorded in
+    ``client.registrations``: method -> its options)."""
+    client.registrations = {}  # type: ignore[attr-defined]
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(params: types.RegistrationParams) -> None:
+        for registration in params.registrations:
+            client.registrations[registration.method] = registration.register_options  # type: ignore[attr-defined]
+
+
 def position_of(text: str, needle: str, delta: int = 0) -> types.Position:
     """The position of the first ``needle`` in ``text`` (plus ``delta`` characters); ASCII texts."""
     offset = text.index(needle) + delta
@@ -141,6 +160,7 @@ def position_of(text: str, needle: str, delta: int = 0) -> types.Position:
 async def lsp(request, lsp_client: LanguageClient, tmp_path_factory):
     root = tmp_path_factory.mktemp(f"workspace-{request.param}")
     lsp_client.code_lens_refreshes = 0  # type: ignore[attr-defined]
+    accept_registrations(lsp_client)
 
     @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
     def code_lens_refresh(params: None) -> None:

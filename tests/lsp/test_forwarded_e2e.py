@@ -53,41 +53,58 @@ async def script(editor: Editor) -> str:
     return uri
 
 
+OFFERED = {
+    "definition_provider": "textDocument/definition",
+    "type_definition_provider": "textDocument/typeDefinition",
+    "implementation_provider": "textDocument/implementation",
+    "references_provider": "textDocument/references",
+    "document_highlight_provider": "textDocument/documentHighlight",
+    "document_symbol_provider": "textDocument/documentSymbol",
+    "workspace_symbol_provider": "workspace/symbol",
+    "signature_help_provider": "textDocument/signatureHelp",
+    "rename_provider": "textDocument/rename",
+    "document_formatting_provider": "textDocument/formatting",
+    "document_range_formatting_provider": "textDocument/rangeFormatting",
+    "document_on_type_formatting_provider": "textDocument/onTypeFormatting",
+    "folding_range_provider": "textDocument/foldingRange",
+    "selection_range_provider": "textDocument/selectionRange",
+    "call_hierarchy_provider": "textDocument/prepareCallHierarchy",
+    "inlay_hint_provider": "textDocument/inlayHint",
+    "semantic_tokens_provider": "textDocument/semanticTokens/full",
+}
+
+
 async def test_the_server_offers_every_forwarded_feature_tsc_answers(editor: Editor):
+    """At once when the editor cannot register it later, else registered once tsc has started
+    (with tsc's own options, in the shapes the static offer has)."""
     caps = editor.server_capabilities
-    offered = {
-        "definition_provider",
-        "type_definition_provider",
-        "implementation_provider",
-        "references_provider",
-        "document_highlight_provider",
-        "document_symbol_provider",
-        "workspace_symbol_provider",
-        "signature_help_provider",
-        "rename_provider",
-        "document_formatting_provider",
-        "document_range_formatting_provider",
-        "document_on_type_formatting_provider",
-        "folding_range_provider",
-        "selection_range_provider",
-        "call_hierarchy_provider",
-        "inlay_hint_provider",
-        "semantic_tokens_provider",
-        "code_action_provider",
-        "code_lens_provider",
+    later = {method for name, method in OFFERED.items() if getattr(caps, name) is None}
+    registered = await editor.registered(later)
+    options = {
+        name: getattr(caps, name)
+        if getattr(caps, name) is not None
+        else registered[OFFERED[name]] or True
+        for name in OFFERED
     }
-    assert {name for name in offered if getattr(caps, name) is None} == set()
-    assert caps.rename_provider.prepare_provider
-    assert "(" in caps.signature_help_provider.trigger_characters
+    prepare = options["rename_provider"]
+    assert getattr(prepare, "prepare_provider", None) or prepare.get("prepareProvider")
+    signature = options["signature_help_provider"]
+    triggers = getattr(signature, "trigger_characters", None) or signature["triggerCharacters"]
+    assert "(" in triggers
     assert "source.organizeImports" in caps.code_action_provider.code_action_kinds
     assert "quickfix" in caps.code_action_provider.code_action_kinds  # Nova's and tsc's
-    assert (
-        caps.semantic_tokens_provider.legend.token_types
-    )  # tsc's legend, for this editor's token types
+    assert caps.code_lens_provider is not None
+    tokens = options["semantic_tokens_provider"]
+    legend = getattr(tokens, "legend", None) or tokens["legend"]
+    assert getattr(legend, "token_types", None) or legend["tokenTypes"]  # tsc's legend
     workspace = editor.client_capabilities.workspace
     if workspace.file_operations and workspace.file_operations.will_rename:  # VS Code; not Neovim
-        assert caps.workspace.file_operations.will_rename.filters
+        static = caps.workspace and caps.workspace.file_operations
+        assert (static and static.will_rename and static.will_rename.filters) or (
+            await editor.registered({"workspace/willRenameFiles"})
+        )["workspace/willRenameFiles"]["filters"]
     assert caps.linked_editing_range_provider is None  # tsc answers it only inside JSX
+    assert "textDocument/linkedEditingRange" not in registered
 
 
 async def test_go_to_definition_of_a_function_an_import_and_a_game_global(
@@ -325,6 +342,7 @@ async def test_renaming_a_file_updates_its_imports(editor: Editor, script: str):
             and editor.server_capabilities.workspace.file_operations
         )
         assert not (offered and offered.will_rename)
+        assert "workspace/willRenameFiles" not in editor.client.registrations  # type: ignore[attr-defined]
         return  # an editor that does not say it asks before renaming is not offered it (Neovim)
     old = script.rsplit("/", 1)[0] + "/helper.ts"
     new = script.rsplit("/", 1)[0] + "/helpers.ts"

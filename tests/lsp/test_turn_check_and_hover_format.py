@@ -12,7 +12,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from .conftest import Editor, position_of
+from .conftest import Editor, accept_registrations, position_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -35,6 +35,7 @@ FORMATS = {
 )
 async def lsp(request, lsp_client: LanguageClient, tmp_path_factory):
     root = tmp_path_factory.mktemp(f"formats-{request.param}")
+    accept_registrations(lsp_client)
     caps = client_capabilities("neovim@v0.11.0")
     caps.text_document.hover = types.HoverClientCapabilities(content_format=FORMATS[request.param])
     await lsp_client.initialize_session(

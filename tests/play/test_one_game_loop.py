@@ -52,7 +52,7 @@ def test_play_game_of_the_demo_spec_ends_in_the_demo_files_state(demo_file: Path
     assert result.rounds == from_file.state.round == ROUNDS
     assert result.events == from_file.events
     assert result.destroyed == tuple(
-        a for e in from_file.events if e["type"] == "round.ended" for a in e["destroyed"]
+        a for e in from_file.events if isinstance(e, engine.RoundEnded) for a in e.destroyed
     )
     assert {s.player: s.points for s in result.scores} == {
         p.id: p.score for p in api.status(demo_file).players
@@ -77,7 +77,7 @@ def test_a_session_reports_each_round_and_can_stop_between_rounds(starter) -> No
     spec = api.demo_spec(SEED, ROUNDS, starter)
     session = GameSession.start(spec)
     setup = list(session.events)
-    assert [e["type"] for e in setup] == [
+    assert [e.kind for e in setup] == [
         "player.joined",
         "script.uploaded",
         "android.launched",
@@ -85,8 +85,8 @@ def test_a_session_reports_each_round_and_can_stop_between_rounds(starter) -> No
     hashes = []
     for _ in range(4):
         report = session.play_round()
-        assert report.events[0] == {"type": "round.started", "round": report.round}
-        assert report.turns == sum(e["type"] == "turn" for e in report.events) > 0
+        assert report.events[0] == engine.RoundStarted(report.round)
+        assert report.turns == sum(isinstance(e, engine.Turn) for e in report.events) > 0
         hashes.append(session.state_hash())
     assert len(set(hashes)) == 4
     progress: list[tuple[int, int]] = []
@@ -127,8 +127,8 @@ def test_a_seat_whose_script_throws_fails_its_turns_with_the_reason_code(tmp_pat
     )
     spec = GameSpec(Rules(), 1, (Seat("ann", broken),), rounds=3)
     result = play_game(spec)
-    turns = [e for e in result.events if e["type"] == "turn"]
-    assert [(e["outcome"], e["code"]) for e in turns] == [("error", "script-error")] * 3
+    turns = [e for e in result.events if isinstance(e, engine.Turn)]
+    assert [(e.outcome, e.code) for e in turns] == [("error", "script-error")] * 3
     assert result.failed_turns == result.turns == 3
     android = result.state.androids["android-1"]
     assert (

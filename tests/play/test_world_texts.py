@@ -87,7 +87,7 @@ def test_the_handed_world_is_the_encoded_view_every_turn(seed: int, size: int, s
     state = engine.generate(rules, seed)
     for player in ("amber", "basalt"):
         engine.join(state, player)
-        script = engine.add_script(state, player, "s")["script"]
+        script = engine.add_script(state, player, "s").script
         for _ in range(2):
             engine.launch(state, player, script)
     runner = ScriptRunner(rules, {})
@@ -119,7 +119,7 @@ def test_a_view_handed_out_cannot_change_the_next_one() -> None:
     rules = resolve({"world": {"width": 6, "height": 6}})
     state = engine.generate(rules, 9)
     engine.join(state, "amber")
-    engine.launch(state, "amber", engine.add_script(state, "amber", "s")["script"])
+    engine.launch(state, "amber", engine.add_script(state, "amber", "s").script)
     android = next(iter(state.androids.values()))
     first = engine.world_view(state, "amber", android)
     before = engine.world_texts(state, "amber", android)
@@ -138,7 +138,7 @@ def test_a_tile_changed_between_two_turns_of_one_android_is_handed_over_changed(
     )
     state = engine.generate(rules, 4)
     engine.join(state, "amber")
-    engine.launch(state, "amber", engine.add_script(state, "amber", "s")["script"])
+    engine.launch(state, "amber", engine.add_script(state, "amber", "s").script)
     android = next(iter(state.androids.values()))
     runner = ScriptRunner(rules, {})
 

@@ -24,8 +24,8 @@ def a_game(path: Path, rounds: int = 3) -> store.Game:
     for player in ("ann", "bob"):
         events = [engine.join(game.state, player)]
         uploaded = engine.add_script(game.state, player, "waiter")
-        events += [uploaded, engine.launch(game.state, player, uploaded["script"])]
-        game.scripts[uploaded["script"]] = store.StoredScript(
+        events += [uploaded, engine.launch(game.state, player, uploaded.script)]
+        game.scripts[uploaded.script] = store.StoredScript(
             player, "waiter", "0" * 64, "export default () => ({type: 'android.wait'})"
         )
         game.record(events)

@@ -117,7 +117,7 @@ def _game_with_the_thrower(tmp_path: Path, rounds: int = 1) -> Path:
 
 
 def _reasons(game: Path) -> list[str]:
-    return [e["reason"] for e in api.events_page(game, failed_only=True).events]
+    return [e.to_json()["reason"] for e in api.events_page(game, failed_only=True).events]
 
 
 def test_the_game_file_keeps_the_map_and_logs_the_players_place(tmp_path):

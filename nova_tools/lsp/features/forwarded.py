@@ -11,13 +11,20 @@ lenses are not here: the server merges the child's answers with Nova's own for t
 Found by probing typescript 7.0.2 (docs/editors.md lists what works): the child also advertises
 ``textDocument/linkedEditingRange``, which only answers inside JSX tags (an android script has
 none), so it is not offered; it has no ``codeAction/resolve``, ``inlayHint/resolve`` or semantic
-token deltas. Inlay hints and its code lenses (references, implementations) are off until the
+token deltas. The server answers ``initialize`` at once, before tsc has started: a feature the
+editor can register later (``dynamicRegistration``) is registered (``client/registerCapability``)
+with tsc's own options once it has started; any other is offered at once with the options tsc
+7.0.x gives (:data:`PINNED`, checked against the real tsc in the tests). Only the semantic token
+legend depends on the editor (tsc leaves out the types it does not know): a static offer carries
+every type tsc knows, and tsc's token types are renumbered into it (:func:`renumber_tokens`).
+Inlay hints and its code lenses (references, implementations) are off until the
 editor's ``typescript`` settings turn them on (``typescript.inlayHints.*``,
 ``typescript.referencesCodeLens.enabled``): the server passes those settings on.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -102,6 +109,141 @@ FORWARDS: tuple[Forward, ...] = (
 
 TYPESCRIPT_KINDS = frozenset({DocumentKind.SCRIPT, DocumentKind.TYPINGS})
 
+#: The capabilities typescript 7.0.x's ``tsc --lsp`` gives (the ones this module reads), with the
+#: semantic token legend of every type it knows: what an editor that cannot register a feature
+#: later is offered before tsc has started. ``tests/lsp/test_start_registration.py`` compares
+#: them with the real tsc's for several editors' capabilities.
+PINNED: dict = {
+    "signatureHelpProvider": {"triggerCharacters": ["(", ",", "<"], "retriggerCharacters": [")"]},
+    "definitionProvider": True,
+    "typeDefinitionProvider": True,
+    "implementationProvider": True,
+    "referencesProvider": True,
+    "documentHighlightProvider": True,
+    "documentSymbolProvider": True,
+    "codeActionProvider": {
+        "codeActionKinds": [
+            "quickfix",
+            "source.organizeImports",
+            "source.removeUnusedImports",
+            "source.sortImports",
+            "source.fixAll",
+        ]
+    },
+    "codeLensProvider": {"resolveProvider": True},
+    "workspaceSymbolProvider": True,
+    "documentFormattingProvider": True,
+    "documentRangeFormattingProvider": True,
+    "documentOnTypeFormattingProvider": {
+        "firstTriggerCharacter": "{",
+        "moreTriggerCharacter": ["}", ";", "\n"],
+    },
+    "renameProvider": {"prepareProvider": True},
+    "foldingRangeProvider": True,
+    "selectionRangeProvider": True,
+    "callHierarchyProvider": True,
+    "semanticTokensProvider": {
+        "legend": {
+            "tokenTypes": [
+                "namespace",
+                "class",
+                "enum",
+                "interface",
+                "struct",
+                "typeParameter",
+                "type",
+                "parameter",
+                "variable",
+                "property",
+                "enumMember",
+                "decorator",
+                "event",
+                "function",
+                "method",
+                "macro",
+                "comment",
+                "string",
+                "keyword",
+                "number",
+                "regexp",
+                "operator",
+            ],  # fmt: skip
+            "tokenModifiers": [
+                "declaration",
+                "definition",
+                "readonly",
+                "static",
+                "deprecated",
+                "abstract",
+                "async",
+                "modification",
+                "documentation",
+                "defaultLibrary",
+            ],  # fmt: skip
+        },
+        "range": True,
+        "full": True,
+    },
+    "inlayHintProvider": True,
+    "workspace": {
+        "fileOperations": {
+            "willRename": {
+                "filters": [
+                    {
+                        "scheme": "file",
+                        "pattern": {"glob": "**/*.{ts,tsx,js,jsx,cts,cjs,mts,mjs,json}"},
+                    }
+                ]
+            }
+        }
+    },
+}
+
+#: The client capability that says whether a forwarded method can be registered later.
+_CLIENT_CAPABILITY = {
+    "textDocument/prepareRename": "rename",
+    "textDocument/prepareCallHierarchy": "callHierarchy",
+    "callHierarchy/incomingCalls": "callHierarchy",
+    "callHierarchy/outgoingCalls": "callHierarchy",
+    "textDocument/semanticTokens/full": "semanticTokens",
+    "textDocument/semanticTokens/range": "semanticTokens",
+}
+
+
+def registers_later(client: dict, forward: Forward) -> bool:
+    """Whether the editor (its capabilities as LSP JSON) takes ``forward`` registered later."""
+    if forward.method == types.WORKSPACE_SYMBOL:
+        found = (client.get("workspace") or {}).get("symbol")
+    elif forward.method == types.WORKSPACE_WILL_RENAME_FILES:
+        found = (client.get("workspace") or {}).get("fileOperations")
+    else:
+        name = _CLIENT_CAPABILITY.get(forward.method, forward.method.split("/", 1)[1])
+        found = (client.get("textDocument") or {}).get(name)
+    return isinstance(found, dict) and found.get("dynamicRegistration") is True
+
+
+def renumber_tokens(raw: object, theirs: dict | None, ours: dict | None) -> object:
+    """tsc's semantic tokens (numbered by its ``theirs`` legend) numbered by the legend offered
+    to the editor (``ours``); unchanged when they are the same."""
+    if not (isinstance(raw, dict) and isinstance(raw.get("data"), list) and theirs and ours):
+        return raw
+    if theirs == ours:
+        return raw
+    types_at = {name: i for i, name in enumerate(ours.get("tokenTypes") or [])}
+    mods_at = {name: i for i, name in enumerate(ours.get("tokenModifiers") or [])}
+    type_map = [types_at.get(name, types_at.get("variable", 0)) for name in theirs["tokenTypes"]]
+    mod_map = [mods_at.get(name) for name in theirs.get("tokenModifiers") or []]
+    data = list(raw["data"])
+    for i in range(3, len(data), 5):
+        t = data[i]
+        data[i] = type_map[t] if 0 <= t < len(type_map) else t
+        bits, mods = data[i + 1], 0
+        for bit, target in enumerate(mod_map):
+            if bits & (1 << bit) and target is not None:
+                mods |= 1 << target
+        data[i + 1] = mods
+    return {**raw, "data": data}
+
 
 def provided(capabilities: dict, forward: Forward) -> object:
     """tsc's options for ``forward`` (truthy when it answers it)."""
@@ -167,7 +309,9 @@ def _concerns_typescript(server: Host, forward: Forward, raw_params: dict) -> bo
     return document is not None and document.kind in TYPESCRIPT_KINDS
 
 
-def handler(forward: Forward) -> Callable:
+def handler(forward: Forward, legend: Callable[[], dict | None] = lambda: None) -> Callable:
+    """The route of ``forward``; ``legend()``: the semantic token legend the editor was given."""
+
     async def forward_to_tsc(ls: Host, params):
         raw_params = to_json(params)
         if not isinstance(raw_params, dict) or not _concerns_typescript(ls, forward, raw_params):
@@ -176,6 +320,12 @@ def handler(forward: Forward) -> Callable:
             raw = await ls.ts.request(forward.method, raw_params)
         except TsUnavailable:
             return None
+        if forward.method in (
+            types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+            types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE,
+        ):
+            theirs = (ls.ts.capabilities.get("semanticTokensProvider") or {}).get("legend")
+            raw = renumber_tokens(raw, theirs, legend())
         try:
             return structure_result(forward.method, raw)
         except Exception:  # an answer this lsprotocol cannot read is dropped, not sent on half-read
@@ -186,18 +336,37 @@ def handler(forward: Forward) -> Callable:
     return forward_to_tsc
 
 
-def register(server: Host, capabilities: dict) -> list[Forward]:
-    """Offer every feature of :data:`FORWARDS` that tsc answers; returns those offered.
-
-    Called while the server answers ``initialize``, before its capabilities are computed."""
+def register(
+    server: Host,
+    capabilities: dict,
+    forwards=FORWARDS,
+    legend: Callable[[], dict | None] = lambda: None,
+) -> list[Forward]:
+    """Offer each of ``forwards`` that ``capabilities`` (tsc's) say tsc answers, with those
+    options, while the server answers ``initialize``; returns those offered."""
     offered = []
-    for forward in FORWARDS:
+    for forward in forwards:
         value = provided(capabilities, forward)
         if not value:
             continue
-        server.offer(forward.method, options_for(forward, value), handler(forward))
+        server.offer(forward.method, options_for(forward, value), handler(forward, legend))
         offered.append(forward)
     return offered
+
+
+def registration(forward: Forward, value: object) -> types.Registration:
+    """``forward`` as a ``client/registerCapability`` entry, with tsc's options ``value``."""
+    options = options_for(forward, value)
+    raw = to_json(options) if options is not None else {}
+    if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL and isinstance(value, dict):
+        raw = {"legend": value.get("legend"), "full": True, "range": bool(value.get("range"))}
+    if forward.method == types.WORKSPACE_WILL_RENAME_FILES:
+        raw = value if isinstance(value, dict) else {}
+    elif forward.about_document or forward.method.startswith("callHierarchy/"):
+        raw = {**(raw if isinstance(raw, dict) else {}), "documentSelector": None}
+    return types.Registration(
+        id=f"nova:{forward.method}", method=forward.method, register_options=raw
+    )
 
 
 # --- merged with Nova's own: code actions and code lenses ---------------------------------------
@@ -251,15 +420,64 @@ class ForwardedFeature(Feature):
 
     def __init__(self, server: Host) -> None:
         super().__init__(server)
-        self.capabilities: dict = {}  # tsc's, when the server forwards TypeScript and tsc started
+        self.capabilities: dict = {}  # tsc's (PINNED until it has started), when forwarded
         self.offered: list[Forward] = []
+        self.later: list[Forward] = []  # registered once tsc has started
+        self.legend: dict | None = None  # the semantic token legend the editor was given
 
     async def initialize(self, params: types.InitializeParams) -> None:
-        # runs after the TypeScript feature's: tsc has started (or given up) by now
+        """Answered at once: what the editor can register later waits for tsc (:meth:`initialized`);
+        the rest is offered now with tsc 7.0.x's options (:data:`PINNED`)."""
         if not self.server.forward_typescript:
             return
-        self.capabilities = self.server.ts.capabilities or {}
-        self.offered = register(self.server, self.capabilities)
+        client = to_json(params.capabilities) or {}
+        self.later = [f for f in FORWARDS if registers_later(client, f)]
+        # tsc colours only what the editor says it knows (it offers no legend to one that knows
+        # no token types): neither is it offered here
+        knows = ((client.get("textDocument") or {}).get("semanticTokens") or {}).get("tokenTypes")
+        now = [
+            f
+            for f in FORWARDS
+            if f not in self.later and (knows or "semanticTokens" not in f.method)
+        ]
+        self.capabilities = PINNED
+        self.legend = PINNED["semanticTokensProvider"]["legend"]
+        self.offered = register(self.server, PINNED, now, lambda: self.legend)
+
+    async def initialized(self) -> None:
+        if self.later:
+            asyncio.ensure_future(self._register_later())
+
+    async def _register_later(self) -> None:
+        """Once tsc has started: route and register (``client/registerCapability``) what it
+        answers of :attr:`later`, with its own options."""
+        server = self.server
+        try:
+            await server.ts.start()
+        except TsUnavailable as error:
+            log.warning(
+                "the TypeScript checker did not start (%s): its features are not registered", error
+            )
+            return
+        theirs = server.ts.capabilities or {}
+        self.capabilities = {**PINNED, **theirs}
+        registrations = []
+        for forward in self.later:
+            value = provided(theirs, forward)
+            if not value:
+                continue
+            if forward.method == types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL:
+                self.legend = value.get("legend") if isinstance(value, dict) else None
+            server.offer(forward.method, None, handler(forward, lambda: self.legend))
+            if forward.method != types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE:  # FULL carries it
+                registrations.append(registration(forward, value))
+            self.offered.append(forward)
+        if not registrations:
+            return
+        try:
+            await server.register_capabilities(registrations)
+        except Exception as error:  # the editor refused: what it was offered at once stays
+            log.warning("client/registerCapability failed: %s", error)
 
     async def code_lenses(
         self, document: Document, params: types.CodeLensParams

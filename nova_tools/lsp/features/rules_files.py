@@ -12,6 +12,7 @@ The functions here work on text and character offsets; the server converts to LS
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from lsprotocol import types
@@ -51,10 +52,24 @@ def _about_the_key(problem: RuleProblem) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=4)
+def parsed_of(text: str) -> jsonc.Parsed:
+    """``jsonc.parse(text)``, kept for the last few texts: the diagnostics of an edit parse it, and
+    each hover or completion on that version then reads the same parse (an 8 MB rules buffer took
+    ~1-7 s to parse for every hover). Raises :class:`jsonc.JsoncError` (never kept)."""
+    return jsonc.parse(text)
+
+
+@functools.lru_cache(maxsize=4)
+def index_of(text: str) -> LineIndex:
+    """The text's line index, kept like :func:`parsed_of`."""
+    return LineIndex(text)
+
+
 def check(text: str) -> list[Problem]:
     """Every problem of a rules file, each at the exact source range of its key or value."""
     try:
-        parsed = jsonc.parse(text)
+        parsed = parsed_of(text)
     except jsonc.JsoncError as error:
         message = str(error).split(": ", 1)[-1]
         start = min(
@@ -133,7 +148,7 @@ def render_rule(
 def hover(text: str, offset: int) -> tuple[str, tuple[int, int]] | None:
     parsed: jsonc.Parsed | None
     try:
-        parsed = jsonc.parse(text)
+        parsed = parsed_of(text)
     except jsonc.JsoncError:
         parsed = None
         found = _key_while_editing(text, offset)  # half-typed JSON: keys can still be explained
@@ -261,7 +276,7 @@ def completions(text: str, offset: int) -> tuple[KeyContext, list[ruledocs.RuleD
 
 
 def diagnostics(text: str) -> list[types.Diagnostic]:
-    index = LineIndex(text)
+    index = index_of(text)
     return [
         types.Diagnostic(
             range=index.range(p.start, p.end),
@@ -274,7 +289,7 @@ def diagnostics(text: str) -> list[types.Diagnostic]:
 
 
 def hover_lsp(text: str, position: types.Position, markup: types.MarkupKind) -> types.Hover | None:
-    index = LineIndex(text)
+    index = index_of(text)
     found = hover(text, index.offset(position))
     if found is None:
         return None
@@ -289,7 +304,7 @@ def hover_lsp(text: str, position: types.Position, markup: types.MarkupKind) -> 
 def completion_lsp(
     text: str, position: types.Position, markup: types.MarkupKind
 ) -> types.CompletionList | None:
-    index = LineIndex(text)
+    index = index_of(text)
     offset = index.offset(position)
     found = completions(text, offset)
     if found is None:

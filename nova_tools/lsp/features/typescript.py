@@ -128,12 +128,10 @@ def default_export_diagnostics(text: str, raw: list[dict]) -> list[types.Diagnos
 class TypeScriptFeature(Feature):
     """The warm tsc child: it follows every script and typings document, checks them, and
     answers completion (and hover in typings; a script's hover is the hover feature's, which
-    adds tsc's own). When the server forwards TypeScript (the default), tsc is started while the
-    server answers ``initialize``, so the features it answers can be offered with its options
-    (see :mod:`.forwarded`)."""
+    adds tsc's own). tsc starts while the server answers ``initialize``, which does not wait for
+    it (see :mod:`.forwarded` for how its other features are offered)."""
 
     kinds = frozenset({DocumentKind.SCRIPT, DocumentKind.TYPINGS})
-    START_AT_INITIALIZE_S = 10.0  # past this, the session goes on without tsc's extra features
 
     async def initialize(self, params: types.InitializeParams) -> None:
         server, ts = self.server, self.server.ts
@@ -142,14 +140,9 @@ class TypeScriptFeature(Feature):
         ts.relay = server.relay_from_tsc
         if isinstance(params.initialization_options, dict):
             ts.configure(params.initialization_options)
-        if server.forward_typescript:
-            try:  # its capabilities say what it answers; and it is warm when the first script opens
-                await asyncio.wait_for(ts.start(), self.START_AT_INITIALIZE_S)
-            except (TsUnavailable, TimeoutError) as error:
-                log.warning(
-                    "the TypeScript checker is not ready (%s): its extra features are not offered",
-                    error or "timed out",
-                )
+        # not awaited: ``initialize`` is answered at once, tsc starts behind it (forwarded.py
+        # registers what it answers once it has)
+        asyncio.ensure_future(self._warm())
 
     async def initialized(self) -> None:
         asyncio.ensure_future(self._warm())  # the first script opened then finds tsc ready

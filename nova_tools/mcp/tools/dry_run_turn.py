@@ -11,7 +11,7 @@ from pydantic import Field
 from ... import api
 from ...api import ApiError, GameFolder
 from ..edge import reply
-from ..shaping import cut_text, points_text, shorten_event
+from ..shaping import cut_text, points_text, shorten_action
 from .common import sources
 from .registry import tool
 
@@ -56,7 +56,7 @@ def dry_run_turn(
     )
     action = result.action
     if isinstance(action, dict):
-        action = shorten_event({"action": action}, DRY_RUN_TEXT_CHARS)["action"]
+        action = shorten_action(action, DRY_RUN_TEXT_CHARS)
     out = result.model_copy(update={"action": action, "world": "game" if path else "fresh"})
     verdict = (
         "ACCEPT it"

@@ -10,7 +10,7 @@ from pydantic import Field
 from ... import api
 from ...api import GameFolder
 from ..edge import reply
-from ..shaping import at_text, materials_text, points_text, shorten_event
+from ..shaping import at_text, materials_text, points_text, shorten_action
 from .common import GameArg, PlayerArg, check_range
 from .registry import tool
 
@@ -62,15 +62,9 @@ def get_android(
             "recording": recording[start : start + max_chars],
             "recording_offset": start,
             "recent_turns": tuple(
-                api.TurnSummary(
-                    round=e["round"],
-                    action=shorten_event(e).get("action"),
-                    outcome=e["outcome"],
-                    code=e.get("code"),
-                    reason=e.get("reason"),
-                    ticks=e.get("ticks", 0),
-                )
-                for e in turns
+                api.TurnSummary.of(t, None if t.action is None else shorten_action(t.action))
+                for t in (line.event for line in turns)
+                if isinstance(t, api.Turn)
             ),
         }
     )
