@@ -222,3 +222,40 @@ def test_every_turn_counts_its_polls_from_a_full_countdown(sandbox: Sandbox) -> 
     assert ticks(4965 + 5000) == [1, 1] and ticks(4966 + 5000) == [2, 2]
     assert ticks(4965, "const me = androidId;\n") == [0, 0]  # run every turn: the same count
     assert ticks(4950, "let t = 0;\nfor (let i = 0; i < 20; i++) t++;\n") == [1, 1]  # in the image
+
+
+SHARED_ACCESSORS = """
+export default () => {
+  const d = Object.getOwnPropertyDescriptor(world, 'androids');
+  const before = typeof d.get + typeof d.set + ('prototype' in d.get);
+  const child = Object.create(world);
+  const viaChild = child.androids.length;
+  const late = d.get.call({}).length;  // after the first read: the same parsed value
+  const after = 'value' in Object.getOwnPropertyDescriptor(world, 'androids');
+  world.tiles = 'mine';
+  Object.freeze(world);
+  let refused = '';
+  try { d.set.call(world, 1); } catch (e) { refused = e.message; }
+  return { before, viaChild, late, after, tiles: world.tiles, keys: Object.keys(world), refused };
+};
+"""
+
+
+def test_the_worlds_shared_accessors_behave_as_plain_lazy_properties(run: Run) -> None:
+    # longer than 24 characters of JSON, so `androids` is lazy (globals.EAGER_CHARS)
+    one = [{"id": "android-é-" + "x" * 20}]
+    two = [{"id": "android-1-" + "y" * 20}, {"id": "android-2"}]
+    turns = [run(SHARED_ACCESSORS, world={"round": 4, "androids": one, "tiles": []})]
+    turns.append(run(SHARED_ACCESSORS, world={"round": 5, "androids": two, "tiles": [1, 2]}))
+    assert [t.value for t in turns] == [
+        {
+            "before": "functionfunctionfalse",
+            "viaChild": n,
+            "late": n,
+            "after": True,
+            "tiles": "mine",
+            "keys": ["round", "androids", "tiles"],
+            "refused": "'androids' is read-only",
+        }
+        for n in (1, 2)
+    ]
