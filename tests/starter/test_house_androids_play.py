@@ -40,13 +40,17 @@ def game(ref: str, seed: int = 3, rounds: int = 100):
     scripts = {}
     for player, name in (("house", ref), ("ann", "house:starter")):
         engine.join(state, player)
-        script = engine.add_script(state, player, name)["script"]
+        script = engine.add_script(state, player, name).script
         scripts[script] = bundle(name)
         engine.launch(state, player, script)
     runner = ScriptRunner(rules, scripts)
     turns = []
     for _ in range(rounds):
-        turns += [e for e in engine.play_round(state, runner.decide) if e["type"] == "turn"]
+        turns += [
+            j
+            for j in (e.to_json() for e in engine.play_round(state, runner.decide))
+            if j["type"] == "turn"
+        ]
     return state, turns
 
 
@@ -85,13 +89,17 @@ def test_the_champion_leaves_decoys_a_raider_salvages_and_banks_early_once_it_do
     scripts = {}
     for player, bundled in (("house", bundle("house:champion")), ("raider", raider.bundle)):
         engine.join(state, player)
-        script = engine.add_script(state, player, player)["script"]
+        script = engine.add_script(state, player, player).script
         scripts[script] = bundled
         engine.launch(state, player, script)
     runner = ScriptRunner(rules, scripts)
     turns = []
     for _ in range(100):
-        turns += [e for e in engine.play_round(state, runner.decide) if e["type"] == "turn"]
+        turns += [
+            j
+            for j in (e.to_json() for e in engine.play_round(state, runner.decide))
+            if j["type"] == "turn"
+        ]
     owner = {a.id: a.owner for a in state.androids.values()}
     mine = [t for t in turns if owner[t["android"]] == "house"]
     assert all(t["outcome"] == "accepted" for t in mine)

@@ -65,7 +65,9 @@ def play(state, rounds: int) -> Played:
     game = Played(state)
     width = state.rules.world.width
     for _ in range(rounds):
-        for event in engine.play_round(state, runner.decide):
+        for event in (
+            e.to_json() for e in engine.play_round(state, runner.decide)
+        ):  # as a file holds them
             if event["type"] != "turn":
                 continue
             android = state.androids[event["android"]]
@@ -118,7 +120,7 @@ def test_no_starter_android_idles_beside_known_loot_on_the_seed_the_search_found
     for player in seats:
         engine.join(state, player)
         script = "starter" if player == "new" else "previous"
-        engine.launch(state, player, engine.add_script(state, player, script)["script"])
+        engine.launch(state, player, engine.add_script(state, player, script).script)
     game = play(state, 100)
     assert game.longest_idle("new") < IDLE_ROUNDS
     assert game.longest_idle("old") >= IDLE_ROUNDS

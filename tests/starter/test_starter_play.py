@@ -63,7 +63,9 @@ def play(state: GameState, rules: Rules, rounds: int, game: Game | None = None) 
     game = game or Game(rules, state)
     runner = ScriptRunner(rules, {s.id: bundle(s.name) for s in state.scripts.values()})
     for _ in range(rounds):
-        for event in engine.play_round(state, runner.decide):
+        for event in (
+            e.to_json() for e in engine.play_round(state, runner.decide)
+        ):  # as a file holds them
             if event["type"] != "turn":
                 continue
             game.turns.append(event)
@@ -93,7 +95,7 @@ def new_game(
     state = engine.generate(resolved, seed)
     for player, script in players:
         engine.join(state, player)
-        engine.launch(state, player, engine.add_script(state, player, script)["script"])
+        engine.launch(state, player, engine.add_script(state, player, script).script)
     return play(state, resolved, rounds)
 
 
@@ -152,8 +154,11 @@ def test_a_turn_spends_no_fuel_ticks_on_the_default_board_and_few_on_a_big_one(g
     for name in ("seed 3", "seed 7", "seed 3 against the raider", "seed 5 against the raider"):
         game = games[name]
         assert {t["ticks"] for p in ("ann", "bob") for t in game.by(p)} <= {0}, name
+    # On 24x24 a turn's top level and its own work make 10,000-20,000 polls: since sandbox
+    # revision 7 every turn counts them from a full countdown (10,000 to a tick), so most spend
+    # one tick, none more than two, far from the budget (rules.script.fuel, 200).
     big = Counter(t["ticks"] for t in games["24x24"].turns)
-    assert max(big) <= 2 and big[0] > 0.8 * sum(big.values()), big
+    assert max(big) <= 2 and big[0] + big[1] > 0.95 * sum(big.values()), big
 
 
 def test_it_launches_a_second_android_at_once(games):
