@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from pydantic import ValidationError
@@ -52,23 +53,25 @@ def turn_order(state: GameState) -> list[str]:
     Players take turns one android at a time; the player who leads rotates by seat each round, so
     over any run of rounds every seat leads equally often.
     """
-    seated = sorted(state.players.values(), key=lambda p: p.seat)
+    # Called once a round by the replay too, so kept to plain loops: no generator, no lambda.
+    seated = sorted(state.players.values(), key=_SEAT)
+    if not seated:
+        return []
     by_owner: dict[str, list[str]] = {p.id: [] for p in seated}
+    get = by_owner.get
     for android in state.androids.values():  # launch order
         if android.active:
-            queue = by_owner.get(android.owner)
+            queue = get(android.owner)
             if queue is not None:
                 queue.append(android.id)
     queues = [by_owner[p.id] for p in seated]
-    if not queues:
-        return []
     lead = (state.round - 1) % len(queues)
     queues = queues[lead:] + queues[:lead]
-    order: list[str] = []
-    depth = max((len(q) for q in queues), default=0)
-    for i in range(depth):
-        order.extend(q[i] for q in queues if i < len(q))
-    return order
+    depth = max([len(q) for q in queues])
+    return [q[i] for i in range(depth) for q in queues if i < len(q)]
+
+
+_SEAT = attrgetter("seat")
 
 
 def turn_seed(state: GameState, android_id: str) -> int:
