@@ -231,7 +231,7 @@ _KNOWN_LIMIT = 4096  # forms kept at most (a broadcast's text makes each one new
 def _form(logged: dict[str, Any]) -> _Form | None:
     """A hashable key for a logged action's exact form without its notes: each field's name,
     type and value (True and 1 differ here), one level of objects inside (its resources), in
-    name order; None for a form no action has (a list, a float, an object deeper down)."""
+    the logged order; None for a form no action has (a list, a float, an object deeper down)."""
     key: list[tuple[str, type, object]] = []
     for name, value in logged.items():
         if name in NOTE_KEYS:
@@ -247,7 +247,9 @@ def _form(logged: dict[str, Any]) -> _Form | None:
         elif kind not in (int, str):
             return None
         key.append((name, kind, value))
-    key.sort()  # a dict's order is no part of its form (a file's keys are sorted, a dump's not)
+    # in the logged order: a dict's order is no part of its form, so a form in another order is
+    # its own entry, checked against its dump in name order when first seen (a file's keys are
+    # sorted, a dump's not); not sorting every turn's key is a twentieth of the replay
     return tuple(key)
 
 
@@ -267,7 +269,8 @@ def _known_action(logged: object) -> tuple[AnyAction, dict[str, Any]] | None:
         except ValidationError:
             return None
         dump = action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")
-        if _form(dump) != key:
+        made = _form(dump)
+        if made is None or sorted(made) != sorted(key):
             return None
         if len(_KNOWN) >= _KNOWN_LIMIT:
             _KNOWN.clear()
