@@ -324,6 +324,9 @@ class Hazard:
         return cls(data["android"], data.get("acid"), data.get("radiation"))
 
 
+_production, _hazard = Production.from_json, Hazard.from_json  # a round end reads a few
+
+
 @_quick
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
@@ -366,8 +369,8 @@ class RoundEnded:
         return cls(
             data["round"],
             tuple(destroyed),
-            None if production is None else tuple([Production.from_json(p) for p in production]),
-            None if hazards is None else tuple([Hazard.from_json(h) for h in hazards]),
+            None if production is None else tuple([_production(p) for p in production]),
+            None if hazards is None else tuple([_hazard(h) for h in hazards]),
             causes,
         )
 
