@@ -177,9 +177,11 @@ class Replayer:
             # reverse) does not replay
             logged = event.action
             android = androids[android_id]
-            known = _known_action(logged)
+            # the notes gathered while the form is read (one pass over the action, not three)
+            logged_notes: dict[str, Any] = {}
+            known = _known_action(logged, logged_notes)
             whole = (
-                _whole_note_values(android, logged)
+                _whole_note_values(android, logged_notes)
                 if known is not None and logged is not None
                 else None
             )
@@ -192,7 +194,7 @@ class Replayer:
                     known[0],
                     whole[0],
                     whole[1],
-                    {k: v for k, v in logged.items() if k in NOTE_KEYS} or None,
+                    logged_notes or None,
                     known[1],
                 )
                 if judged == (event.outcome, logged, event.result, event.code, event.reason) and (
@@ -228,13 +230,16 @@ _KNOWN: dict[_Form, tuple[AnyAction, dict[str, Any]]] = {}
 _KNOWN_LIMIT = 4096  # forms kept at most (a broadcast's text makes each one new)
 
 
-def _form(logged: dict[str, Any]) -> _Form | None:
+def _form(logged: dict[str, Any], notes: dict[str, Any] | None = None) -> _Form | None:
     """A hashable key for a logged action's exact form without its notes: each field's name,
     type and value (True and 1 differ here), one level of objects inside (its resources), in
-    the logged order; None for a form no action has (a list, a float, an object deeper down)."""
+    the logged order; None for a form no action has (a list, a float, an object deeper down).
+    Its notes (memory, recording and their edits) go into ``notes`` when given."""
     key: list[tuple[str, type, object]] = []
     for name, value in logged.items():
         if name in NOTE_KEYS:
+            if notes is not None:
+                notes[name] = value
             continue
         kind = type(value)
         if kind is dict:
@@ -253,12 +258,13 @@ def _form(logged: dict[str, Any]) -> _Form | None:
     return tuple(key)
 
 
-def _known_action(logged: object) -> tuple[AnyAction, dict[str, Any]] | None:
+def _known_action(logged: object, notes: dict[str, Any]) -> tuple[AnyAction, dict[str, Any]] | None:
     """The parsed action and its dump for a logged action in a form this engine writes, or None
-    (not such a form: the caller parses it the usual way, and judges it as before)."""
+    (not such a form: the caller parses it the usual way, and judges it as before). The logged
+    notes go into ``notes`` (all of them when the answer is not None)."""
     if type(logged) is not dict:
         return None
-    key = _form(logged)
+    key = _form(logged, notes)
     if key is None:
         return None
     known = _KNOWN.get(key)
@@ -282,8 +288,9 @@ def _whole_note_values(
     android: Android, logged: dict[str, Any]
 ) -> tuple[str | None, str | None] | None:
     """The whole memory and recording a logged action sets (None: unchanged), or None when a
-    logged note is not text (the caller parses the action the usual way, which refuses it)."""
-    if not NOTE_KEYS & logged.keys():
+    logged note is not text (the caller parses the action the usual way, which refuses it).
+    ``logged``: the action, or only its notes."""
+    if not logged:
         return (None, None)
     memory = expand(android.memory, logged, "memory")
     recording = expand(android.recording, logged, "recording")
