@@ -103,19 +103,22 @@ def expand(old: str, logged: dict[str, Any], name: str) -> str | None:
     edits = logged.get(name + "Edits")
     if edits is None:
         return None
-    parts, at = [], 0
+    # a replay expands every turn's notes: no list made per edit, the note's length read once
+    parts: list[str] = []
+    add, at, size = parts.append, 0, len(old)
     for edit in edits:
         start, end, text = edit
         if not (
             isinstance(start, int)
             and isinstance(end, int)
             and isinstance(text, str)
-            and at <= start <= end <= len(old)
+            and at <= start <= end <= size
         ):
-            raise ValueError(f"{name}Edits {edit!r} does not fit a note of {len(old)} characters")
-        parts += [old[at:start], text]
+            raise ValueError(f"{name}Edits {edit!r} does not fit a note of {size} characters")
+        add(old[at:start])
+        add(text)
         at = end
-    parts.append(old[at:])
+    add(old[at:])
     return "".join(parts)
 
 
