@@ -253,10 +253,10 @@ def _round_end_buildings(state: GameState) -> list[Production]:
         extracted: mat.Bag = {}
         if building_rules.extraction:
             ground = state.tile(building.x, building.y).composition
-            for entry in building_rules.extraction:
+            for entry in building_rules.extraction:  # what mat.add does, without a bag each
                 units = min(entry.amount, ground.get(entry.source, 0))
                 if units > 0:
-                    mat.add(extracted, {entry.material: units})
+                    extracted[entry.material] = extracted.get(entry.material, 0) + units
             mat.add(building.storage, extracted)
         used: mat.Bag = {}
         made: mat.Bag = {}
