@@ -158,8 +158,8 @@ def starter_case() -> tuple[str, TurnGlobals, str] | None:
         return None
     state = engine.generate(Rules(), 3)
     engine.join(state, "alice")
-    script = engine.add_script(state, "alice", "starter")["script"]
-    android_id = engine.launch(state, "alice", script)["android"]
+    script = engine.add_script(state, "alice", "starter").script
+    android_id = engine.launch(state, "alice", script).android
     runner = ScriptRunner(Rules(), {script: bundle})
     android = state.androids[android_id]
     as_json = json.dumps(

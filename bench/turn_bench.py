@@ -37,7 +37,7 @@ def _setup() -> tuple[engine.GameState, ScriptRunner]:
     bundles = {}
     for player in ("alice", "bob"):
         engine.join(state, player)
-        script = engine.add_script(state, player, "starter")["script"]
+        script = engine.add_script(state, player, "starter").script
         bundles[script] = compiled.bundle
         engine.launch(state, player, script)
     return state, ScriptRunner(Rules(), bundles)
