@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # name -> settings, the first being the baseline (what ships)
 SETTINGS: dict[str, EngineSettings] = {
     "shipped settings": EngineSettings(),
-    "fuel and epoch off": EngineSettings(fuel=False, epoch=False),
     "fuel off": EngineSettings(fuel=False),
-    "epoch off": EngineSettings(epoch=False),
+    # what the watchdog cost before it moved to the tick: an epoch check on every back-edge
+    "epoch checks on": EngineSettings(epoch=True),
     "Cranelift speed_and_size": EngineSettings(opt_level="speed_and_size"),
     "Cranelift none": EngineSettings(opt_level="none"),
     "NaN canonicalisation off": EngineSettings(nan_canonicalization=False),

@@ -115,7 +115,9 @@ class EngineSettings:
     them: wasm fuel counts wasm instructions, not machine code)."""
 
     fuel: bool = True  # the deterministic ceiling on built-in work
-    epoch: bool = True  # the CPU-time watchdog (see watchdog.py)
+    # wasmtime's epoch checks at every function entry and loop back-edge: the watchdog's until it
+    # moved to the tick (watchdog.py); bench/wasm_bench.py measures what they cost
+    epoch: bool = False
     opt_level: str = "speed"  # Cranelift's: "none", "speed" or "speed_and_size"
     nan_canonicalization: bool = True
     # Linear memory's virtual reservation and guard region (None: wasmtime's defaults, 4 GiB and

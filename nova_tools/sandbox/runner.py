@@ -39,7 +39,7 @@ from collections import OrderedDict
 
 import wasmtime
 
-from . import output
+from . import output, watchdog
 from . import results as say
 from .build import MAX_BUNDLE_BYTES, compiled_quickjs, wasm_fuel_ceiling
 from .bytecode import (
@@ -83,7 +83,6 @@ from .images import (
 from .prelude import MAX_LOG_CHARS, MAX_LOG_LINES, PRELUDE, SCRIPT_FILENAME
 from .results import Budgets, Frame, TurnKind, TurnResult
 from .wasi import TurnState, define_imports
-from .watchdog import watchdog_for
 
 # Wasm fuel for reading a finished turn's envelope (at most 2 MiB of JSON plus 16 KiB of logs).
 READ_FUEL = 500_000_000
@@ -116,9 +115,8 @@ class Sandbox:
         self._engine = compiled.engine
         self._state = TurnState()
         linker = wasmtime.Linker(self._engine)
-        define_imports(linker, self._state)
+        self._imports = define_imports(linker, self._state)  # kept alive with the linker
         self._pre = linker.instantiate_pre(compiled.module)
-        self._watchdog = watchdog_for(self._engine)
         self._lock = threading.Lock()
         self._built = False  # whether this turn compiled or built an image (its timeout: run_turn)
         # The guest every turn runs in, restored from an image first; replaced after a trap, or
@@ -177,11 +175,15 @@ class Sandbox:
             state.fuel = budgets.fuel
             state.random = ByteStream(seed)
             turn = _Turn(guest, self._snapshot, image, state, budgets, ceiling)
-            limit = self._watchdog.arm(guest.store, timeout_ms, now=clock)
+            watchdog.arm(state, timeout_ms, now=clock)
             try:
-                return turn.run(compiled, loaded, payload, seed)
+                result = turn.run(compiled, loaded, payload, seed)
+                if result.kind is not TurnKind.TIMEOUT and watchdog.overran(state):
+                    # built-in work that reached no tick after the deadline (watchdog.py)
+                    result = turn.timed_out()
+                return result
             finally:
-                self._watchdog.disarm(limit)
+                watchdog.disarm(state)
                 if turn.trapped:
                     self._let_go()  # its state is whatever the trap left: start afresh
 
@@ -222,9 +224,7 @@ class Sandbox:
         if guest.cap != cap:
             guest.store.set_limits(memory_size=cap)
             guest.cap = cap
-        guest.store.set_fuel(
-            1 << 62
-        )  # until the script's own fuel is set (the epoch: watchdog.armed)
+        guest.store.set_fuel(1 << 62)  # until the script's own fuel is set
         self._state.memory = guest.memory
         restore(guest, image)
         return guest
@@ -234,9 +234,7 @@ class Sandbox:
         self._state.ticks = 0
         self._state.fuel = 1 << 62
         self._state.random = ByteStream(0)
-        guest = self._guest_for(image, 1 << 32)
-        guest.store.set_epoch_deadline(1 << 62)
-        return guest
+        return self._guest_for(image, 1 << 32)
 
     def _game_image(self, game: GameGlobals, memory: int) -> GameImage:
         key = game_key(game, memory)
@@ -277,7 +275,7 @@ class Sandbox:
                 if found is not None:
                     guest = self._guest
                     assert guest is not None
-                    with self._watchdog.armed(guest.store, budgets.timeout_ms):
+                    with watchdog.armed(self._state, budgets.timeout_ms):
                         evaluated, trap = evaluate_top_level(
                             guest,
                             self._snapshot,
@@ -316,7 +314,7 @@ class Sandbox:
         cap = self._snapshot.size + budgets.memory + MEMORY_SLACK + 2 * len(code)
         guest = self._guest_for(self._snapshot.image, cap)
         try:
-            with self._watchdog.armed(guest.store, budgets.timeout_ms):
+            with watchdog.armed(state, budgets.timeout_ms):
                 compiled = compile_bundle(guest, self._snapshot, code, budgets.memory, ceiling)
         except wasmtime.Trap as trap:  # the watchdog, while describing a syntax error
             compiled = Compiled(fuel=ceiling, trap=trap)
@@ -557,11 +555,15 @@ class _Turn:
                 TurnKind.FUEL, say.fuel_message(self.budgets.fuel, by_builtins=True)
             )
         if code == wasmtime.TrapCode.INTERRUPT:
-            return self._result(TurnKind.TIMEOUT, say.timeout_message(self.budgets.timeout_ms))
+            return self.timed_out()
         if code == wasmtime.TrapCode.STACK_OVERFLOW:
             return self._result(TurnKind.STACK, say.stack_message())
         detail = str(trap.message).splitlines()[0] if trap.message else "wasm trap"
         return self._result(TurnKind.CRASH, say.crash_message(detail))
+
+    def timed_out(self) -> TurnResult:
+        """The result of a turn the watchdog ended (or found past its deadline at the end)."""
+        return self._result(TurnKind.TIMEOUT, say.timeout_message(self.budgets.timeout_ms))
 
     def _result(
         self,

@@ -11,12 +11,14 @@ A call into Python costs 10-15 µs while the guest's own work runs at ~10M wasm 
 loop of ``Date.now()`` or ``getHours()`` would spend seconds for little fuel and meet the
 timeout instead of a deterministic limit. Every host call a script can trigger at will
 therefore also burns ``HOST_CALL_FUEL`` of wasm fuel, keeping fuel and time in proportion.
-(``host_interrupt`` needs no charge: it runs once per 10,000 poll points, bounded by the ticks.)
+(``host_interrupt``, the tick, needs no charge: it runs once per 10,000 poll points, bounded by
+the ticks; it is the watchdog's too, and lives in watchdog.py.)
 """
 
 from __future__ import annotations
 
 import ctypes
+import math
 import struct
 from dataclasses import dataclass, field
 
@@ -24,6 +26,7 @@ import wasmtime
 from wasmtime import _ffi as ffi
 
 from .determinism import FIXED_EPOCH_NS, ByteStream
+from .watchdog import define_interrupt
 
 ERRNO_SUCCESS = 0
 ERRNO_BADF = 8
@@ -46,9 +49,11 @@ class TurnState:
     ticks: int = 0
     memory: wasmtime.Memory | None = None
     random: ByteStream = field(default_factory=lambda: ByteStream(0))
+    deadline: float = math.inf  # the thread CPU time the turn may run until (watchdog.arm)
 
 
-def define_imports(linker: wasmtime.Linker, state: TurnState) -> None:
+def define_imports(linker: wasmtime.Linker, state: TurnState) -> object:
+    """Define every import; returns what must be kept alive as long as the linker."""
     i32, i64 = wasmtime.ValType.i32(), wasmtime.ValType.i64()
 
     def func(module: str, name: str, params: list, results: list, fn, caller: bool = False) -> None:
@@ -58,18 +63,11 @@ def define_imports(linker: wasmtime.Linker, state: TurnState) -> None:
 
     # -- env: the QuickJS embedding hooks --------------------------------------------------------
 
-    def host_interrupt() -> int:
-        # QuickJS calls this once per 10,000 poll points; one call is one tick. Returning non-zero
-        # throws an uncatchable "interrupted" error in the guest, and keeps doing so on every later
-        # poll, so code that runs after the budget is gone (a finally block...) is cut off too.
-        state.ticks += 1
-        return 1 if state.ticks > state.fuel else 0
-
     def host_get_timezone_offset(caller: wasmtime.Caller, hi: int, lo: int) -> int:
         _charge(caller)
         return 0  # UTC everywhere: local-time Date methods must not depend on the host's zone
 
-    func("env", "host_interrupt", [], [i32], host_interrupt)
+    tick = define_interrupt(linker, state)  # one call per 10,000 poll points: one tick
     func(
         "env", "host_get_timezone_offset", [i32, i32], [i32], host_get_timezone_offset, caller=True
     )
@@ -110,6 +108,7 @@ def define_imports(linker: wasmtime.Linker, state: TurnState) -> None:
     func(
         wasi, "fd_seek", [i32, i64, i32, i32], [i32], lambda fd, offset, whence, result: ERRNO_BADF
     )
+    return tick
 
 
 def _charge(caller: wasmtime.Caller) -> None:

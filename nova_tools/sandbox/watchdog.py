@@ -7,137 +7,101 @@ ceiling would have ended: the same game came out differently with the machine's 
 the clock never decides a turn). A turn's CPU time follows the fuel it spends (CALIBRATION.md), so
 the ceilings run out well before it, however busy the machine is.
 
-How: wasmtime checks the engine's epoch at function entries and loop back-edges. One ticker thread
-advances the epoch every ``EPOCH_SECONDS`` while any turn runs (an epoch is engine-wide, so per-turn
-timers would cut each other's turns short). A store's deadline is always the next tick; reaching it
-calls ``_on_deadline`` *on the thread running the turn*, which reads that thread's CPU clock and
-either lets the turn go on to the next tick or ends it with an error that :func:`as_trap` turns
-into wasmtime's own Interrupt trap (what callers already treat as the timeout). This is the last
-line of defence: wasm fuel stops a runaway script deterministically long before it fires.
+How: QuickJS calls its interrupt handler once every 10,000 poll points (calls, loop back-edges,
+regex backtracking): one tick (``TurnState.ticks``). That call, ``define_interrupt``'s, reads the
+turn thread's CPU clock, and once the turn's deadline is past it ends the turn with wasmtime's own
+Interrupt trap (what callers treat as the timeout). Built-in work polls rarely (a join of a
+million items runs without a tick), so the caller also looks at the clock once the turn is over
+(``overran``): such work is bounded by wasm fuel, deterministically and well inside the timeout
+(DESIGN section 3), and the watchdog is only the last line of defence.
+
+Until sandbox build 10 wasmtime checked an engine epoch at every function entry and loop
+back-edge, advanced every 10 ms by a ticker thread: those checks cost a tenth to a quarter of a
+script's turn (docs/benchmarks.md) to enforce a limit that the fuel ceiling already enforces.
+Where the watchdog looks changes no turn's result: fuel and ticks are counted as before.
 """
 
 from __future__ import annotations
 
 import ctypes
 import math
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import wasmtime
 from wasmtime import _ffi as ffi
 
-EPOCH_SECONDS = 0.01  # how often a running turn's CPU time is looked at
-_NEVER = math.inf
-_TIMED_OUT = "nova: the turn ran past its timeout (CPU time)"
+if TYPE_CHECKING:
+    from .wasi import TurnState
 
-_DeadlineCallback = ctypes.CFUNCTYPE(
-    ctypes.c_size_t,
-    ctypes.POINTER(ffi.wasmtime_context_t),
-    ctypes.c_void_p,
-    ctypes.POINTER(ctypes.c_uint64),
-    ctypes.POINTER(ffi.wasmtime_update_deadline_kind_t),
-)
+NEVER = math.inf  # the deadline while no turn is armed (building images is the host's own work)
+_INTERRUPT = wasmtime.TrapCode.INTERRUPT.value
+_I32 = ffi.WASMTIME_I32.value
 _NO_FINALIZER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)()  # a null function pointer
-_CONTINUE = 0  # WASMTIME_UPDATE_DEADLINE_CONTINUE
 
 
-class _CpuLimit:
-    """One store's limit: the thread CPU time (``time.thread_time``) its turn may run until."""
+def arm(state: TurnState, timeout_ms: int, now: float | None = None) -> None:
+    """Let the turn about to run on this thread spend ``timeout_ms`` of CPU time from now
+    (``now``: this thread's CPU time, ``time.thread_time()``, if the caller just read it)."""
+    state.deadline = (time.thread_time() if now is None else now) + max(0, timeout_ms) / 1000
 
-    def __init__(self, store: wasmtime.Store) -> None:
-        self.until = _NEVER
-        self.callback = _DeadlineCallback(self._on_deadline)  # kept alive as long as the store
-        ffi.wasmtime_store_epoch_deadline_callback(store.ptr(), self.callback, None, _NO_FINALIZER)
 
-    def _on_deadline(self, _context, _data, delta, kind) -> int:
-        if time.thread_time() >= self.until:
-            return (
-                ctypes.cast(ffi.wasmtime_error_new(_TIMED_OUT.encode()), ctypes.c_void_p).value or 0
-            )
-        delta[0] = 1
-        kind[0] = _CONTINUE
+def disarm(state: TurnState) -> None:
+    state.deadline = NEVER
+
+
+@contextmanager
+def armed(state: TurnState, timeout_ms: int) -> Iterator[None]:
+    """Run the block (on this thread) with the guest trapping (Interrupt) at its first tick after
+    this thread has spent ``timeout_ms`` of CPU time from now."""
+    arm(state, timeout_ms)
+    try:
+        yield
+    finally:
+        disarm(state)
+
+
+def overran(state: TurnState) -> bool:
+    """Whether this thread has passed the armed deadline (work that reached no tick after it)."""
+    return time.thread_time() >= state.deadline
+
+
+def define_interrupt(linker: wasmtime.Linker, state: TurnState) -> object:
+    """Define ``env.host_interrupt``, QuickJS's interrupt handler: one call is one tick.
+
+    Returning non-zero throws an uncatchable "interrupted" error in the guest, and it keeps doing
+    so on every later poll, so code that runs after the budget is gone (a finally block...) is cut
+    off too; past the deadline the call traps instead. Defined through wasmtime's C API, not
+    ``Linker.define_func``: a trap made here carries wasmtime's Interrupt code, where a Python
+    exception would travel through wasmtime-py's one process-wide slot (another thread's turn
+    could pick it up). Returns the callback, which must be kept alive as long as the linker."""
+
+    def tick(_env, _caller, _args, _nargs, results, _nresults) -> int:
+        state.ticks += 1
+        if state.ticks <= state.fuel and time.thread_time() >= state.deadline:
+            trap = ffi.wasmtime_trap_new_code(_INTERRUPT)
+            return ctypes.cast(trap, ctypes.c_void_p).value or 0
+        result = results[0]
+        result.kind = _I32
+        result.of.i32 = 1 if state.ticks > state.fuel else 0
         return 0
 
-
-def _limit_of(store: wasmtime.Store) -> _CpuLimit:
-    limit = getattr(store, "_nova_cpu_limit", None)
-    if limit is None:
-        limit = _CpuLimit(store)
-        # kept on the store it limits (wasmtime.Store has no slot of ours for it)
-        store._nova_cpu_limit = limit  # type: ignore[attr-defined]
-    return limit
-
-
-class WatchdogTrap(wasmtime.Trap):
-    """The watchdog's timeout, shaped as wasmtime's Interrupt trap (its ``trap_code``)."""
-
-    @property
-    def trap_code(self) -> wasmtime.TrapCode:
-        return wasmtime.TrapCode.INTERRUPT
-
-
-def as_trap(error: wasmtime.WasmtimeError) -> wasmtime.WasmtimeError | WatchdogTrap:
-    """The error a call raised, or the watchdog's trap if it was the watchdog that ended it."""
-    return WatchdogTrap(_TIMED_OUT) if _TIMED_OUT in str(error) else error
-
-
-class Watchdog:
-    def __init__(self, engine: wasmtime.Engine) -> None:
-        self._engine = engine
-        self._active = 0
-        self._wake = threading.Condition()
-        self._thread: threading.Thread | None = None
-
-    @contextmanager
-    def armed(self, store: wasmtime.Store, timeout_ms: int) -> Iterator[None]:
-        """Run the block (on this thread) with ``store`` trapping (Interrupt) once this thread has
-        spent ``timeout_ms`` of CPU time from now."""
-        limit = self.arm(store, timeout_ms)
-        try:
-            yield
-        finally:
-            self.disarm(limit)
-
-    def arm(self, store: wasmtime.Store, timeout_ms: int, now: float | None = None) -> _CpuLimit:
-        """What ``armed`` does on entry (for the per-turn path, which saves the generator);
-        every ``arm`` must be followed by ``disarm``, in a ``finally``. ``now``: this thread's
-        CPU time (``time.thread_time()``) if the caller just read it."""
-        limit = _limit_of(store)
-        limit.until = (time.thread_time() if now is None else now) + max(0, timeout_ms) / 1000
-        store.set_epoch_deadline(1)
-        with self._wake:
-            self._active += 1
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._tick, name="nova-sandbox-watchdog", daemon=True
-                )
-                self._thread.start()
-            self._wake.notify()
-        return limit
-
-    def disarm(self, limit: _CpuLimit) -> None:
-        limit.until = _NEVER
-        with self._wake:
-            self._active -= 1
-
-    def _tick(self) -> None:
-        while True:
-            with self._wake:
-                while self._active == 0:
-                    self._wake.wait()
-            self._engine.increment_epoch()
-            time.sleep(EPOCH_SECONDS)
-
-
-_watchdogs: dict[int, Watchdog] = {}
-_lock = threading.Lock()
-
-
-def watchdog_for(engine: wasmtime.Engine) -> Watchdog:
-    with _lock:
-        dog = _watchdogs.get(id(engine))
-        if dog is None:
-            dog = _watchdogs[id(engine)] = Watchdog(engine)
-        return dog
+    callback = ffi.wasmtime_func_callback_t(tick)
+    kind = wasmtime.FuncType([], [wasmtime.ValType.i32()])
+    module, name = b"env", b"host_interrupt"
+    error = ffi.wasmtime_linker_define_func(
+        linker.ptr(),
+        ctypes.create_string_buffer(module),
+        len(module),
+        ctypes.create_string_buffer(name),
+        len(name),
+        kind.ptr(),
+        callback,
+        None,
+        _NO_FINALIZER,
+    )
+    if error:
+        raise wasmtime.WasmtimeError._from_ptr(error)
+    return callback

@@ -3,13 +3,14 @@ test process survives, and the next turn in the same Sandbox runs exactly as if 
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
 from fuel_figures import LOOP
-from sandbox_cases import NORMAL_BOT, body
+from sandbox_cases import NORMAL_BOT, body, globals_json
 
-from nova_tools.sandbox import Budgets, TurnKind
+from nova_tools.sandbox import Budgets, Sandbox, TurnKind
 from nova_tools.sandbox.bytecode import CACHE
 
 LOOP_TICKS = 200  # fuel_figures.LOOP spends exactly 200 ticks
@@ -323,6 +324,43 @@ def test_a_wall_clock_timeout_fails_the_turn_when_the_fuel_would_allow_more(run)
     assert result.error == "took longer than 50 ms"
     after = run(NORMAL_BOT)
     assert after.ok and after.ticks == 0
+
+
+def test_built_in_work_that_reaches_no_tick_is_still_held_to_the_timeout(run):
+    # A join of 300,000 items polls no interrupt (0 ticks, ~280M wasm fuel, tens of ms): the
+    # watchdog, which looks at the clock at each tick, finds the deadline passed when it ends.
+    join = body("const s = Array(300000).fill(1).join(','); return { type: 'android.wait' };")
+    generous = run(join, budgets=Budgets(memory=64 * 1024 * 1024, timeout_ms=60_000))
+    cut = run(join, budgets=Budgets(memory=64 * 1024 * 1024, timeout_ms=2))
+
+    assert (generous.kind, generous.ticks) == (TurnKind.OK, 0)
+    assert (cut.kind, cut.error, cut.ticks) == (TurnKind.TIMEOUT, "took longer than 2 ms", 0)
+    assert run(NORMAL_BOT).ok
+
+
+def test_a_turn_timing_out_on_one_thread_leaves_another_threads_turn_alone():
+    # Each thread's sandbox has its own deadline, read on its own thread's CPU clock, and a
+    # timeout is wasmtime's own trap, never a Python exception another thread could pick up.
+    loop = body("while (true) {}")
+    results: dict[str, object] = {}
+
+    def play(name: str, source: str, budgets: Budgets, turns: int) -> None:
+        sandbox = Sandbox()
+        results[name] = [
+            sandbox.run_turn(source, globals_json(), budgets, 1).kind for _ in range(turns)
+        ]
+
+    threads = [
+        threading.Thread(target=play, args=("loop", loop, Budgets(fuel=10**8, timeout_ms=20), 8)),
+        threading.Thread(target=play, args=("bot", NORMAL_BOT, Budgets(timeout_ms=60_000), 200)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+    assert results["loop"] == [TurnKind.TIMEOUT] * 8
+    assert results["bot"] == [TurnKind.OK] * 200
 
 
 def test_a_turn_reports_the_ticks_the_script_spent_not_what_describing_its_error_cost(run):
