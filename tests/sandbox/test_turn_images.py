@@ -254,6 +254,9 @@ def test_restoring_an_image_puts_back_every_byte_a_turn_changed(sandbox):
     image = BUNDLES.get(key).image
     used = sandbox._guest
     assert used is not None and not used.fresh and used.pages() == image.pages
+    # the recursion reached the cold stack, whose pages go back to the kernel (guest.discard)
+    cold_at, cold_length = image.cold
+    assert cold_length > 0 and used.read(cold_at, cold_length) != bytes(cold_length)
 
     restore(used, image)
     fresh = Guest(sandbox._engine, sandbox._pre, TurnState())
