@@ -23,10 +23,8 @@ the sandbox tests exercise both paths):
 from __future__ import annotations
 
 import ctypes
-import mmap
 import struct
-import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import wasmtime
 from wasmtime import _ffi as ffi
@@ -35,6 +33,7 @@ from wasmtime._func import maybe_raise_last_exn
 
 from .determinism import xorshift64star
 from .wasi import TurnState
+from .zeroing import Clearing, chunks_of
 
 PAGE = 65536
 EVAL_MODULE = 1  # JS_EVAL_TYPE_MODULE
@@ -158,8 +157,8 @@ class Guest:
             export = self._bind(name)
         if len(args) != export.count:
             raise TypeError(f"{name} takes {export.count} arguments, not {len(args)}")
-        for (slot, field), arg in zip(export.slots, args, strict=True):
-            setattr(slot, field, arg)
+        for (slot, member), arg in zip(export.slots, args, strict=True):
+            setattr(slot, member, arg)
         out = export.out
         # What wasmtime's enter_wasm does, without a generator-based context manager per call.
         trap = ctypes.POINTER(ffi.wasm_trap_t)()
@@ -319,8 +318,8 @@ class Image:
     is zeros, the unused C stack and free heap, which are cleared; the rest is copied: ~30 µs for
     1.5 MB); a freshly instantiated one only needs ``patches``, the 4 KiB blocks that differ from
     the module's own initial memory (writing every page of a fresh instance would fault each in).
-    The C stack far below the stack pointer, which turns seldom reach, is ``cold``: its pages are
-    handed back to the kernel, which fills them with zeros when next touched (see ``discard``).
+    The big stretches of zeros are whole chunks that ``clearing`` discards or clears (zeroing.py);
+    ``runs`` holds the rest.
     """
 
     size: int  # bytes of linear memory
@@ -330,7 +329,7 @@ class Image:
         tuple[int, bytes | int], ...
     ]  # (offset, bytes to copy) or (offset, length of zeros)
     patches: tuple[tuple[int, bytes], ...]
-    cold: tuple[int, int] = (0, 0)  # (offset, length) of zeros, not in ``runs``
+    clearing: Clearing = field(default_factory=lambda: Clearing(()), compare=False, repr=False)
 
     @property
     def pages(self) -> int:
@@ -347,46 +346,12 @@ def capture(guest: Guest, initial: bytes) -> Image:
         key=lambda zeros: zeros[1],
         default=(len(memory), 0),
     )
-    runs, cold = _split_cold(runs, stack_pointer, initial)
-    return Image(len(memory), free, stack_pointer, runs, _diff(initial, memory), cold)
-
-
-# How far below the stack pointer ordinary turns write (the starter: 11.7 KiB, a tiny script 10.1): the
-# C stack below this is cold. A turn that goes deeper only pays for the pages it touches there.
-HOT_STACK = 64 * 1024
-
-
-def _split_cold(
-    runs: tuple[tuple[int, bytes | int], ...], stack_pointer: int, initial: bytes
-) -> tuple[tuple[tuple[int, bytes | int], ...], tuple[int, int]]:
-    """``runs`` without the cold stack, and the cold stack: the part of the zeros at the bottom
-    of memory (the C stack grows down towards address 0) below ``HOT_STACK`` under the stack
-    pointer, in whole host pages, where the module's own initial memory is zero too (a page handed
-    back to the kernel reads as the module's initial memory where that is mapped from the module)."""
-    if not runs or runs[0][0] != 0 or not isinstance(runs[0][1], int):
-        return runs, (0, 0)
-    zeros = runs[0][1]
-    end = min(zeros, stack_pointer - HOT_STACK) // mmap.PAGESIZE * mmap.PAGESIZE
-    if end <= 0 or initial[:end].count(0) != end:
-        return runs, (0, 0)
-    rest = ((end, zeros - end),) if zeros > end else ()
-    return rest + runs[1:], (0, end)
-
-
-_MADV_DONTNEED = 4
-_madvise = None
-if sys.platform == "linux":  # elsewhere MADV_DONTNEED need not zero a page: cleared by hand
-    _madvise = ctypes.CDLL(None, use_errno=True).madvise
-    _madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
-    _madvise.restype = ctypes.c_int
-
-
-def discard(address: int, length: int) -> None:
-    """Make ``length`` bytes of (page-aligned) private memory at ``address`` zero: handed back to
-    the kernel, which maps a zero page there on the next touch, so pages nothing touched cost
-    nothing (clearing 1 MiB byte by byte is ~10 µs a turn); cleared by hand if that fails."""
-    if _madvise is None or _madvise(address, length, _MADV_DONTNEED) != 0:
-        ctypes.memset(address, 0, length)
+    chunks, rest = chunks_of([(o, r) for o, r in runs if isinstance(r, int)], initial)
+    kept: list[tuple[int, bytes | int]] = [(o, r) for o, r in runs if not isinstance(r, int)]
+    kept = sorted(kept + list(rest), key=lambda r: r[0])
+    return Image(
+        len(memory), free, stack_pointer, tuple(kept), _diff(initial, memory), Clearing(chunks)
+    )
 
 
 def _runs(memory: bytes) -> tuple[tuple[int, bytes | int], ...]:
@@ -455,8 +420,7 @@ def restore(guest: Guest, image: Image) -> None:
             guest.write(offset, data)
     else:
         base = guest._address(0, image.size)
-        if image.cold[1]:
-            discard(base + image.cold[0], image.cold[1])
+        image.clearing.zero(base)
         for offset, run in image.runs:
             if isinstance(run, int):
                 ctypes.memset(base + offset, 0, run)
