@@ -30,15 +30,24 @@ _MADV_DONTNEED = 4
 _PRESENT_OR_SWAPPED = bytes(1 if byte & 0xC0 else 0 for byte in range(256))  # pagemap bits 63, 62
 
 _madvise = None
-_pagemap: int | None = None
 if sys.platform == "linux":  # elsewhere MADV_DONTNEED need not zero a page
     _madvise = ctypes.CDLL(None, use_errno=True).madvise
     _madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
     _madvise.restype = ctypes.c_int
-    try:
-        _pagemap = os.open("/proc/self/pagemap", os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        _pagemap = None
+_PAGEMAP = "/proc/self/pagemap"
+_pagemap: tuple[int, int] | None = None  # (pid, fd): a forked child must open its own
+
+
+def _pagemap_fd() -> int | None:
+    """This process's page map, opened once per process; None where there is none."""
+    global _pagemap
+    pid = os.getpid()
+    if _pagemap is None or _pagemap[0] != pid:
+        try:
+            _pagemap = (pid, os.open(_PAGEMAP, os.O_RDONLY | os.O_CLOEXEC))
+        except OSError:
+            return None
+    return _pagemap[1]
 
 
 def discard(address: int, length: int) -> None:
@@ -78,7 +87,7 @@ class Clearing:
     def __init__(self, chunks: tuple[int, ...]) -> None:
         self.chunks = chunks
         self._index = {offset: index for index, offset in enumerate(chunks)}
-        learnable = _madvise is not None and _pagemap is not None
+        learnable = _madvise is not None and os.path.exists(_PAGEMAP)
         self.touched = bytearray(b"\0" if learnable else b"\1") * len(chunks)
         self.restores = 0
         self.plan = self._plan()
@@ -98,7 +107,7 @@ class Clearing:
     def zero(self, base: int) -> None:
         """Make every chunk zero in the linear memory at ``base``."""
         self.restores += 1
-        if self.restores % SAMPLE_EVERY == 0 and _pagemap is not None:
+        if self.restores % SAMPLE_EVERY == 0:
             self._learn(base)
         discards, clears = self.plan
         for offset, length in discards:
@@ -108,13 +117,15 @@ class Clearing:
 
     def _learn(self, base: int) -> None:
         """Mark the discarded chunks a page of which is present again: the last turn wrote there."""
-        assert _pagemap is not None
+        fd = _pagemap_fd()
+        if fd is None:
+            return
         page = mmap.PAGESIZE
         per_chunk = CHUNK // page
         changed = False
         for offset, length in self.plan[0]:
             try:
-                entries = os.pread(_pagemap, 8 * (length // page), 8 * ((base + offset) // page))
+                entries = os.pread(fd, 8 * (length // page), 8 * ((base + offset) // page))
             except OSError:
                 return
             present = entries[7::8].translate(_PRESENT_OR_SWAPPED)
