@@ -23,10 +23,16 @@ the bundle and bytecode caches can answer from an earlier request:
   with an 8 MB string in it, opened and its diagnostics pulled, then hover on a key and
   completion of a key, each repeated on the same version; baseline: ``jsonc.parse`` of the text
   in process (what each answer cost when every one parsed the buffer again).
-* **from launch** (issue 27; fresh servers, a client that registers dynamically, as VS Code and
-  Neovim do): from the moment the process is launched to the ``initialize`` result, to the dry-run
-  code lens of the opened script, and to the first dry-run's result (target 0.5 s), each with the
-  CPU the server's process tree spent by then (tsc and esbuild included) and the load average.
+* **from launch** (issue 27; ``--launch`` runs only this; fresh servers, a client that registers
+  dynamically, as VS Code and Neovim do): what an editor waits for. The process is launched as
+  ``nova lsp`` is (``python -m nova_tools.cli lsp``), in a user's environment (Python writes and
+  reuses its ``__pycache__``; one untimed launch first fills it and the machine caches), then
+  ``initialize``, ``initialized``, ``didOpen`` of a script, and at once the ``nova.dryRun``
+  command and the script's code lenses. Timed from the launch: the ``initialize`` result, the
+  dry-run's result (target 0.5 s) and the dry-run lens, each with the CPU the server's process
+  tree spent by then (tsc, esbuild and every other child included) and the load average.
+  ``--against DIR`` launches the server of another checkout (a worktree of main) alternately
+  with this one's, so both see the same load.
 
 Baselines measured in the same run, so the ratios say what the server adds: tsc's own
 diagnostics and hover through :class:`~nova_tools.lsp.tsserver.TsServer` in-process, and
@@ -259,46 +265,113 @@ def tree_cpu_s(pid: int) -> float:
     return sum(stats[p][1] for p in family if p in stats)
 
 
-async def from_launch(root: Path, starts: int) -> dict[str, list[tuple[float, float]]]:
-    """(wall, CPU) seconds from launching a fresh server to its ``initialize`` result, to the
-    dry-run lens of the opened script, and to the first dry-run's result."""
-    found: dict[str, list[tuple[float, float]]] = {"initialize": [], "lens": [], "dry-run": []}
-    for i in range(starts):
-        folder = root / f"launch-{i}"
-        folder.mkdir()
-        session = Session(folder, pull=True)
-        launched = time.perf_counter()
-        await session.client.start_io(sys.executable, "-m", "nova_tools.lsp")
-        pid = session.client._server.pid  # type: ignore[union-attr]  # set by start_io
-        caps = types.ClientCapabilities(
-            text_document=types.TextDocumentClientCapabilities(
-                diagnostic=types.DiagnosticClientCapabilities(dynamic_registration=True),
-                hover=types.HoverClientCapabilities(dynamic_registration=True),
-                definition=types.DefinitionClientCapabilities(dynamic_registration=True),
-            )
+LAUNCH = [sys.executable, "-m", "nova_tools.cli", "lsp"]  # what `nova lsp` runs
+
+
+def user_env(checkout: Path | None = None) -> dict[str, str]:
+    """A user's environment for a launched server: Python writes and reuses its ``__pycache__``
+    (a development shell's PYTHONDONTWRITEBYTECODE would charge every launch for compiling the
+    package); with ``checkout``, that checkout's ``nova_tools`` is imported (and this one's
+    toolchain binaries used when it has none of its own)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if checkout is not None:
+        env["PYTHONPATH"] = str(checkout)
+        from nova_tools.toolchain.paths import ESBUILD, TSC
+
+        for tool in (TSC, ESBUILD):
+            if not (checkout / "node_modules" / tool.relative).is_file() and tool.find():
+                env[tool.env] = str(tool.find())
+    return env
+
+
+async def launch_once(folder: Path, env: dict[str, str]) -> dict[str, tuple[float, float]]:
+    """One fresh server, driven as an editor opening a script and asking for its dry-run at once:
+    (wall, CPU) seconds from the launch to the ``initialize`` result, to the dry-run's result
+    and to the dry-run lens (asked right after the dry-run, as an editor asks a new file's
+    lenses)."""
+    folder.mkdir()
+    session = Session(folder, pull=True)
+    launched = time.perf_counter()
+    await session.client.start_io(*LAUNCH, env=env)
+    pid = session.client._server.pid  # type: ignore[union-attr]  # set by start_io
+    caps = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            diagnostic=types.DiagnosticClientCapabilities(dynamic_registration=True),
+            hover=types.HoverClientCapabilities(dynamic_registration=True),
+            definition=types.DefinitionClientCapabilities(dynamic_registration=True),
         )
-        await session.client.initialize_async(
-            types.InitializeParams(capabilities=caps, root_uri=folder.as_uri())
+    )
+    found: dict[str, tuple[float, float]] = {}
+    await session.client.initialize_async(
+        types.InitializeParams(capabilities=caps, root_uri=folder.as_uri())
+    )
+    found["initialize"] = (time.perf_counter() - launched, tree_cpu_s(pid))
+    session.client.initialized(types.InitializedParams())
+    path = folder / "main.ts"
+    path.write_text(SCRIPT, encoding="utf-8")
+    session.uri, session.version = path.as_uri(), 1
+    session.client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(session.uri, "typescript", 1, SCRIPT)
         )
-        found["initialize"].append((time.perf_counter() - launched, tree_cpu_s(pid)))
-        session.client.initialized(types.InitializedParams())
-        path = folder / "main.ts"
-        path.write_text(SCRIPT, encoding="utf-8")
-        session.uri, session.version = path.as_uri(), 1
-        session.client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                types.TextDocumentItem(session.uri, "typescript", 1, SCRIPT)
-            )
-        )
+    )
+
+    async def dry_run() -> None:
+        await session.dry_run()
+        found["dry-run"] = (time.perf_counter() - launched, tree_cpu_s(pid))
+
+    async def lens() -> None:
         lenses = await session.client.text_document_code_lens_async(
             types.CodeLensParams(types.TextDocumentIdentifier(session.uri))
         )
         assert any(lens.command and lens.command.command == "nova.dryRun" for lens in lenses or [])
-        found["lens"].append((time.perf_counter() - launched, tree_cpu_s(pid)))
-        await session.dry_run()
-        found["dry-run"].append((time.perf_counter() - launched, tree_cpu_s(pid)))
-        await session.stop()
+        found["lens"] = (time.perf_counter() - launched, tree_cpu_s(pid))
+
+    await asyncio.gather(dry_run(), lens())
+    await session.stop()
     return found
+
+
+async def from_launch(
+    root: Path, starts: int, against: Path | None = None
+) -> dict[str, dict[str, list[tuple[float, float]]]]:
+    """``starts`` launches of this checkout's server (and of ``against``'s, alternately), after
+    one untimed launch of each: their (wall, CPU) samples by server, then by point."""
+    servers = {"this checkout": user_env()}
+    if against is not None:
+        servers = {f"{against}": user_env(against), **servers}
+    samples: dict[str, dict[str, list[tuple[float, float]]]] = {
+        name: {"initialize": [], "dry-run": [], "lens": []} for name in servers
+    }
+    for n, env in enumerate(servers.values()):  # fills __pycache__ and the machine caches
+        await launch_once(root / f"launch-warm-{n}", env)
+    for i in range(starts):
+        for n, (name, env) in enumerate(servers.items()):
+            found = await launch_once(root / f"launch-{i}-{n}", env)
+            for point, sample in found.items():
+                samples[name][point].append(sample)
+    return samples
+
+
+def print_launches(samples: dict[str, dict[str, list[tuple[float, float]]]], load: float) -> None:
+    starts = len(next(iter(samples.values()))["initialize"])
+    print(f"from launch (median of {starts} fresh servers each, load {load:.2f} before):")
+    for name, points in samples.items():
+        print(f"  {name}:")
+        for point in ("initialize", "dry-run", "lens"):
+            wall = median_ms([w for w, _ in points[point]])
+            cpu = median_ms([c for _, c in points[point]])
+            label = {"initialize": "initialize result", "dry-run": "dry-run result"}.get(
+                point, "dry-run lens"
+            )
+            target = "  target 500 ms" if point == "dry-run" else ""
+            print(f"    to the {label:<20}{wall:>8.0f} ms wall{cpu:>8.0f} ms CPU{target}")
+    if len(samples) == 2:
+        (base, before), (_, after) = samples.items()
+        ratio = median_ms([w for w, _ in after["dry-run"]]) / median_ms(
+            [w for w, _ in before["dry-run"]]
+        )
+        print(f"  first dry-run from launch: {ratio:.2f}x the time of {base}'s")
 
 
 def big_rules_text() -> str:
@@ -396,16 +469,7 @@ async def run(repeats: int) -> None:
         ratio = value / base[key] if base.get(key) else float("nan")
         print(f"{name:<44}{value:>8.1f}ms{target:>8.0f}ms{base[key]:>9.1f}ms{ratio:>7.1f}x")
     print(f"first dry-run after start: worst of {len(firsts)} fresh servers {worst_first:.0f} ms")
-    print(
-        f"from launch (median of {len(launches['initialize'])} fresh servers, load {load_before:.2f}):"
-    )
-    for name, samples in launches.items():
-        wall = median_ms([w for w, _ in samples])
-        cpu = median_ms([c for _, c in samples])
-        target = "  target 500 ms" if name == "dry-run" else ""
-        print(
-            f"  to the {name + ' result' if name != 'lens' else 'dry-run lens':<20}{wall:>8.0f} ms wall{cpu:>8.0f} ms CPU{target}"
-        )
+    print_launches(launches, load_before)
     print(
         "baselines: tsc's own diagnostics/hover through TsServer in-process; api.dry_run called directly (warm)"
     )
@@ -415,10 +479,20 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--big-rules", action="store_true", help="only the 8 MB rules file")
+    parser.add_argument("--launch", action="store_true", help="only the measures from launch")
+    parser.add_argument(
+        "--against", type=Path, help="with --launch: another checkout's server, alternately"
+    )
     args = parser.parse_args(argv if argv is not None else [])
     if args.big_rules:
         with tempfile.TemporaryDirectory(prefix="nova-lsp-bench-") as folder:
             asyncio.run(big_rules(Path(folder), args.repeats))
+        return
+    if args.launch:
+        with tempfile.TemporaryDirectory(prefix="nova-lsp-bench-") as folder:
+            load = os.getloadavg()[0]
+            found = asyncio.run(from_launch(Path(folder), args.repeats, args.against))
+            print_launches(found, load)
         return
     asyncio.run(run(args.repeats))
 
