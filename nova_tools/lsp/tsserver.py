@@ -15,6 +15,10 @@ Facts about typescript 7.0.2's server that shape this module (probed, see DESIGN
   ``javascript`` and ``editor``; it does not ask with ``workspace/configuration``;
 * it may ask the client to refresh inlay hints, semantic tokens, code lenses or diagnostics;
   :attr:`TsServer.relay` passes those requests on;
+* left to itself it acquires types for an inferred project (a bare script): at every start it
+  ran ``npm install types-registry@latest`` in the user's cache (``~/.cache/typescript``), a
+  download and a Node process competing with the editor's first requests. An android script
+  imports no package, so :data:`FIXED_SETTINGS` turns that off whatever the editor's settings;
 * a bare ``.ts`` file with no tsconfig lands in an inferred project; opening the game's typings
   (``nova.d.ts``) beside it puts both in the same inferred project, so the globals resolve. A file
   with a ``tsconfig.json`` above it belongs to that project and is left to it (a project made by
@@ -69,6 +73,19 @@ RELAYED_REQUESTS = frozenset(
 )
 #: The ``workspace/didChangeConfiguration`` sections tsc reads its preferences from.
 CONFIGURATION_SECTIONS = ("typescript", "js/ts", "javascript", "editor")
+#: What tsc is always told, over the editor's own settings: no automatic type acquisition.
+FIXED_SETTINGS: dict = {"js/ts": {"tsserver": {"automaticTypeAcquisition": {"enabled": False}}}}
+
+
+def over(base: dict, fixed: dict) -> dict:
+    """``base`` with every value of ``fixed`` put in, nested objects merged."""
+    merged = dict(base)
+    for key, value in fixed.items():
+        inner = merged.get(key)
+        merged[key] = (
+            over(inner, value) if isinstance(value, dict) and isinstance(inner, dict) else value
+        )
+    return merged
 
 
 def child_capabilities(client: dict | None) -> dict:
@@ -276,7 +293,12 @@ class TsServer:
         """tsc's preferences (inlay hints, formatting...), by section; kept for a restarted child."""
         self.settings = {k: v for k, v in settings.items() if k in CONFIGURATION_SECTIONS}
         if self._state is TsState.RUNNING:
-            self._notify("workspace/didChangeConfiguration", {"settings": self.settings})
+            self._send_settings()
+
+    def _send_settings(self) -> None:
+        self._notify(
+            "workspace/didChangeConfiguration", {"settings": over(self.settings, FIXED_SETTINGS)}
+        )
 
     def is_bare(self, uri: str) -> bool:
         """Whether an open document has no tsconfig above it (unknown documents count as bare)."""
@@ -367,8 +389,7 @@ class TsServer:
             raise TsUnavailable("the TypeScript checker has been stopped")
         self.capabilities = (result.get("capabilities") or {}) if isinstance(result, dict) else {}
         self._notify("initialized", {})
-        if self.settings:
-            self._notify("workspace/didChangeConfiguration", {"settings": self.settings})
+        self._send_settings()  # before any document: it acquires types once a project is made
         # Bring the new child up to date; nothing can interleave until the next await.
         for uri, doc in self._docs.items():
             self._send_open(uri, doc)

@@ -54,6 +54,25 @@ async def test_a_bare_file_is_checked_against_the_typings_and_edits_are_followed
     assert ts.state is TsState.CLOSED
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="tsc's cache is XDG_CACHE_HOME on Linux")
+async def test_no_package_is_installed_for_a_bare_script_even_when_the_editor_asks(
+    tmp_path, monkeypatch
+):
+    """tsc's automatic type acquisition ran npm in the user's cache at every start."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    (tmp_path / "work").mkdir()
+    ts = TsServer(typings=typings_path(), root=tmp_path / "work")
+    ts.configure({"js/ts": {"tsserver": {"automaticTypeAcquisition": {"enabled": True}}}})
+    uri = (tmp_path / "work" / "main.ts").as_uri()
+    try:
+        ts.open(uri, "import _ from 'lodash';\n" + BARE)
+        assert await ts.diagnostics(uri)
+    finally:
+        await ts.stop()
+    assert not (cache / "typescript").exists()
+
+
 async def test_the_child_is_restarted_after_it_dies_with_the_documents_as_they_are(tmp_path):
     ts = TsServer(typings=typings_path(), root=tmp_path)
     uri = (tmp_path / "main.ts").as_uri()
