@@ -17,11 +17,8 @@ the toolchain, the models of every other result).
 
 from __future__ import annotations
 
-import importlib
+from ..lazy import TYPE_CHECKING, lazy_names
 
-TYPE_CHECKING = (
-    False  # typing.TYPE_CHECKING without importing typing (a few ms of every command's start)
-)
 if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from ..engine.events import (  # the log's events, as every reader takes them
         AndroidLaunched,
@@ -118,46 +115,4 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .wording import describe_event
     from .world import player_world
 
-_WHERE: dict[str, tuple[str, str]] = {}  # name -> (module, attribute), read on first use
-
-
-def _where() -> dict[str, tuple[str, str]]:
-    """Where each public name lives, read from the ``if TYPE_CHECKING:`` block above: the one
-    list of the api's names, for type checkers and for this lazy loader alike."""
-    if not _WHERE:
-        import re  # not ast: importing it would cost every command a few ms
-
-        with open(__file__, encoding="utf-8") as file:
-            text = file.read()
-        start = text.index("\nif TYPE_CHECKING:")
-        block = re.sub(r"#[^\n]*", "", text[start : text.index("\n\n", start)])
-        for module, names in re.findall(r"from (\.+[\w.]*) import (\([^)]*\)|[^\n]*)", block):
-            for item in names.strip("()").split(","):
-                if item.strip():
-                    name, _, alias = item.strip().partition(" as ")
-                    _WHERE[alias or name] = (module, name)
-    return _WHERE
-
-
-def __getattr__(name: str) -> object:
-    if name == "__all__":
-        value: object = sorted(_where())
-    elif name in _where():
-        module, attribute = _WHERE[name]
-        value = getattr(importlib.import_module(module, __name__), attribute)
-    elif not name.startswith("_") and _is_module(name):
-        value = importlib.import_module(f"{__name__}.{name}")  # a module of the api (api.wording)
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value  # found once: later reads skip this function
-    return value
-
-
-def _is_module(name: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(f"{__name__}.{name}") is not None
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_where()))
+__getattr__, __dir__ = lazy_names(__name__, __file__, globals())

@@ -9,54 +9,30 @@ Public API (plain functions; the CLI, LSP and MCP server call these):
   :class:`Diagnostic` (check only);
 * :func:`render_typings` / :func:`write_typings` (``nova generate``), :func:`typings_path`;
 * :func:`doctor` / :func:`format_report` (``nova doctor``), :func:`setup` (``nova setup``).
+
+Importing the package is cheap: each name is loaded from its module on first use
+(:mod:`nova_tools.lazy`), so the language server reads the typings' path or a script's default
+export without the compiler's imports (the rules' models, pydantic).
 """
 
 from __future__ import annotations
 
-from .bundle import Bundle, BundleError, bundle_file, bundle_sources
-from .compile import CompiledScript, compile_android, compile_sources
-from .diagnostics import CompileError, Diagnostic, format_diagnostics
-from .doctor import Check, doctor, format_report
-from .paths import ToolchainMissing
-from .setup import SetupError, setup
-from .typecheck import (
-    COMPILER_OPTIONS,
-    typecheck_file,
-    typecheck_project,
-    typecheck_sources,
-    typings_path,
-)
+from ..lazy import TYPE_CHECKING, lazy_names
 
-__all__ = [
-    "COMPILER_OPTIONS",
-    "Bundle",
-    "BundleError",
-    "Check",
-    "CompileError",
-    "CompiledScript",
-    "Diagnostic",
-    "SetupError",
-    "ToolchainMissing",
-    "bundle_file",
-    "bundle_sources",
-    "compile_android",
-    "compile_sources",
-    "doctor",
-    "format_diagnostics",
-    "format_report",
-    "render_typings",
-    "setup",
-    "typecheck_file",
-    "typecheck_project",
-    "typecheck_sources",
-    "typings_path",
-    "write_typings",
-]
+if TYPE_CHECKING:  # what the names are, for readers and type checkers
+    from .bundle import Bundle, BundleError, bundle_file, bundle_sources
+    from .compile import CompiledScript, compile_android, compile_sources
+    from .diagnostics import CompileError, Diagnostic, format_diagnostics
+    from .doctor import Check, doctor, format_report
+    from .paths import ToolchainMissing
+    from .setup import SetupError, setup
+    from .typecheck import (
+        COMPILER_OPTIONS,
+        typecheck_file,
+        typecheck_project,
+        typecheck_sources,
+        typings_path,
+    )
+    from .typings import render_typings, write_typings
 
-
-def __getattr__(name: str):  # the typings generator imports the models: load it on first use
-    if name in ("render_typings", "write_typings"):
-        from . import typings
-
-        return getattr(typings, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(__name__, __file__, globals())
