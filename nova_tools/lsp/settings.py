@@ -18,9 +18,10 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..rules import Rules, RulesError
+if TYPE_CHECKING:  # the rules' models load when rules are first asked for, not at start
+    from ..rules import Rules
 
 _KEYS = {"rulesFile": "rules_file", "gameFile": "game_file", "androidId": "android_id"}
 
@@ -82,13 +83,15 @@ _DEFAULTS: RulesInEffect | None = None
 def shipped_defaults() -> RulesInEffect:
     global _DEFAULTS
     if _DEFAULTS is None:
+        from ..rules import Rules
+
         rules = Rules()
         _DEFAULTS = RulesInEffect(rules, rules.to_json(), SHIPPED_DEFAULTS)
     return _DEFAULTS
 
 
 OpenText = Callable[[Path], tuple[str, int] | None]  # an open buffer's (text, version), if open
-RulesFromText = Callable[[str, str], Rules]  # (text, source name) -> rules, raising RulesError
+RulesFromText = Callable[[str, str], "Rules"]  # (text, source name) -> rules, raising RulesError
 
 
 class RulesContext:
@@ -138,6 +141,8 @@ class RulesContext:
         return result
 
     def _load(self, kind: str, path: Path, buffer: tuple[str, int] | None) -> RulesInEffect:
+        from ..rules import RulesError
+
         name = self._display(path)
         try:
             if kind == "game":

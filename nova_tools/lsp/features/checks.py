@@ -31,10 +31,8 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from ...rules.loading import default_rules_json
 from ...toolchain.tstext import IDENT, Source, camel_words
 from ..context import Document, DocumentKind, Feature
-from ..ruledocs import dotted, format_value, lookup, value_at
 from ..textpos import LineIndex
 
 TURN_SHADOWS_ROUND = "turn-shadows-round"
@@ -268,6 +266,8 @@ def _numeric_rules(resolved: dict, defaults: dict) -> list[_RuleWord]:
                 out.append(_RuleWord(path, float(value), frozenset(), frozenset(words)))
 
     walk(resolved, ())
+    from ..ruledocs import value_at
+
     # A literal equal to the shipped default but not to a retuned value is still that rule.
     for rule in list(out):
         default = value_at(defaults, rule.path)
@@ -287,6 +287,8 @@ _TABLE: tuple[dict, list[_RuleWord]] | None = None  # for the rules object in ef
 def _rules_table(resolved: dict) -> list[_RuleWord]:
     global _TABLE
     if _TABLE is None or _TABLE[0] is not resolved:
+        from ...rules.loading import default_rules_json  # the models: on the first check
+
         _TABLE = (resolved, _numeric_rules(resolved, default_rules_json()))
     return _TABLE[1]
 
@@ -294,11 +296,15 @@ def _rules_table(resolved: dict) -> list[_RuleWord]:
 def _meaning(path: tuple) -> str:
     if len(path) == 4 and path[0] == "buildings" and path[2] in ("cost",):
         return f"the {path[3]} a {path[1]} costs"
+    from ..ruledocs import lookup
+
     doc = lookup(path)
     return doc.description.rstrip(".") if doc else ""
 
 
 def rule_literals(source: Source, resolved: dict) -> list[Finding]:
+    from ..ruledocs import dotted, format_value, value_at
+
     table = _rules_table(resolved)
     text, masked = source.text, source.masked
     findings = []

@@ -6,25 +6,32 @@
   refusal costs;
 * on a building type string (``'depot'``): what it does and what it costs.
 
-tsc's own hover (types and JSDoc) follows, under a rule.
+tsc's own hover (types and JSDoc) follows, under a rule. The rules' docs (:mod:`..ruledocs`, and
+the models it reads) are imported at the first hover, not while the server starts.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
 from ...toolchain.tstext import Source
-from .. import ruledocs
 from ..context import Document, DocumentKind, Feature
 from ..plaintext import markdown_to_plain
-from ..settings import RulesInEffect
 from ..textpos import LineIndex
 from . import typescript
 from .rules_files import render_rule
 
+if TYPE_CHECKING:
+    from ..ruledocs import ActionDoc
+    from ..settings import RulesInEffect
+
 
 def nova_hover(text: str, offset: int, rules: RulesInEffect) -> tuple[str, tuple[int, int]] | None:
     """Markdown for what is under the cursor, with the source range it is about."""
+    from .. import ruledocs
+
     source = Source(text)
     chain = source.member_chain_at(offset)
     if chain is not None:
@@ -48,7 +55,9 @@ def nova_hover(text: str, offset: int, rules: RulesInEffect) -> tuple[str, tuple
     return None
 
 
-def render_action(action: ruledocs.ActionDoc, rules: RulesInEffect) -> str:
+def render_action(action: ActionDoc, rules: RulesInEffect) -> str:
+    from .. import ruledocs
+
     lines = [
         f"**{action.type}** · action",
         "",
@@ -73,6 +82,8 @@ def render_action(action: ruledocs.ActionDoc, rules: RulesInEffect) -> str:
 
 
 def render_building(building: str, rules: RulesInEffect) -> str:
+    from .. import ruledocs
+
     doc = ruledocs.lookup(("buildings", building))
     spec = ruledocs.value_at(rules.json, ("buildings", building))
     lines = [f"**{building}** · building type", "", doc.description if doc else ""]

@@ -8,22 +8,30 @@ range of every key and value) plus :func:`nova_tools.rules.resolve` (whose probl
 paths): this module only maps one onto the other.
 
 The functions here work on text and character offsets; the server converts to LSP positions.
+The rules' models (and :mod:`..ruledocs`, which reads them) are imported by the functions that
+use them, when a rules file is first checked: never while the server starts.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ...rules import Rules, RulesError, jsonc, resolve
-from ...rules.loading import RuleProblem, parse_text
-from .. import ruledocs
 from ..context import Document, DocumentKind, Feature
 from ..plaintext import markdown_to_plain
 from ..settings import SHIPPED_DEFAULTS
 from ..textpos import LineIndex
+
+if TYPE_CHECKING:
+    from ...rules import Rules, jsonc
+    from ...rules.loading import RuleProblem
+    from ..ruledocs import RuleDoc
+
+#: ``render_rule``'s "no value given" (ruledocs.MISSING, without importing it to say so)
+_NO_VALUE = object()
 
 
 def _without_schema(value: object) -> object:
@@ -35,6 +43,9 @@ def _without_schema(value: object) -> object:
 
 def resolve_text(text: str, source: str = "rules") -> Rules:
     """The resolved rules of a rules file's text; raises :class:`RulesError`."""
+    from ...rules import resolve
+    from ...rules.loading import parse_text
+
     return resolve(_without_schema(parse_text(text, source).value), source)
 
 
@@ -57,6 +68,8 @@ def parsed_of(text: str) -> jsonc.Parsed:
     """``jsonc.parse(text)``, kept for the last few texts: the diagnostics of an edit parse it, and
     each hover or completion on that version then reads the same parse (an 8 MB rules buffer took
     ~1-7 s to parse for every hover). Raises :class:`jsonc.JsoncError` (never kept)."""
+    from ...rules import jsonc
+
     return jsonc.parse(text)
 
 
@@ -68,6 +81,9 @@ def index_of(text: str) -> LineIndex:
 
 def check(text: str) -> list[Problem]:
     """Every problem of a rules file, each at the exact source range of its key or value."""
+    from ...rules import RulesError, jsonc, resolve
+    from ...rules.loading import RuleProblem
+
     try:
         parsed = parsed_of(text)
     except jsonc.JsoncError as error:
@@ -98,6 +114,8 @@ def check(text: str) -> list[Problem]:
 
 def path_at(parsed: jsonc.Parsed, offset: int) -> tuple[tuple, tuple[int, int]] | None:
     """The JSON path whose key (or scalar value) is under the offset, with that range."""
+    from .. import ruledocs
+
     best = None
     for ranges in (parsed.key_ranges, parsed.value_ranges):
         for path, (start, end) in ranges.items():
@@ -123,10 +141,11 @@ def _key_while_editing(text: str, offset: int) -> tuple[tuple, tuple[int, int]] 
     return context.path + (key,), (context.string_start, min(end + 1, len(text)))
 
 
-def render_rule(
-    doc: ruledocs.RuleDoc, *, value: object = ruledocs.MISSING, origin: str | None = None
-) -> str:
+def render_rule(doc: RuleDoc, *, value: object = _NO_VALUE, origin: str | None = None) -> str:
     """Markdown for one rule: what it is, what it means, its default (and value, when known)."""
+    from .. import ruledocs
+
+    value = ruledocs.MISSING if value is _NO_VALUE else value
     lines = [f"**{doc.dotted}** · {doc.type_label}", "", doc.description or "(no description)", ""]
     if doc.type_label.startswith(("group", "entries")):
         lines.append("Keys: " + ", ".join(f"`{k}`" for k in doc.keys) if doc.keys else "")
@@ -146,6 +165,9 @@ def render_rule(
 
 
 def hover(text: str, offset: int) -> tuple[str, tuple[int, int]] | None:
+    from ...rules import jsonc
+    from .. import ruledocs
+
     parsed: jsonc.Parsed | None
     try:
         parsed = parsed_of(text)
@@ -258,8 +280,10 @@ def _token_value(stack: list[dict], value: str) -> None:
         top["expect"] = "comma"
 
 
-def completions(text: str, offset: int) -> tuple[KeyContext, list[ruledocs.RuleDoc]] | None:
+def completions(text: str, offset: int) -> tuple[KeyContext, list[RuleDoc]] | None:
     """The rules that may be written at the cursor (keys not yet in the object)."""
+    from .. import ruledocs
+
     context = key_context(text, offset)
     if context is None:
         return None
@@ -309,6 +333,8 @@ def completion_lsp(
     found = completions(text, offset)
     if found is None:
         return None
+    from .. import ruledocs
+
     context, docs = found
     items = []
     for order, doc in enumerate(docs):
