@@ -16,6 +16,8 @@ import sys
 
 __all__ = ["create_server", "serve"]
 
+SAVE_CODE_AFTER_S = 10.0
+
 
 def create_server():
     from .routes import create_server as _create
@@ -25,6 +27,26 @@ def create_server():
 
 def serve() -> None:
     """Run the server over stdio until the client says ``exit`` (or goes away)."""
+    configure_logging()
+    import threading
+
+    from .codecache import CodeCache, cache_path
+
+    code = CodeCache(cache_path())
+    code.install()  # before lsprotocol defines its classes
+    atexit.register(code.save)
+    # and once the start's messages have been converted, for a server that is killed later
+    later = threading.Timer(SAVE_CODE_AFTER_S, code.save)
+    later.daemon = True
+    later.start()
+    server = create_server()
+    atexit.register(server.ts.kill)  # no orphan tsc, whatever way the loop ends
+    _serve_stdio(server, BoundedInput(sys.stdin.buffer))
+
+
+def configure_logging() -> None:
+    """The server's log: stderr, or the file ``NOVA_LSP_LOG``
+    names, at the level ``NOVA_LSP_LOG_LEVEL`` names (WARNING by default)."""
     level = os.environ.get("NOVA_LSP_LOG_LEVEL", "WARNING").upper()
     handler: logging.Handler
     if log_file := os.environ.get("NOVA_LSP_LOG"):
@@ -33,9 +55,6 @@ def serve() -> None:
         handler = logging.StreamHandler(sys.stderr)  # stdout is the protocol's
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
     logging.basicConfig(level=getattr(logging, level, logging.WARNING), handlers=[handler])
-    server = create_server()
-    atexit.register(server.ts.kill)  # no orphan tsc, whatever way the loop ends
-    _serve_stdio(server, BoundedInput(sys.stdin.buffer))
 
 
 def _serve_stdio(server, stdin: BoundedInput) -> None:
