@@ -271,8 +271,9 @@ LAUNCH = [sys.executable, "-m", "nova_tools.cli", "lsp"]  # what `nova lsp` runs
 def user_env(checkout: Path | None = None) -> dict[str, str]:
     """A user's environment for a launched server: Python writes and reuses its ``__pycache__``
     (a development shell's PYTHONDONTWRITEBYTECODE would charge every launch for compiling the
-    package); with ``checkout``, that checkout's ``nova_tools`` is imported (and this one's
-    toolchain binaries used when it has none of its own)."""
+    package); with ``checkout``, that checkout's ``nova_tools`` is imported (the server runs in
+    its workspace folder, so this checkout is not on its path), with this one's toolchain
+    binaries when it has none of its own."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     if checkout is not None:
         env["PYTHONPATH"] = str(checkout)
@@ -292,7 +293,7 @@ async def launch_once(folder: Path, env: dict[str, str]) -> dict[str, tuple[floa
     folder.mkdir()
     session = Session(folder, pull=True)
     launched = time.perf_counter()
-    await session.client.start_io(*LAUNCH, env=env)
+    await session.client.start_io(*LAUNCH, env=env, cwd=folder)  # as editors do: the workspace
     pid = session.client._server.pid  # type: ignore[union-attr]  # set by start_io
     caps = types.ClientCapabilities(
         text_document=types.TextDocumentClientCapabilities(

@@ -28,6 +28,12 @@ def create_server():
 def serve() -> None:
     """Run the server over stdio until the client says ``exit`` (or goes away)."""
     configure_logging()
+    from . import turnhost
+
+    # first of all: the dry-run's process imports the game and warms up on the other core
+    # while this one imports the protocol's libraries
+    turnhost.shared().start()
+    atexit.register(turnhost.shared().kill)
     import threading
 
     from .codecache import CodeCache, cache_path
@@ -45,7 +51,7 @@ def serve() -> None:
 
 
 def configure_logging() -> None:
-    """The server's log: stderr, or the file ``NOVA_LSP_LOG``
+    """The server's log (and its dry-run process's): stderr, or the file ``NOVA_LSP_LOG``
     names, at the level ``NOVA_LSP_LOG_LEVEL`` names (WARNING by default)."""
     level = os.environ.get("NOVA_LSP_LOG_LEVEL", "WARNING").upper()
     handler: logging.Handler

@@ -14,9 +14,11 @@ also shown as a diagnostic at the place it names.
 
 The type check an upload makes runs beside the bundling and the sandboxed turn (two threads), so a
 dry-run takes the longer of the two rather than their sum; a type error still makes the dry-run
-"not possible", as it makes an upload fail. The first dry-run after start used to take 2-3 s
-(imports, the sandbox's first instance, the toolchain's binaries read from disk): :func:`prewarm`
-does one on a throwaway script as soon as the server is up.
+"not possible", as it makes an upload fail. The turn is played in a process of its own
+(:mod:`..turnhost`), launched before the server imports anything else: the game's imports and
+the sandbox's first turn (its warm-up) run there on the other core while this process imports
+the protocol's, and this one never imports the game to answer a dry-run. Its verdict comes back
+as ``nova dry-run --json`` gives it, and is read here in that shape.
 """
 
 from __future__ import annotations
@@ -28,16 +30,16 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lsprotocol import types
 
-from ... import api
 from ...limits import NOTES
 from ...strictjson import well_formed
-from ...toolchain.compile import bundle_sources, compile_overlapped
 from ...toolchain.diagnostics import CompileError
 from ...toolchain.diagnostics import Diagnostic as CompileDiagnostic
 from ...toolchain.tstext import export_default_span
+from .. import turnhost
 from ..context import Command, Document, DocumentKind, Feature
 from ..settings import resolve_path
 from ..textpos import LineIndex
@@ -60,10 +62,15 @@ def overlay_of(buffers: dict[Path, str]) -> dict[Path, str]:
 # --- results --------------------------------------------------------------------------------------
 
 
+#: A dry-run's verdict, as ``nova dry-run --json`` gives it (``androidId``, ``accepted``,
+#: ``outcome``, ``code``, ``reason``, ``penalty``, ``memorySize``, ``stack``...).
+Verdict = dict[str, Any]
+
+
 @dataclass(frozen=True)
 class LastRun:
     version: int  # the document version it ran on
-    result: api.DryRun
+    result: Verdict
 
 
 def describe_action(action: object) -> str:
@@ -77,47 +84,47 @@ def describe_action(action: object) -> str:
     return f"{action.get('type', '?')}{' ' + detail if detail else ''}"
 
 
-def summary(result: api.DryRun) -> str:
+def summary(result: Verdict) -> str:
     """One paragraph a player can act on."""
-    who = f"Dry-run as {result.android_id} (round {result.round})"
+    who = f"Dry-run as {result['androidId']} (round {result['round']})"
+    memory, recording, logs = result["memorySize"], result["recordingSize"], result["logs"]
     sizes = [
-        "memory unchanged"
-        if result.memory_size is None
-        else f"memory {result.memory_size} characters",
-        "recording unchanged"
-        if result.recording_size is None
-        else f"recording {result.recording_size} characters",
+        "memory unchanged" if memory is None else f"memory {memory} characters",
+        "recording unchanged" if recording is None else f"recording {recording} characters",
     ]
-    spent = f"{result.ticks} tick{'s' if result.ticks != 1 else ''} spent, {', '.join(sizes)}"
-    if result.logs:
+    ticks = result["ticks"]
+    spent = f"{ticks} tick{'s' if ticks != 1 else ''} spent, {', '.join(sizes)}"
+    if logs:
         spent += (
             ". console.log: "
-            + " | ".join(result.logs[:5])
-            + (f" (+{len(result.logs) - 5} more)" if len(result.logs) > 5 else "")
+            + " | ".join(logs[:5])
+            + (f" (+{len(logs) - 5} more)" if len(logs) > 5 else "")
         )
-    if result.accepted:
-        return f"{who}: {describe_action(result.action)} would be accepted. {spent}."
-    cost = f"A failed turn costs the android {result.penalty:g} health (rules.android.failedTurnHealthPenalty)."
-    if result.outcome == "refused":
-        return f"{who}: {describe_action(result.action)} would be refused ({result.code}): {result.reason}. {cost} {spent}."
-    return f"{who}: the turn would fail ({result.outcome}{', ' + result.code if result.code else ''}): {result.reason}. {cost} {spent}."
+    action, code = describe_action(result["action"]), result["code"]
+    if result["accepted"]:
+        return f"{who}: {action} would be accepted. {spent}."
+    cost = f"A failed turn costs the android {result['penalty']:g} health (rules.android.failedTurnHealthPenalty)."
+    if result["outcome"] == "refused":
+        return f"{who}: {action} would be refused ({code}): {result['reason']}. {cost} {spent}."
+    return f"{who}: the turn would fail ({result['outcome']}{', ' + code if code else ''}): {result['reason']}. {cost} {spent}."
 
 
-def refusal_diagnostic(text: str, result: api.DryRun) -> types.Diagnostic | None:
-    if result.accepted:
+def refusal_diagnostic(text: str, result: Verdict) -> types.Diagnostic | None:
+    if result["accepted"]:
         return None
     span = export_default_span(text) or (0, 0)
-    what = "refused" if result.outcome == "refused" else f"a failed turn ({result.outcome})"
+    code = result["code"]
+    what = "refused" if result["outcome"] == "refused" else f"a failed turn ({result['outcome']})"
     return types.Diagnostic(
         range=LineIndex(text).range(*span),
         message=(
-            f"Dry-run: {describe_action(result.action)} would be {what}"
-            f"{' (' + result.code + ')' if result.code else ''}: {result.reason}. "
-            f"A failed turn costs {result.penalty:g} health."
+            f"Dry-run: {describe_action(result['action'])} would be {what}"
+            f"{' (' + code + ')' if code else ''}: {result['reason']}. "
+            f"A failed turn costs {result['penalty']:g} health."
         ),
         severity=types.DiagnosticSeverity.Warning,
         source="nova dry-run",
-        code=result.code or result.outcome,
+        code=code or result["outcome"],
     )
 
 
@@ -148,18 +155,19 @@ def _range_at(text: str, line: int, column: int) -> types.Range:
     return types.Range(start=index.position(offset), end=index.position(max(end, offset + 1)))
 
 
-def place_diagnostic(text: str, result: api.DryRun) -> types.Diagnostic:
-    """The failure of ``result`` at its place (``result.stack[0]``) in ``text``, the file there."""
-    place = result.stack[0]
+def place_diagnostic(text: str, result: Verdict) -> types.Diagnostic:
+    """The failure of ``result`` at its place (its stack's first entry) in ``text``, the file
+    there."""
+    place, code, outcome = result["stack"][0], result["code"], result["outcome"]
     return types.Diagnostic(
-        range=_range_at(text, place.line, place.column),
+        range=_range_at(text, place["line"], place["column"]),
         message=(
-            f"Dry-run: the turn would fail here ({result.outcome}{', ' + result.code if result.code else ''}): {result.reason}. "
-            f"A failed turn costs {result.penalty:g} health."
+            f"Dry-run: the turn would fail here ({outcome}{', ' + code if code else ''}): {result['reason']}. "
+            f"A failed turn costs {result['penalty']:g} health."
         ),
         severity=types.DiagnosticSeverity.Error,
         source="nova dry-run",
-        code=result.code or result.outcome,
+        code=code or outcome,
     )
 
 
@@ -183,30 +191,6 @@ def _uri_argument(arguments: tuple) -> str | None:
     return first if isinstance(first, str) else None
 
 
-def _play(
-    files: dict[str, str], entry: str, game: Path | None, android_id: str | None
-) -> api.DryRun:
-    """Bundle and play one turn, without the type check (the warm-up's)."""
-    return api.dry_run(compiled=bundle_sources(files, entry), game=game, android_id=android_id)
-
-
-async def checked_turn(
-    entry: Path, overlay: dict[Path, str], game: Path | None, android_id: str | None
-) -> api.DryRun:
-    """One turn of ``entry`` as the toolchain resolves its imports, ``overlay`` (the open
-    buffers) read instead of those files, with the upload's type check run beside it; the errors
-    an upload would report first (syntax, imports), then type errors, then the turn's own."""
-    return await asyncio.to_thread(
-        compile_overlapped,
-        entry,
-        lambda compiled: api.dry_run(compiled=compiled, game=game, android_id=android_id),
-        overlay,
-    )
-
-
-PREWARM_SCRIPT = "export default (): Action => ({ type: 'android.wait' });\n"
-
-
 class DryRunFeature(Feature):
     """The ``nova.dryRun`` command, its code lens on the default export, and the last verdict of
     each script (shown in the lens title, and as a diagnostic until the document changes)."""
@@ -225,21 +209,14 @@ class DryRunFeature(Feature):
         return {COMMAND: self.run}
 
     def begin(self) -> None:
-        # The first dry-run finds the sandbox and the toolchain warm: this starts now (in a
-        # thread), while tsc starts, not after the editor has opened its first script.
-        asyncio.ensure_future(self.prewarm())
+        # `nova lsp` launched it before anything else; a server made otherwise launches it now
+        turnhost.shared().start()
 
-    async def prewarm(self) -> None:
-        """A dry-run of a throwaway script right after start, so the player's first one is warm. Its
-        type check is left out: the tsc binary it would read is the one the warm checker already runs,
-        and on a busy machine the spare CPU goes to the checker loading the player's program."""
-        try:
-            async with self.lock:
-                began = time.perf_counter()
-                await asyncio.to_thread(_play, {"main.ts": PREWARM_SCRIPT}, "main.ts", None, None)
-                log.info("dry-run warm-up: %.0f ms", 1000 * (time.perf_counter() - began))
-        except Exception as error:  # a missing toolchain is reported when a dry-run is asked for
-            log.info("the dry-run warm-up did not complete: %s", error)
+    async def shutdown(self) -> None:
+        await asyncio.to_thread(turnhost.shared().stop)
+
+    def exit(self) -> None:
+        turnhost.shared().kill()
 
     def closed(self, uri: str) -> None:
         self.last.pop(uri, None)
@@ -254,9 +231,11 @@ class DryRunFeature(Feature):
         last = self.last.get(document.uri)
         if last is not None:
             verdict = (
-                "accepted" if last.result.accepted else (last.result.code or last.result.outcome)
+                "accepted"
+                if last.result["accepted"]
+                else (last.result["code"] or last.result["outcome"])
             )
-            title += f" (last: {describe_action(last.result.action)} — {verdict})"
+            title += f" (last: {describe_action(last.result['action'])} — {verdict})"
         command = types.Command(title=title, command=COMMAND, arguments=[document.uri])
         return [types.CodeLens(range=LineIndex(document.text).range(*span), command=command)]
 
@@ -311,11 +290,17 @@ class DryRunFeature(Feature):
         path = (uri_to_path(uri) or (server.root or Path.cwd()) / UNTITLED).resolve()
         overlay = overlay_of({**server.buffers(), path: document.text})
         game = resolve_path(server.settings.game_file, server.root)
+        request = turnhost.TurnRequest(
+            str(path),
+            {str(p): text for p, text in overlay.items()},
+            str(game) if game is not None else None,
+            server.settings.android_id,
+        )
         asked = time.perf_counter()
         try:
             async with self.lock:
                 began = time.perf_counter()
-                result = await checked_turn(path, overlay, game, server.settings.android_id)
+                result = await asyncio.to_thread(turnhost.shared().turn, request)
                 log.info(
                     "dry-run of %s: %.0f ms (after %.0f ms waiting for another)",
                     uri,
@@ -324,8 +309,10 @@ class DryRunFeature(Feature):
                 )
         except CompileError as error:
             return await self._refused(uri, path, overlay, error)
-        except api.NovaError as error:
+        except turnhost.TurnRefused as error:
             return self._failed(f"Dry-run not possible: {error}")
+        except turnhost.TurnFailed as error:
+            return self._failed(f"Dry-run failed unexpectedly ({error.kind}: {error.message}).")
         except (
             Exception
         ) as error:  # the outer edge: say it in one sentence, keep the details in the log
@@ -333,8 +320,8 @@ class DryRunFeature(Feature):
             return self._failed(f"Dry-run failed unexpectedly ({type(error).__name__}: {error}).")
         self.last[uri] = LastRun(document.version or 0, result)
         where, failed_in = None, None
-        if result.stack:  # named from the entry's folder, as in the bundle's source map
-            failed_in = (path.parent / result.stack[0].file).resolve()
+        if result["stack"]:  # named from the entry's folder, as in the bundle's source map
+            failed_in = (path.parent / result["stack"][0]["file"]).resolve()
             if (text := self._text_of(failed_in, overlay)) is not None:
                 where = FailurePlace(uri, text, place_diagnostic(text, result))
         await self._place(uri, where, failed_in)
@@ -342,9 +329,10 @@ class DryRunFeature(Feature):
         server.refresh_code_lenses()  # their title shows the last verdict
         text_summary = summary(result)
         server.show_message(
-            types.MessageType.Info if result.accepted else types.MessageType.Warning, text_summary
+            types.MessageType.Info if result["accepted"] else types.MessageType.Warning,
+            text_summary,
         )
-        return {"ok": True, "message": text_summary, **result.to_json()}
+        return {"ok": True, "message": text_summary, **result}
 
     async def _refused(
         self, uri: str, path: Path, overlay: dict[Path, str], error: CompileError
