@@ -12,6 +12,7 @@ from math import floor
 from typing import Any
 
 from ..rules import MATERIALS
+from ..rules.models import material_fields
 from . import materials as mat
 from . import wire
 from .players import active_count, capacity, check_launch, spawn
@@ -32,7 +33,11 @@ def _settle(value: float) -> float:
 def _amounts(resources: wire.MaterialAmounts | None) -> mat.Bag | None:
     if resources is None:
         return None
-    return mat.bag(resources.model_dump(by_alias=True))
+    # field by field, in the fixed material order (a dump of the model took three times as long)
+    return {m: units for m, name in _AMOUNT_FIELDS if (units := getattr(resources, name))}
+
+
+_AMOUNT_FIELDS = material_fields(wire.MaterialAmounts)
 
 
 def _owned_building_here(state: GameState, android: Android, *, purpose: str) -> Building:
