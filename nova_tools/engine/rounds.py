@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..limits import NOTES
+from ..rules import BUILDING_TYPES, Rules
 from . import materials as mat
 from .actions import HANDLERS, _settle
 from .events import Event, Hazard, Production, RoundEnded, RoundStarted, Turn
@@ -239,33 +240,63 @@ def verdict(
     return (Outcome.ACCEPTED, logged, details or None, None, None)
 
 
+# What one building type does at a round end: its extractions as (source, material, amount) and
+# its conversions as (inputs, outputs) bags; None for a type that does neither.
+_Plan = tuple[tuple[tuple[str, str, int], ...], tuple[tuple[mat.Bag, mat.Bag], ...]] | None
+_PLANS: dict[int, tuple[Rules, dict[str, _Plan]]] = {}  # by id of the Rules they were read from
+
+
+def _production_plans(rules: Rules) -> dict[str, _Plan]:
+    """Each building type's round-end plan, read from the rules once per Rules object (a round
+    end read them off the models for every building, a tenth of a replay)."""
+    held = _PLANS.get(id(rules))
+    if held is not None and held[0] is rules:
+        return held[1]
+    plans: dict[str, _Plan] = {}
+    for kind in BUILDING_TYPES:
+        building_rules = rules.building(kind)
+        plans[kind] = (
+            (
+                tuple((e.source, e.material, e.amount) for e in building_rules.extraction),
+                tuple((mat.bag(c.inputs), mat.bag(c.outputs)) for c in building_rules.conversion),
+            )
+            if building_rules.extraction or building_rules.conversion
+            else None
+        )
+    if len(_PLANS) >= 64:  # many rules in one process (tests): start afresh
+        _PLANS.clear()
+    _PLANS[id(rules)] = (rules, plans)
+    return plans
+
+
 def _round_end_buildings(state: GameState) -> list[Production]:
     """Extraction, then each building's conversions; returns what each building made of it (only
     buildings where something happened)."""
     produced = []
-    rules = state.rules
+    plans = _production_plans(state.rules)
+    tiles, width = state.tiles, state.width
     for building in state.buildings.values():
         if not building.complete:
             continue
-        building_rules = rules.building(building.type)
-        if not (building_rules.extraction or building_rules.conversion):
+        plan = plans[building.type]
+        if plan is None:
             continue
+        extraction, conversion = plan
+        storage = building.storage
         extracted: mat.Bag = {}
-        if building_rules.extraction:
-            ground = state.tile(building.x, building.y).composition
-            for entry in building_rules.extraction:  # what mat.add does, without a bag each
-                units = min(entry.amount, ground.get(entry.source, 0))
+        if extraction:
+            ground = tiles[building.y * width + building.x].composition
+            for source, material, amount in extraction:  # what mat.add does, without a bag each
+                units = min(amount, ground.get(source, 0))
                 if units > 0:
-                    extracted[entry.material] = extracted.get(entry.material, 0) + units
-            mat.add(building.storage, extracted)
+                    extracted[material] = extracted.get(material, 0) + units
+            mat.add(storage, extracted)
         used: mat.Bag = {}
         made: mat.Bag = {}
-        for recipe in building_rules.conversion:
-            needs = mat.bag(recipe.inputs)
-            if needs and mat.covers(building.storage, needs):
-                outputs = mat.bag(recipe.outputs)
-                mat.take(building.storage, needs)
-                mat.add(building.storage, outputs)
+        for needs, outputs in conversion:  # the plan's bags are read, never changed
+            if needs and mat.covers(storage, needs):
+                mat.take(storage, needs)
+                mat.add(storage, outputs)
                 mat.add(used, needs)
                 mat.add(made, outputs)
         if extracted or made:
