@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..limits import NOTES
-from ..rules import BUILDING_TYPES, Rules
+from ..rules import BUILDING_TYPES, MATERIALS, Rules
 from . import materials as mat
 from .actions import HANDLERS, _settle
 from .events import Event, Hazard, Production, RoundEnded, RoundStarted, Turn
@@ -227,22 +227,25 @@ def verdict(
     # The notes are logged as changes (see notes.py): most turns rewrite the same memory, or the
     # same recording with a line added, and both can be kilobytes.
     # (a replay hands in the notes as logged, already checked to rebuild these very notes)
+    if logged_notes is not None:
+        logged.update(logged_notes)
+    else:
+        if memory is not None:
+            logged.update(compact("memory", android.memory, memory))
+        if recording is not None:
+            logged.update(compact("recording", android.recording, recording))
     if memory is not None:
-        logged.update(compact("memory", android.memory, memory) if logged_notes is None else {})
         android.memory = memory
     if recording is not None:
-        logged.update(
-            compact("recording", android.recording, recording) if logged_notes is None else {}
-        )
         android.recording = recording
-    if logged_notes:
-        logged.update(logged_notes)
     return (Outcome.ACCEPTED, logged, details or None, None, None)
 
 
-# What one building type does at a round end: its extractions as (source, material, amount) and
-# its conversions as (inputs, outputs) bags; None for a type that does neither.
-_Plan = tuple[tuple[tuple[str, str, int], ...], tuple[tuple[mat.Bag, mat.Bag], ...]] | None
+# What one building type does at a round end: its extractions as (source, material, amount), its
+# conversions as (inputs, outputs) bags, and whether the extractions name their materials in the
+# fixed material order (then what they extract is a bag in that order as it is made); None for a
+# type that does neither.
+_Plan = tuple[tuple[tuple[str, str, int], ...], tuple[tuple[mat.Bag, mat.Bag], ...], bool] | None
 _PLANS: dict[int, tuple[Rules, dict[str, _Plan]]] = {}  # by id of the Rules they were read from
 
 
@@ -255,10 +258,12 @@ def _production_plans(rules: Rules) -> dict[str, _Plan]:
     plans: dict[str, _Plan] = {}
     for kind in BUILDING_TYPES:
         building_rules = rules.building(kind)
+        order = [MATERIALS.index(e.material) for e in building_rules.extraction]
         plans[kind] = (
             (
                 tuple((e.source, e.material, e.amount) for e in building_rules.extraction),
                 tuple((mat.bag(c.inputs), mat.bag(c.outputs)) for c in building_rules.conversion),
+                order == sorted(order),
             )
             if building_rules.extraction or building_rules.conversion
             else None
@@ -281,7 +286,7 @@ def _round_end_buildings(state: GameState) -> list[Production]:
         plan = plans[building.type]
         if plan is None:
             continue
-        extraction, conversion = plan
+        extraction, conversion, in_order = plan
         storage = building.storage
         extracted: mat.Bag = {}
         if extraction:
@@ -290,7 +295,8 @@ def _round_end_buildings(state: GameState) -> list[Production]:
                 units = min(amount, ground.get(source, 0))
                 if units > 0:
                     extracted[material] = extracted.get(material, 0) + units
-            mat.add(storage, extracted)
+            for material, units in extracted.items():  # mat.add (every units here is > 0)
+                storage[material] = storage.get(material, 0) + units
         used: mat.Bag = {}
         made: mat.Bag = {}
         for needs, outputs in conversion:  # the plan's bags are read, never changed
@@ -305,7 +311,7 @@ def _round_end_buildings(state: GameState) -> list[Production]:
                     building.id,
                     building.type,
                     building.owner,
-                    mat.ordered(extracted) if extracted else None,
+                    (extracted if in_order else mat.ordered(extracted)) if extracted else None,
                     mat.ordered(used) if made else None,
                     mat.ordered(made) if made else None,
                 )
