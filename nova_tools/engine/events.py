@@ -99,7 +99,7 @@ class PlayerJoined:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PlayerJoined:
-        if not data.keys() <= _JOINED:
+        if not _JOINED.issuperset(data):
             _fields(cls.kind, data, _JOINED)
         position = data["position"]
         if not isinstance(position, dict) or position.keys() != {"x", "y"}:
@@ -122,7 +122,7 @@ class ScriptUploaded:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ScriptUploaded:
-        if not data.keys() <= _UPLOADED:
+        if not _UPLOADED.issuperset(data):
             _fields(cls.kind, data, _UPLOADED)
         return cls(data["player"], data["script"], data["name"])
 
@@ -147,7 +147,7 @@ class AndroidLaunched:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> AndroidLaunched:
-        if not data.keys() <= _LAUNCHED:
+        if not _LAUNCHED.issuperset(data):
             _fields(cls.kind, data, _LAUNCHED)
         return cls(data["player"], data["script"], data["android"], data.get("charger"))
 
@@ -163,7 +163,7 @@ class RoundStarted:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RoundStarted:
-        if not data.keys() <= _STARTED:
+        if not _STARTED.issuperset(data):
             _fields(cls.kind, data, _STARTED)
         return cls(data["round"])
 
@@ -228,7 +228,7 @@ class Turn:
         action, result = get("action"), get("result")
         if (
             outcome is None
-            or not data.keys() <= _TURN
+            or not _TURN.issuperset(data)
             or (code is not None and code not in _REASONS)
             or (action is not None and type(action) is not dict)
             or (result is not None and type(result) is not dict)
@@ -284,7 +284,7 @@ class Production:
     def from_json(cls, data: Mapping[str, Any]) -> Production:
         if type(data) is not dict:
             raise EventError("a round end's production entry is not an object")
-        if not data.keys() <= _PRODUCTION:
+        if not _PRODUCTION.issuperset(data):
             _fields("production", data, _PRODUCTION)
         get = data.get
         return cls(
@@ -319,7 +319,7 @@ class Hazard:
     def from_json(cls, data: Mapping[str, Any]) -> Hazard:
         if type(data) is not dict:
             raise EventError("a round end's hazard entry is not an object")
-        if not data.keys() <= _HAZARD:
+        if not _HAZARD.issuperset(data):
             _fields("hazard", data, _HAZARD)
         return cls(data["android"], data.get("acid"), data.get("radiation"))
 
@@ -356,7 +356,7 @@ class RoundEnded:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RoundEnded:
-        if not data.keys() <= _ENDED:
+        if not _ENDED.issuperset(data):
             _fields(cls.kind, data, _ENDED)
         production, hazards, causes = (
             data.get("production"),
