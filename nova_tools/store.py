@@ -142,11 +142,16 @@ def _decode(path: Path, raw: bytes) -> object:
     where = _describe(path)
     try:
         text = raw.decode("utf-8")
-        data = strictjson.loads(text, MAX_DEPTH)
+        data = strictjson.loads(text, MAX_DEPTH, whole_text=True)
     except UnicodeDecodeError:
         raise GameFileError(f"{where} is not a Nova game file (it is not UTF-8 text)") from None
     except strictjson.JsonLimit as error:
         raise GameFileError(f"{where} is not a readable Nova game file ({error})") from None
+    except strictjson.LoneSurrogate as error:
+        # no UTF-8 text can hold one; only a \ud800-style escape written by hand can
+        raise GameFileError(
+            f"{where} is damaged: {error.at[:80]} holds a lone UTF-16 surrogate escape, which no text can hold"
+        ) from None
     except json.JSONDecodeError as error:
         # every game file this code writes ends with the close of the event list
         truncated = error.pos >= len(raw.rstrip()) - 1 or not raw.rstrip().endswith(b"]}")
@@ -154,14 +159,6 @@ def _decode(path: Path, raw: bytes) -> object:
         raise GameFileError(
             f"{where} is not a readable Nova game file ({hint}: {error.msg} at line {error.lineno}, column {error.colno})"
         ) from None
-    if (
-        strictjson.may_hold_surrogates(text)
-        and (at := strictjson.first_lone_surrogate(data)) is not None
-    ):
-        # no UTF-8 text can hold one; only a \ud800-style escape written by hand can
-        raise GameFileError(
-            f"{where} is damaged: {at[:80]} holds a lone UTF-16 surrogate escape, which no text can hold"
-        )
     return data
 
 

@@ -36,6 +36,15 @@ class JsonLimit(ValueError):
     """The text is JSON but not one we accept: too deep, or a number JSON cannot carry."""
 
 
+class LoneSurrogate(ValueError):
+    """A decoded string holds a lone UTF-16 surrogate (only a ``\\ud800``-style escape can make
+    one, and no UTF-8 text can hold it); ``at`` is where (see :func:`first_lone_surrogate`)."""
+
+    def __init__(self, at: str) -> None:
+        super().__init__(f"{at} holds a lone UTF-16 surrogate")
+        self.at = at
+
+
 def _refuse_constant(name: str) -> object:
     raise JsonLimit(f"it holds {name}, which is not JSON")
 
@@ -50,16 +59,19 @@ def _finite_float(literal: str) -> float:
 DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
-def loads(text: str, max_depth: int) -> object:
+def loads(text: str, max_depth: int, *, whole_text: bool = False) -> object:
     """Decode ``text``; :class:`JsonLimit` if it nests deeper than ``max_depth`` or holds a
-    non-finite number; ``json.JSONDecodeError`` if it is not JSON at all.
+    non-finite number; ``json.JSONDecodeError`` if it is not JSON at all; with ``whole_text``,
+    :class:`LoneSurrogate` if a string in it holds a lone surrogate (after the other checks).
 
     pydantic_core's parser (``from_json``, a pydantic dependency already) reads a text a third
     faster than the json module, and gives the same value whenever it reads one and that value
     passes :func:`_unfit`: every text it refuses (a lone surrogate escape, a number too long,
     anything not JSON) and every value it makes that the json module would not (an overflowing
     number read as infinity, a nesting past ``max_depth``) is decoded again by the json module,
-    which gives the verdict and the message, exactly as before.
+    which gives the verdict and the message, exactly as before. A text pydantic_core reads holds
+    no lone surrogate (it refuses every such escape), so only the json module's values are
+    searched for one.
 
     The json module's own recursion limit depends on the host, so it never decides alone: a
     text it cannot decode is far deeper than any ``max_depth`` used here, and a text it decodes
@@ -78,6 +90,8 @@ def loads(text: str, max_depth: int) -> object:
         raise JsonLimit(f"it is nested more than {max_depth} levels deep") from None
     if _unfit(value, max_depth):  # (the decoder refused any infinity: this is the depth)
         raise JsonLimit(f"it is nested more than {max_depth} levels deep")
+    if whole_text and may_hold_surrogates(text) and (at := first_lone_surrogate(value)):
+        raise LoneSurrogate(at)
     return value
 
 
