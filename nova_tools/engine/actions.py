@@ -47,7 +47,12 @@ def _amounts(resources: wire.MaterialAmounts | None) -> mat.Bag | None:
     if resources is None:
         return None
     # field by field, in the fixed material order (a dump of the model took three times as long)
-    return {m: units for m, name in _AMOUNT_FIELDS if (units := getattr(resources, name))}
+    amounts: mat.Bag = {}
+    for material, name in _AMOUNT_FIELDS:
+        units = getattr(resources, name)
+        if units:
+            amounts[material] = units
+    return amounts
 
 
 _AMOUNT_FIELDS = material_fields(wire.MaterialAmounts)
