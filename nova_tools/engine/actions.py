@@ -153,7 +153,9 @@ def collect(state: GameState, android: Android, action: wire.CollectAction) -> d
             raise Refusal(
                 "cargo-full", f"{mat.describe(wanted)} does not fit: the cargo has room for {room}"
             )
-    mat.take(tile.scattered, wanted)
+    left = dict(tile.scattered)
+    mat.take(left, wanted)
+    state.put_tile(android.x, android.y, scattered=left)
     mat.add(android.cargo, wanted)
     return {"collected": mat.ordered(wanted)}
 
@@ -244,7 +246,10 @@ def _pay(
     state: GameState, android: Android, building: Building, from_cargo: mat.Bag, from_tile: mat.Bag
 ) -> None:
     mat.take(android.cargo, from_cargo)
-    mat.take(state.tile(android.x, android.y).scattered, from_tile)
+    if from_tile:
+        left = dict(state.tile(android.x, android.y).scattered)
+        mat.take(left, from_tile)
+        state.put_tile(android.x, android.y, scattered=left)
     mat.add(building.invested, from_cargo)
     mat.add(building.invested, from_tile)
 
@@ -360,9 +365,11 @@ def salvage(state: GameState, android: Android, action: wire.SalvageAction) -> d
         rate = salvage_rules.own_return_rate if own else salvage_rules.hostile_return_rate
         returned = {m: floor(u * rate + 1e-9) for m, u in building.invested.items()}
         returned = {m: u for m, u in returned.items() if u}
-        scattered = state.tile(building.x, building.y).scattered
-        mat.add(scattered, returned)
-        mat.add(scattered, building.storage)
+        if returned or building.storage:
+            scattered = dict(state.tile(building.x, building.y).scattered)
+            mat.add(scattered, returned)
+            mat.add(scattered, building.storage)
+            state.put_tile(building.x, building.y, scattered=scattered)
         result.update(
             destroyed=True,
             returned=mat.ordered(returned),
@@ -438,7 +445,9 @@ def clean_acid(state: GameState, android: Android, action: wire.CleanAcidAction)
             f"cleaning acid costs {cost:g} battery and only {android.battery:g} is left",
         )
     amount = min(state.rules.android.clean_acid_amount, tile.composition["acid"])
-    mat.take(tile.composition, {"acid": amount})
+    ground = dict(tile.composition)
+    mat.take(ground, {"acid": amount})
+    tile = state.put_tile(x, y, composition=ground)
     if amount:
         mat.add(plant.storage, {"acidCanister": amount})
     android.battery = _settle(android.battery - cost)

@@ -2,25 +2,28 @@
 
 Its shape is :class:`nova_tools.engine.wire.World`; a test validates real views against it.
 
-Two forms of the same view: :func:`world_view` (a dict, for the api, the lab and replays) and
-:func:`world_texts` (each top-level key's JSON text, for the sandbox: byte for byte
-``encode(world_view(...)[key])``). The texts cost what changed: each tile's fragment is kept with
-the composition, scattered materials and ``revealedBy`` it was made from (the state's
-:class:`ViewCache`) and re-encoded only when one of them differs; who sees which tile and the
-sorted list of tiles in view are kept until visibility changes.
+Two forms of the same view, made of the same projections (``_tile_json``, :func:`android_json`,
+:func:`building_json`, the api's frames use the last two too): :func:`world_view` (a dict, for the
+api, ``get_world`` and replays) and :func:`world_texts` (each top-level key's JSON text, for the
+sandbox: byte for byte ``encode(world_view(...)[key])``). The texts cost what changed: each tile's,
+android's, building's, broadcast's and script list's JSON text is kept (the state's
+:class:`ViewCache`) with what it was made from and encoded again only when that changed. Tiles
+are values and the board logs every tile it replaces (``state.Board``), so a sight's whole tiles
+text is reused while the board replaced none of its tiles and the same players see them, and
+only the replaced tiles are encoded when it did; who sees which tile and the sorted list of
+tiles in view are kept until visibility changes.
 """
 
 from __future__ import annotations
 
 import json
-from operator import attrgetter
+from bisect import bisect_left
 from typing import Any
 
 from .materials import ordered
-from .state import Android, Building, GameState, ordered_dict
+from .state import Android, Board, Building, GameState, Message, Script, Tile, ordered_dict
 
 REDACTED = "[Redacted]"
-_composition, _scattered = attrgetter("composition"), attrgetter("scattered")
 
 # The one JSON encoding of a view's values (the sandbox hands these texts to scripts).
 encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -66,19 +69,37 @@ def building_json(state: GameState, building: Building) -> dict[str, Any]:
 class ViewCache:
     """What the views of one state keep between turns (derived: never part of the game's form).
 
-    Every entry holds what it was made from and is checked against the state before it is used,
-    so a change the engine makes anywhere (or a test makes by hand) is never served stale.
+    Every entry holds what it was made from and is checked against the state before use: a tile's
+    fragment the tile it encodes (tiles are values: state.Board is the one place one changes, and
+    counts it), an android's or building's the fields its JSON reads, so a change the engine makes
+    anywhere is never served stale.
     """
 
-    __slots__ = ("fragments", "revealed_from", "revealed", "sights")
+    __slots__ = (
+        "rules",
+        "fragments",
+        "revealed_from",
+        "revealed",
+        "sights",
+        "androids",
+        "buildings",
+        "messages",
+        "scripts",
+    )
 
-    def __init__(self) -> None:
-        # tile index -> (composition, scattered, revealedBy, the tile's JSON text)
-        self.fragments: dict[int, tuple[dict[str, Any], dict[str, Any], list[str] | None, str]] = {}
+    def __init__(self, rules: object) -> None:
+        self.rules = rules  # what buildings' "owed" was computed with
+        # tile index -> (the tile, its revealedBy, the tile's JSON text)
+        self.fragments: dict[int, tuple[Tile, list[str] | None, str]] = {}
         self.revealed_from: tuple[tuple[str, frozenset[int] | None], ...] | None = None
         self.revealed: dict[int, list[str]] = {}
         # (tiles, whole, the acting android's tile, the player's visible tiles) -> what is in view
         self.sights: dict[tuple[int, bool, int | None, frozenset[int]], _Sight] = {}
+        # android id -> [what its JSON was made from, its public text, its private text]
+        self.androids: dict[str, list[Any]] = {}
+        self.buildings: dict[str, tuple[tuple[Any, ...], str]] = {}  # id -> (made from, text)
+        self.messages: dict[int, tuple[Message, str]] = {}  # id(message) -> (message, text)
+        self.scripts: dict[str, tuple[tuple[Script, ...], str]] = {}  # player -> (theirs, text)
 
 
 # Views kept per state: the players' and androids' distinct sights of a round or two.
@@ -86,23 +107,31 @@ SIGHTS = 64
 
 
 class _Sight:
-    """The tiles one view includes (sorted, and as a set) and the last tiles text made of them:
-    (revealed, compositions, scattered, text), the first three being what it was made from."""
+    """The tiles one view includes (sorted, and as a set) and the last tiles text made of them."""
 
     __slots__ = ("order", "members", "text")
 
     def __init__(self, order: list[int], members: set[int] | frozenset[int]) -> None:
         self.order = order
         self.members = members
-        self.text: (
-            tuple[dict[int, list[str]], list[dict[str, Any]], list[dict[str, Any]], str] | None
-        ) = None
+        self.text: _TilesText | None = None
+
+
+class _TilesText:
+    """A sight's tiles text, the fragments it joins (in the sight's order), and what it was made
+    from: the board and its count of changes, and who saw which tile."""
+
+    __slots__ = ("board", "changes", "revealed", "texts", "text")
+
+    def __init__(self, board: Board, revealed: dict[int, list[str]], texts: list[str]) -> None:
+        self.board, self.changes, self.revealed = board, board.changes, revealed
+        self.texts, self.text = texts, "[" + ",".join(texts) + "]"
 
 
 def _cache(state: GameState) -> ViewCache:
     cache = state.views
-    if cache is None:
-        cache = state.views = ViewCache()
+    if cache is None or cache.rules is not state.rules:
+        cache = state.views = ViewCache(state.rules)
     kept: ViewCache = cache
     return kept
 
@@ -143,6 +172,20 @@ def _included(state: GameState, player: str, acting: Android | None, whole: bool
     return sight
 
 
+def _message_json(message: Message) -> dict[str, Any]:
+    return {
+        "round": message.round,
+        "androidId": message.android,
+        "ownerId": message.owner,
+        "position": _position(message.x, message.y),
+        "content": message.content,
+    }
+
+
+def _script_json(script: Script) -> dict[str, Any]:
+    return {"id": script.id, "name": script.name}
+
+
 def _tile_json(state: GameState, index: int, revealed: dict[int, list[str]]) -> dict[str, Any]:
     tile = state.tiles[index]
     entry: dict[str, Any] = {
@@ -171,20 +214,8 @@ def _rest(
             for b in state.buildings.values()
             if b.y * width + b.x in included
         ],
-        "messages": [
-            {
-                "round": m.round,
-                "androidId": m.android,
-                "ownerId": m.owner,
-                "position": _position(m.x, m.y),
-                "content": m.content,
-            }
-            for m in state.messages
-            if m.y * width + m.x in included
-        ],
-        "scripts": [
-            {"id": s.id, "name": s.name} for s in state.scripts.values() if s.owner == player
-        ],
+        "messages": [_message_json(m) for m in state.messages if m.y * width + m.x in included],
+        "scripts": [_script_json(s) for s in state.scripts.values() if s.owner == player],
     }
 
 
@@ -216,56 +247,143 @@ def world_texts(
     state: GameState, player: str, acting: Android | None = None, *, whole: bool = False
 ) -> dict[str, str]:
     """``{key: encode(value)}`` for every key of :func:`world_view` (same arguments), in its
-    order: what the sandbox hands a script. Tiles whose fragment is kept are not re-encoded."""
+    order: what the sandbox hands a script. Only what changed since a kept text was made is
+    encoded again: a tile the board replaced, an android or building whose fields changed."""
     sight = _included(state, player, acting, whole)
     revealed = _revealed_by(state)
     cache = _cache(state)
-    out = {
+    included, width = sight.members, state.width
+    acting_id = acting.id if acting is not None else None
+    androids = [
+        _android_text(cache, a, a.id == acting_id)
+        for a in state.androids.values()
+        if a.y * width + a.x in included
+    ]
+    buildings = [
+        _building_text(state, cache, b)
+        for b in state.buildings.values()
+        if b.y * width + b.x in included
+    ]
+    messages = [_message_text(cache, m) for m in state.messages if m.y * width + m.x in included]
+    return {
         # ints: their JSON is their decimal text (the encoder's own int.__repr__)
         "round": int.__repr__(state.round),
         "width": int.__repr__(state.width),
         "height": int.__repr__(state.height),
         "tiles": _tiles_text(state, cache, sight, revealed),
+        "androids": "[" + ",".join(androids) + "]",
+        "buildings": "[" + ",".join(buildings) + "]",
+        "messages": "[" + ",".join(messages) + "]",
+        "scripts": _scripts_text(state, cache, player),
     }
-    for key, value in _rest(state, player, acting, sight.members).items():
-        out[key] = encode(value) if value else "[]"  # every other key holds a list
-    return out
 
 
 def _tiles_text(
     state: GameState, cache: ViewCache, sight: _Sight, revealed: dict[int, list[str]]
 ) -> str:
-    """The JSON text of the tiles at ``order``: the last one again when the same tiles are in
-    view, seen by the same players, and none of them changed (two list comparisons); else joined
-    from the tiles' fragments, each re-encoded only if its tile changed."""
-    tiles, order, last = state.tiles, sight.order, sight.text
-    if last is not None and last[0] is revealed:
-        picked = list(map(tiles.__getitem__, order))  # C-level loops: ~25 ns a tile
-        if list(map(_composition, picked)) == last[1] and list(map(_scattered, picked)) == last[2]:
-            return last[3]
+    """The JSON text of the tiles in view: the last one again when the board changed none of them
+    and the same players see them; with the replaced tiles' fragments encoded again when the
+    board knows which it replaced; else joined from every tile's fragment, each encoded again only
+    if its tile or who sees it changed."""
+    board, last = state.tiles, sight.text
+    if last is not None and last.board is board and last.revealed is revealed:
+        if last.changes == board.changes:
+            return last.text
+        replaced = board.since(last.changes)
+        if replaced is not None:
+            members = sight.members
+            hit = {index for index in replaced if index in members}
+            if hit:
+                texts, order = last.texts, sight.order
+                for index in hit:
+                    texts[bisect_left(order, index)] = _tile_text(state, cache, index, revealed)
+                last.text = "[" + ",".join(texts) + "]"
+            last.changes = board.changes
+            return last.text
     fragments = cache.fragments
     texts = []
-    for index in order:
-        tile = tiles[index]
-        seen = revealed.get(index)
+    for index in sight.order:
         kept = fragments.get(index)
-        if (
-            kept is None
-            or kept[0] != tile.composition
-            or kept[1] != tile.scattered
-            or kept[2] != seen
-        ):
-            text = encode(_tile_json(state, index, revealed))
-            fragments[index] = (dict(tile.composition), dict(tile.scattered), seen, text)
-            texts.append(text)
+        if kept is not None and kept[0] is board[index] and kept[1] == revealed.get(index):
+            texts.append(kept[2])
         else:
-            texts.append(kept[3])
-    text = "[" + ",".join(texts) + "]"
-    # the fragments hold copies of what they were made from: compared, not the tiles' own dicts
-    sight.text = (
-        revealed,
-        [fragments[i][0] for i in order],
-        [fragments[i][1] for i in order],
-        text,
+            texts.append(_tile_text(state, cache, index, revealed))
+    sight.text = _TilesText(board, revealed, texts)
+    return sight.text.text
+
+
+def _tile_text(
+    state: GameState, cache: ViewCache, index: int, revealed: dict[int, list[str]]
+) -> str:
+    text = encode(_tile_json(state, index, revealed))
+    cache.fragments[index] = (state.tiles[index], revealed.get(index), text)
+    return text
+
+
+def _android_text(cache: ViewCache, android: Android, private: bool) -> str:
+    made = (
+        android.x,
+        android.y,
+        android.battery,
+        android.health,
+        android.active,
+        # 100 == 100.0 == True, but their JSON differs (a hand-edited file can bring an int)
+        type(android.battery),
+        type(android.health),
+        type(android.active),
+        repr(android.cargo),
+        android.memory,
+        android.recording,
+        android.owner,
+        android.script,
     )
+    kept = cache.androids.get(android.id)
+    if kept is None or kept[0] != made:
+        kept = cache.androids[android.id] = [made, None, None]
+    slot = 2 if private else 1
+    text: str | None = kept[slot]
+    if text is None:
+        text = kept[slot] = encode(android_json(android, private=private))
+    return text
+
+
+def _building_text(state: GameState, cache: ViewCache, building: Building) -> str:
+    made = (
+        building.x,
+        building.y,
+        building.health,
+        type(building.health),
+        building.complete,
+        building.initial,
+        building.remaining_ticks,
+        type(building.remaining_ticks),
+        repr(building.invested),
+        repr(building.storage),
+        building.type,
+        building.owner,
+    )
+    kept = cache.buildings.get(building.id)
+    if kept is not None and kept[0] == made:
+        return kept[1]
+    text = encode(building_json(state, building))
+    cache.buildings[building.id] = (made, text)
+    return text
+
+
+def _message_text(cache: ViewCache, message: Message) -> str:
+    kept = cache.messages.get(id(message))
+    if kept is not None and kept[0] is message:  # messages are values (frozen)
+        return kept[1]
+    text = encode(_message_json(message))
+    cache.messages[id(message)] = (message, text)
+    return text
+
+
+def _scripts_text(state: GameState, cache: ViewCache, player: str) -> str:
+    theirs = tuple(s for s in state.scripts.values() if s.owner == player)
+    kept = cache.scripts.get(player)
+    if kept is not None and kept[0] == theirs:  # scripts are values (frozen)
+        return kept[1]
+    text = encode([_script_json(s) for s in theirs])
+    cache.scripts[player] = (theirs, text)
     return text

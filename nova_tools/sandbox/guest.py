@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ctypes
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import wasmtime
 from wasmtime import _ffi as ffi
@@ -33,6 +33,7 @@ from wasmtime._func import maybe_raise_last_exn
 
 from .determinism import xorshift64star
 from .wasi import TurnState
+from .zeroing import Clearing, chunks_of
 
 PAGE = 65536
 EVAL_MODULE = 1  # JS_EVAL_TYPE_MODULE
@@ -156,8 +157,8 @@ class Guest:
             export = self._bind(name)
         if len(args) != export.count:
             raise TypeError(f"{name} takes {export.count} arguments, not {len(args)}")
-        for (slot, field), arg in zip(export.slots, args, strict=True):
-            setattr(slot, field, arg)
+        for (slot, member), arg in zip(export.slots, args, strict=True):
+            setattr(slot, member, arg)
         out = export.out
         # What wasmtime's enter_wasm does, without a generator-based context manager per call.
         trap = ctypes.POINTER(ffi.wasm_trap_t)()
@@ -317,6 +318,8 @@ class Image:
     is zeros, the unused C stack and free heap, which are cleared; the rest is copied: ~30 µs for
     1.5 MB); a freshly instantiated one only needs ``patches``, the 4 KiB blocks that differ from
     the module's own initial memory (writing every page of a fresh instance would fault each in).
+    The big stretches of zeros are whole chunks that ``clearing`` discards or clears (zeroing.py);
+    ``runs`` holds the rest.
     """
 
     size: int  # bytes of linear memory
@@ -326,6 +329,7 @@ class Image:
         tuple[int, bytes | int], ...
     ]  # (offset, bytes to copy) or (offset, length of zeros)
     patches: tuple[tuple[int, bytes], ...]
+    clearing: Clearing = field(default_factory=lambda: Clearing(()), compare=False, repr=False)
 
     @property
     def pages(self) -> int:
@@ -342,7 +346,12 @@ def capture(guest: Guest, initial: bytes) -> Image:
         key=lambda zeros: zeros[1],
         default=(len(memory), 0),
     )
-    return Image(len(memory), free, stack_pointer, runs, _diff(initial, memory))
+    chunks, rest = chunks_of([(o, r) for o, r in runs if isinstance(r, int)], initial)
+    kept: list[tuple[int, bytes | int]] = [(o, r) for o, r in runs if not isinstance(r, int)]
+    kept = sorted(kept + list(rest), key=lambda r: r[0])
+    return Image(
+        len(memory), free, stack_pointer, tuple(kept), _diff(initial, memory), Clearing(chunks)
+    )
 
 
 def _runs(memory: bytes) -> tuple[tuple[int, bytes | int], ...]:
@@ -411,6 +420,7 @@ def restore(guest: Guest, image: Image) -> None:
             guest.write(offset, data)
     else:
         base = guest._address(0, image.size)
+        image.clearing.zero(base)
         for offset, run in image.runs:
             if isinstance(run, int):
                 ctypes.memset(base + offset, 0, run)

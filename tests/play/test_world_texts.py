@@ -15,7 +15,7 @@ import pytest
 
 from nova_tools import engine
 from nova_tools.engine.prng import SplitMix64
-from nova_tools.engine.state import Android
+from nova_tools.engine.state import Android, Tile
 from nova_tools.engine.view import encode
 from nova_tools.play import ScriptRunner
 from nova_tools.rules import BUILDING_TYPES, resolve
@@ -110,8 +110,9 @@ def test_the_handed_world_is_the_encoded_view_every_turn(seed: int, size: int, s
     for _ in range(40):
         engine.play_round(state, decide)
         # a change made outside an action (a scenario, a test) is seen too
-        tile = state.tiles[state.round % len(state.tiles)]
-        tile.scattered["metal"] = tile.scattered.get("metal", 0) + 1
+        x, y = state.round % size, state.round // size % size
+        metal = state.tile(x, y).scattered.get("metal", 0) + 1
+        state.put_tile(x, y, scattered={**state.tile(x, y).scattered, "metal": metal})
     assert checked > 80
 
 
@@ -154,12 +155,18 @@ def test_a_tile_changed_between_two_turns_of_one_android_is_handed_over_changed(
     first = check()
     assert check() == first  # nothing changed: the same text
     changes = [
-        lambda: state.tiles[7].scattered.__setitem__("metal", 3),
-        lambda: state.tiles[7].scattered.__setitem__("metal", 4),
-        lambda: state.tiles[0].composition.__setitem__("acid", 2),
-        lambda: state.tiles[0].composition.pop("acid"),
-        lambda: setattr(state.tiles[29], "scattered", {"electronics": 1}),
+        lambda: state.put_tile(1, 1, scattered={"metal": 3}),
+        lambda: state.put_tile(1, 1, scattered={"metal": 4}),
+        lambda: state.put_tile(0, 0, composition={"acid": 2}),
+        lambda: state.put_tile(0, 0, composition={}),
+        lambda: state.tiles.__setitem__(29, Tile(scattered={"electronics": 1})),
         lambda: state.visible.__setitem__("amber", frozenset({1, 2})),
+        # an android's or building's fields, in place: 100 == 100.0, but their JSON differs
+        lambda: setattr(android, "battery", int(android.battery)),
+        lambda: setattr(android, "battery", float(android.battery)),
+        lambda: android.cargo.__setitem__("metal", 1),
+        lambda: setattr(android, "memory", "ü"),
+        lambda: next(iter(state.buildings.values())).storage.__setitem__("metal", 2),
     ]
     texts = {first}
     for change in changes:
@@ -167,3 +174,4 @@ def test_a_tile_changed_between_two_turns_of_one_android_is_handed_over_changed(
         texts.add(check())
         check()
     assert len(texts) >= 6
+    assert '"battery":100.0' in runner.globals(state, android).world["androids"]

@@ -14,6 +14,7 @@ from nova_tools.sandbox.bytecode import CACHE, cache_key
 from nova_tools.sandbox.guest import SCRATCH_BYTES, SCRATCH_PAYLOAD, Guest, encode_string, restore
 from nova_tools.sandbox.images import BUNDLES, GAMES, game_key
 from nova_tools.sandbox.wasi import TurnState
+from nova_tools.sandbox.zeroing import SAMPLE_EVERY
 
 GAME = GameGlobals(json.dumps(RULES), 40)
 # Keys a JSON object may hold that JavaScript treats specially, and text outside ASCII and the BMP.
@@ -241,20 +242,9 @@ def test_a_string_is_handed_over_in_quickjs_own_binary_format(sandbox, text):
     assert ours[0] == theirs[0] and ours[5:] == theirs[5:]  # all but the checksum, which ours skips
 
 
-def test_restoring_an_image_puts_back_every_byte_a_turn_changed(sandbox):
-    # Deep recursion dirties the C stack, the allocations the free heap; neither grows memory.
-    dirty = body(
-        "const f = (n) => n ? [f(n - 1)] : []; const keep = [];"
-        " for (let i = 0; i < 5000; i++) keep.push({ i, s: 'x' + i }); return f(300).length;"
-    )
-    turn = _turn()
-    assert sandbox.run_turn(dirty, turn, Budgets(), 1).ok
-    memory = Budgets().memory
-    key = (game_key(GAME, memory), cache_key(dirty.encode(), memory), Budgets().fuel)
-    image = BUNDLES.get(key).image
+def _same_as_a_fresh_instance(sandbox, image) -> None:
+    """Restore ``image`` in the used guest and in a new one: every byte and the stack pointer."""
     used = sandbox._guest
-    assert used is not None and not used.fresh and used.pages() == image.pages
-
     restore(used, image)
     fresh = Guest(sandbox._engine, sandbox._pre, TurnState())
     restore(fresh, image)
@@ -267,3 +257,40 @@ def test_restoring_an_image_puts_back_every_byte_a_turn_changed(sandbox):
         == fresh.stack_pointer().value(fresh.store)
         == image.stack_pointer
     )
+
+
+# Deep recursion dirties the C stack, the allocations the free heap; neither grows memory.
+DIRTY = body(
+    "const f = (n) => n ? [f(n - 1)] : []; const keep = [];"
+    " for (let i = 0; i < 5000; i++) keep.push({ i, s: 'x' + i }); return f(300).length;"
+)
+
+
+def _dirty_image(sandbox):
+    memory = Budgets().memory
+    key = (game_key(GAME, memory), cache_key(DIRTY.encode(), memory), Budgets().fuel)
+    return BUNDLES.get(key).image
+
+
+def test_restoring_an_image_puts_back_every_byte_a_turn_changed(sandbox):
+    assert sandbox.run_turn(DIRTY, _turn(), Budgets(), 1).ok
+    image = _dirty_image(sandbox)
+    used = sandbox._guest
+    assert used is not None and not used.fresh and used.pages() == image.pages
+    # the turn wrote into chunks of zeros that a restore hands back to the kernel (zeroing.py)
+    discarded = image.clearing.plan[0]
+    assert any(used.read(at, length) != bytes(length) for at, length in discarded)
+
+    _same_as_a_fresh_instance(sandbox, image)
+
+
+def test_a_restore_learns_which_zeros_turns_write_and_still_puts_back_every_byte(sandbox):
+    # After SAMPLE_EVERY restores the chunks the turns write are cleared by hand, the others
+    # still handed back: the memory is the image byte for byte either way.
+    for _ in range(2 * SAMPLE_EVERY):
+        assert sandbox.run_turn(DIRTY, _turn(), Budgets(), 1).ok
+    clearing = _dirty_image(sandbox).clearing
+    assert 0 < sum(clearing.touched) < len(clearing.chunks)
+    assert clearing.plan[0] and clearing.plan[1]
+
+    _same_as_a_fresh_instance(sandbox, _dirty_image(sandbox))
