@@ -1,8 +1,8 @@
 """Issue 27's figures, each a ratio measured in the same run: the sandbox against native QuickJS
 and Node, a turn's fixed cost, and the whole game turn as the world grows.
 
-    .venv/bin/python bench/native_bench.py                 # everything
-    .venv/bin/python bench/native_bench.py --only native   # (native, node, game: repeatable)
+    .venv/bin/python -m bench.native_bench                 # everything (also: python -m bench native)
+    .venv/bin/python -m bench.native_bench --only native   # (native, node, game: repeatable)
 
 The native anchor is QuickJS-NG compiled for this machine from the C sources of the PyPI sdist
 ``quickjs-ng==0.17.0.2``, the sandbox build's own digest-checked copy (``wasm_build.fetch_sources``),

@@ -44,7 +44,12 @@ def bag(source: Materials | dict[str, Any] | None) -> Bag:
         return {}
     if isinstance(source, Materials):
         return dict(source.items())
-    return {m: int(source[m]) for m in MATERIALS if source.get(m)}
+    out: Bag = {}
+    for material in MATERIALS:  # a loop: see ordered()
+        units = source.get(material)
+        if units:
+            out[material] = int(units)
+    return out
 
 
 def total(items: Mapping[str, int]) -> int:
@@ -82,7 +87,14 @@ def missing(have: Mapping[str, int], need: Mapping[str, int]) -> Bag:
 
 def ordered(items: Mapping[str, int]) -> Bag:
     """The same bag with keys in the fixed material order (canonical for hashing and output)."""
-    return {m: items[m] for m in MATERIALS if items.get(m)}
+    # a loop, not a comprehension (a call of its own in this Python): a round end and most
+    # actions order a bag or two, and a replay does them all again
+    out: Bag = {}
+    for material in MATERIALS:
+        units = items.get(material)
+        if units:
+            out[material] = units
+    return out
 
 
 def describe(items: Mapping[str, int]) -> str:
