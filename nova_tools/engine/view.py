@@ -2,8 +2,8 @@
 
 Its shape is :class:`nova_tools.engine.wire.World`; a test validates real views against it.
 
-Two forms of the same view, made of the same projections (``_tile_json``, :func:`android_json`,
-:func:`building_json`, the api's frames use the last two too): :func:`world_view` (a dict, for the
+Two forms of the same view, made of the same projections (:func:`tile_json`, :func:`android_json`,
+:func:`building_json`, which the api's replay frames use too): :func:`world_view` (a dict, for the
 api, ``get_world`` and replays) and :func:`world_texts` (each top-level key's JSON text, for the
 sandbox: byte for byte ``encode(world_view(...)[key])``). The texts cost what changed: each tile's,
 android's, building's, broadcast's and script list's JSON text is kept (the state's
@@ -17,16 +17,33 @@ tiles in view are kept until visibility changes.
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
+from collections.abc import Collection
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from .materials import ordered
-from .state import Android, Board, Building, GameState, Message, Script, Tile, ordered_dict
+from .state import Android, Board, Building, GameState, Message, Script, ordered_dict
 
 REDACTED = "[Redacted]"
 
-# The one JSON encoding of a view's values (the sandbox hands these texts to scripts).
-encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+# The one JSON encoding of a view's values (the sandbox hands these texts to scripts): what
+# json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode writes, through one C
+# encoder made once (that method makes one per call, a third of a small value's time).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_C_ENCODER = (
+    None
+    if c_make_encoder is None
+    else c_make_encoder(
+        None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, True
+    )
+)
+
+
+def encode(value: object) -> str:
+    """``value`` as JSON text (no circular check: a view's values are trees)."""
+    if _C_ENCODER is None:
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
 
 
 def _position(x: int, y: int) -> dict[str, Any]:
@@ -69,15 +86,19 @@ def building_json(state: GameState, building: Building) -> dict[str, Any]:
 class ViewCache:
     """What the views of one state keep between turns (derived: never part of the game's form).
 
-    Every entry holds what it was made from and is checked against the state before use: a tile's
-    fragment the tile it encodes (tiles are values: state.Board is the one place one changes, and
-    counts it), an android's or building's the fields its JSON reads, so a change the engine makes
-    anywhere is never served stale.
+    Every entry is dropped or checked when what it was made from changes, so a change the engine
+    makes anywhere is never served stale: a tile's text when the board replaces the tile (tiles
+    are values: state.Board is the one place one changes, and logs it) or when who sees it
+    changes; an android's or building's text holds the fields its JSON reads and is checked
+    against them.
     """
 
     __slots__ = (
         "rules",
-        "fragments",
+        "tiles",
+        "board",
+        "board_changes",
+        "width",
         "revealed_from",
         "revealed",
         "sights",
@@ -89,8 +110,11 @@ class ViewCache:
 
     def __init__(self, rules: object) -> None:
         self.rules = rules  # what buildings' "owed" was computed with
-        # tile index -> (the tile, its revealedBy, the tile's JSON text)
-        self.fragments: dict[int, tuple[Tile, list[str] | None, str]] = {}
+        # tile index -> its JSON text, for the board, its count of changes and the width here
+        self.tiles: dict[int, str] = {}
+        self.board: Board | None = None
+        self.board_changes = 0
+        self.width: object = None
         self.revealed_from: tuple[tuple[str, frozenset[int] | None], ...] | None = None
         self.revealed: dict[int, list[str]] = {}
         # (tiles, whole, the acting android's tile, the player's visible tiles) -> what is in view
@@ -107,25 +131,15 @@ SIGHTS = 64
 
 
 class _Sight:
-    """The tiles one view includes (sorted, and as a set) and the last tiles text made of them."""
+    """The tiles one view includes (sorted, and as a set) and the last tiles text made of them,
+    with what it was made from: (the board, its count of changes, who saw which tile, text)."""
 
     __slots__ = ("order", "members", "text")
 
-    def __init__(self, order: list[int], members: set[int] | frozenset[int]) -> None:
+    def __init__(self, order: list[int], members: Collection[int]) -> None:
         self.order = order
         self.members = members
-        self.text: _TilesText | None = None
-
-
-class _TilesText:
-    """A sight's tiles text, the fragments it joins (in the sight's order), and what it was made
-    from: the board and its count of changes, and who saw which tile."""
-
-    __slots__ = ("board", "changes", "revealed", "texts", "text")
-
-    def __init__(self, board: Board, revealed: dict[int, list[str]], texts: list[str]) -> None:
-        self.board, self.changes, self.revealed = board, board.changes, revealed
-        self.texts, self.text = texts, "[" + ",".join(texts) + "]"
+        self.text: tuple[Board, int, dict[int, list[str]], str] | None = None
 
 
 def _cache(state: GameState) -> ViewCache:
@@ -137,6 +151,8 @@ def _cache(state: GameState) -> ViewCache:
 
 
 def _revealed_by(state: GameState) -> dict[int, list[str]]:
+    """Who sees each tile (players in join order). When that changes, the kept texts of the
+    tiles whose list changed are dropped: those a player began or stopped seeing."""
     cache = _cache(state)
     # the visible sets are frozensets, replaced (not changed) when visibility is recomputed:
     # comparing the key is an identity check per player when nothing changed
@@ -147,8 +163,37 @@ def _revealed_by(state: GameState) -> dict[int, list[str]]:
     for player in state.players:  # join order, so the list order is stable
         for index in state.visible.get(player, ()):
             seen.setdefault(index, []).append(player)
+    if cache.revealed_from is None:
+        cache.tiles.clear()
+    else:
+        texts, before = cache.tiles, dict(cache.revealed_from)
+        for player, visible in key:
+            was = before.pop(player, None)
+            if was is not visible:
+                for index in frozenset(visible or ()) ^ frozenset(was or ()):
+                    texts.pop(index, None)
+        for was in before.values():  # a player no longer in the game
+            for index in was or ():
+                texts.pop(index, None)
     cache.revealed_from, cache.revealed = key, seen
     return seen
+
+
+def _tile_texts(state: GameState, cache: ViewCache) -> dict[int, str]:
+    """The kept tile texts, without those of the tiles the board replaced since they were made."""
+    board, texts = state.tiles, cache.tiles
+    if cache.board is not board or cache.width != state.width:
+        texts.clear()
+        cache.board, cache.width = board, state.width
+    elif cache.board_changes != board.changes:
+        replaced = board.since(cache.board_changes)
+        if replaced is None:
+            texts.clear()
+        else:
+            for index in replaced:
+                texts.pop(index, None)
+    cache.board_changes = board.changes
+    return texts
 
 
 def _included(state: GameState, player: str, acting: Android | None, whole: bool) -> _Sight:
@@ -158,17 +203,23 @@ def _included(state: GameState, player: str, acting: Android | None, whole: bool
     if not isinstance(visible, frozenset):  # a set put there by hand: keys must be hashable
         visible = frozenset(visible)
     own = acting.y * width + acting.x if acting is not None else None
+    if whole or own in visible:
+        own = None  # the acting android's tile adds nothing: one sight wherever it stands
     sights = _cache(state).sights
     key = (len(state.tiles), whole, own, visible)  # a frozenset keeps its hash: a cheap lookup
     sight = sights.get(key)
     if sight is None:
-        included = set(range(len(state.tiles))) if whole else set(visible)
-        if own is not None:
+        if whole:
+            sight = _Sight(list(range(len(state.tiles))), range(len(state.tiles)))
+        elif own is None:
+            sight = _Sight(sorted(visible), visible)
+        else:
+            included = set(visible)
             included.add(own)
+            sight = _Sight(sorted(included), included)
         if len(sights) >= SIGHTS:
             sights.clear()
-        members = visible if not whole and (own is None or own in visible) else included
-        sight = sights[key] = _Sight(sorted(included), members)
+        sights[key] = sight
     return sight
 
 
@@ -186,20 +237,24 @@ def _script_json(script: Script) -> dict[str, Any]:
     return {"id": script.id, "name": script.name}
 
 
-def _tile_json(state: GameState, index: int, revealed: dict[int, list[str]]) -> dict[str, Any]:
+def tile_json(
+    state: GameState, index: int, revealed: dict[int, list[str]] | None = None
+) -> dict[str, Any]:
+    """The tile at ``index`` as a view shows it; ``revealed`` (who sees which tile) adds its
+    ``revealedBy`` (None: a frame of the whole world, which has none)."""
     tile = state.tiles[index]
     entry: dict[str, Any] = {
         "position": _position(index % state.width, index // state.width),
         "composition": ordered_dict(tile.composition),
         "scattered": ordered(tile.scattered),
     }
-    if index in revealed:
+    if revealed is not None and index in revealed:
         entry["revealedBy"] = list(revealed[index])
     return entry
 
 
 def _rest(
-    state: GameState, player: str, acting: Android | None, included: set[int] | frozenset[int]
+    state: GameState, player: str, acting: Android | None, included: Collection[int]
 ) -> dict[str, Any]:
     width = state.width
     acting_id = acting.id if acting is not None else None
@@ -238,7 +293,7 @@ def world_view(
         "round": state.round,
         "width": state.width,
         "height": state.height,
-        "tiles": [_tile_json(state, index, revealed) for index in order],
+        "tiles": [tile_json(state, index, revealed) for index in order],
         **_rest(state, player, acting, included),
     }
 
@@ -281,42 +336,22 @@ def world_texts(
 def _tiles_text(
     state: GameState, cache: ViewCache, sight: _Sight, revealed: dict[int, list[str]]
 ) -> str:
-    """The JSON text of the tiles in view: the last one again when the board changed none of them
-    and the same players see them; with the replaced tiles' fragments encoded again when the
-    board knows which it replaced; else joined from every tile's fragment, each encoded again only
-    if its tile or who sees it changed."""
-    board, last = state.tiles, sight.text
-    if last is not None and last.board is board and last.revealed is revealed:
-        if last.changes == board.changes:
-            return last.text
-        replaced = board.since(last.changes)
-        if replaced is not None:
-            members = sight.members
-            hit = {index for index in replaced if index in members}
-            if hit:
-                texts, order = last.texts, sight.order
-                for index in hit:
-                    texts[bisect_left(order, index)] = _tile_text(state, cache, index, revealed)
-                last.text = "[" + ",".join(texts) + "]"
-            last.changes = board.changes
-            return last.text
-    fragments = cache.fragments
-    texts = []
-    for index in sight.order:
-        kept = fragments.get(index)
-        if kept is not None and kept[0] is board[index] and kept[1] == revealed.get(index):
-            texts.append(kept[2])
-        else:
-            texts.append(_tile_text(state, cache, index, revealed))
-    sight.text = _TilesText(board, revealed, texts)
-    return sight.text.text
-
-
-def _tile_text(
-    state: GameState, cache: ViewCache, index: int, revealed: dict[int, list[str]]
-) -> str:
-    text = encode(_tile_json(state, index, revealed))
-    cache.fragments[index] = (state.tiles[index], revealed.get(index), text)
+    """The JSON text of the tiles in view: the last one again while the board replaced none of
+    them and the same players see them; else joined from the tiles' kept texts, encoding only
+    those of tiles replaced or newly seen (or seen by other players) since."""
+    board, last, members = state.tiles, sight.text, sight.members
+    if last is not None and last[0] is board and last[2] is revealed:
+        if last[1] == board.changes:
+            return last[3]
+        replaced = board.since(last[1])
+        if replaced is not None and not any(index in members for index in replaced):
+            sight.text = (board, board.changes, revealed, last[3])
+            return last[3]
+    texts = _tile_texts(state, cache)
+    for index in members - texts.keys():
+        texts[index] = encode(tile_json(state, index, revealed))
+    text = "[" + ",".join(map(texts.__getitem__, sight.order)) + "]"
+    sight.text = (board, board.changes, revealed, text)
     return text
 
 
