@@ -51,6 +51,8 @@ MARK_STEP, MARK_BASE = -1640531535, 1313821249  # Math.imul(i + 1, STEP) ^ BASE
 MARK = tuple(((((i + 1) * MARK_STEP + 2**31) % 2**32 - 2**31) ^ MARK_BASE) for i in range(NUMBERS))
 BY_NUMBERS, BY_HEAD = 1, 0
 NO_WORLD = -1
+_NO_VALUES = [0] * len(WORLD_KEYS)
+_BY_HEAD = (BY_HEAD,) + (0,) * (NUMBERS - 1)
 _INT32 = 2**31
 
 # The usual world's shapes (bit i: WORLD_KEYS[i] is lazy) the prelude makes an object for in the
@@ -63,10 +65,16 @@ COMMON_SHAPES = tuple(_ALWAYS | a | b for a in (0, _SOMETIMES[0]) for b in (0, _
 
 
 class Handover(NamedTuple):
-    """What the host hands setupTurn: its text, and the numbers written into the prelude's N."""
+    """What the host hands setupTurn: its text, in parts (their concatenation is the text; a
+    world key's text stays one part, so the host can keep its encoding while it is unchanged),
+    and the numbers written into the prelude's N."""
 
-    text: str
+    parts: tuple[str, ...]
     numbers: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
 
 
 @dataclass(frozen=True)
@@ -134,36 +142,39 @@ class TurnGlobals:
             return self._by_head()
         numbers = [BY_NUMBERS, utf16_length(self.android_id), turn, NO_WORLD, 0]
         if world is None:
-            numbers += [0] * len(WORLD_KEYS)
-            return Handover(self.android_id, tuple(numbers))
+            numbers += _NO_VALUES
+            return Handover((self.android_id,), tuple(numbers))
         if tuple(world) != WORLD_KEYS:
             return self._by_head()
         shape = empties = 0
-        large = [self.android_id]
-        for bit, text in zip(_BITS, world.values(), strict=True):
+        bit = 1
+        parts = [self.android_id]
+        for text in world.values():
             if len(text) > EAGER_CHARS:
                 shape |= bit
-                numbers.append(utf16_length(text))
-                large.append(text)
+                numbers.append(len(text) if text.isascii() else utf16_length(text))
+                parts.append(text)
             elif text == "[]":
                 empties |= bit
                 numbers.append(0)
             elif text.isascii() and text.isdigit() and (text[0] != "0" or text == "0"):
-                numbers.append(int(text))  # at most 24 digits: int32 checked below
-                if numbers[-1] >= _INT32:
+                value = int(text)  # at most 24 digits
+                if value >= _INT32:
                     return self._by_head()
+                numbers.append(value)
             else:
                 return self._by_head()
+            bit <<= 1
         numbers[3], numbers[4] = shape, empties
-        return Handover("".join(large), tuple(numbers))
+        return Handover(tuple(parts), tuple(numbers))
 
     def _by_head(self) -> Handover:
+        large: list[str] = []
         if self.world is None:
-            keys, eager, texts = "null", "", ""
+            keys, eager = "null", ""
         else:
             pairs: list[str] = []
             small: list[str] = []
-            large: list[str] = []
             for key, text in self.world.items():
                 name = _KEY_JSON.get(key) or _dumps(key)
                 if len(text) <= EAGER_CHARS:
@@ -173,7 +184,7 @@ class TurnGlobals:
                     pairs.append(name + "," + int.__repr__(utf16_length(text)))
                     large.append(text)
             # what _dumps([key, length, ...]) writes, without its per-item dispatch
-            keys, eager, texts = "[" + ",".join(pairs) + "]", ",".join(small), "".join(large)
+            keys, eager = "[" + ",".join(pairs) + "]", ",".join(small)
         head = (
             "["
             + _dumps(self.android_id)
@@ -185,8 +196,7 @@ class TurnGlobals:
             + eager
             + "]]"
         )
-        text = int.__repr__(utf16_length(head)) + ":" + head + texts
-        return Handover(text, (BY_HEAD,) + (0,) * (NUMBERS - 1))
+        return Handover((int.__repr__(utf16_length(head)) + ":" + head, *large), _BY_HEAD)
 
 
 # One encoder for every call (json.dumps with any option builds a new JSONEncoder each time),

@@ -109,8 +109,11 @@ def test_the_handed_world_is_the_encoded_view_every_turn(seed: int, size: int, s
         state.views = kept
         fresh = TurnGlobals.of(runner.game_globals, android.id, state.round, view)
         assert dict(handed.world) == {key: encode(value) for key, value in view.items()}
-        assert handed.handover() == fresh.handover()
-        assert handed.handover() == _reference_handover(android.id, state.round, view)
+        handover = handed.handover()
+        assert handover == fresh.handover()
+        assert (handover.text, handover.numbers) == _reference_handover(
+            android.id, state.round, view
+        )
         checked += 1
         rng = SplitMix64(engine.turn_seed(state, android.id))
         return engine.Decision(value=_action(state, android, rng), ticks=0)
