@@ -106,9 +106,19 @@ def native_anchor(runs: int, rounds: int = 5) -> None:
         prelude = Path(folder) / "prelude.js"
         prelude.write_text(PRELUDE)
         for name, bundle, turn in cases:
-            paths = [Path(folder) / f for f in ("game.json", "bundle.mjs", "payload.txt")]
+            paths = [
+                Path(folder) / f for f in ("game.json", "bundle.mjs", "payload.txt", "numbers.txt")
+            ]
+            handover = turn.handover()
             for path, text in zip(
-                paths, (turn.game.install_text(), bundle, turn.payload()), strict=True
+                paths,
+                (
+                    turn.game.install_text(),
+                    bundle,
+                    handover.text,
+                    " ".join(map(str, handover.numbers)),
+                ),
+                strict=True,
             ):
                 path.write_text(text, encoding="utf-8")
             ours, ours_cpu, theirs, theirs_cpu = [], [], [], []

@@ -1,9 +1,10 @@
 """The world a game hands a script is byte for byte the encoded world view, every turn.
 
 ``ScriptRunner.globals`` hands the sandbox ``engine.world_texts`` (each key's JSON text, with
-tile fragments kept between turns and re-encoded only when a tile changed); this checks it
-against ``TurnGlobals.of(world_view(...))`` built from nothing, for every android turn of random
-games: acid cleaned, materials collected and dropped, buildings started and salvaged, androids
+each tile's, android's, building's and broadcast's JSON kept between turns and encoded again only
+when it changed); this checks it, and the handover made of it (text and numbers), against
+``TurnGlobals.of(world_view(...))`` built from nothing and a plain reference, for every android
+turn of random games: acid cleaned, materials collected and dropped, buildings started and salvaged, androids
 launched and destroyed, broadcasts in other scripts than Latin, whole-board and short sight.
 """
 
@@ -24,22 +25,29 @@ from nova_tools.sandbox import TurnGlobals
 DIRECTIONS = ("north", "south", "east", "west")
 
 
-def _reference_payload(android_id: str, turn: int, view: dict) -> str:
-    """setupTurn's text for ``view``, written the plain way (json.dumps of each part), as the
-    sandbox has received it since revision 3: TurnGlobals.payload must give these exact bytes."""
+def _reference_handover(android_id: str, turn: int, view: dict) -> tuple[str, tuple[int, ...]]:
+    """setupTurn's text and numbers for a game's ``view``, written the plain way (json.dumps of
+    each key; its length in UTF-16 units where it is lazy, more than 24 characters; its value
+    where it is an eager integer, a flag where an empty list), as the sandbox has received it since
+    revision 10: TurnGlobals.handover must give exactly these."""
     dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-    pairs: list[object] = []
-    small, large = [], []
-    for key, value in view.items():
+    units = lambda text: len(text.encode("utf-16-le", "surrogatepass")) // 2  # noqa: E731
+    shape = empties = 0
+    values: list[int] = []
+    large = []
+    for i, value in enumerate(view.values()):
         text = dumps(value)
-        if len(text) <= 24:
-            pairs += (key, -1)
-            small.append(text)
-        else:
-            pairs += (key, len(text.encode("utf-16-le", "surrogatepass")) // 2)
+        if len(text) > 24:
+            shape |= 1 << i
+            values.append(units(text))
             large.append(text)
-    head = dumps([android_id, turn, pairs, "EAGER"]).replace('"EAGER"', "[" + ",".join(small) + "]")
-    return str(len(head.encode("utf-16-le", "surrogatepass")) // 2) + ":" + head + "".join(large)
+        elif value == []:
+            empties |= 1 << i
+            values.append(0)
+        else:
+            assert type(value) is int
+            values.append(value)
+    return android_id + "".join(large), (1, units(android_id), turn, shape, empties, *values)
 
 
 def _action(state: engine.GameState, android: Android, rng: SplitMix64) -> dict:
@@ -101,8 +109,8 @@ def test_the_handed_world_is_the_encoded_view_every_turn(seed: int, size: int, s
         state.views = kept
         fresh = TurnGlobals.of(runner.game_globals, android.id, state.round, view)
         assert dict(handed.world) == {key: encode(value) for key, value in view.items()}
-        assert handed.payload() == fresh.payload()
-        assert handed.payload() == _reference_payload(android.id, state.round, view)
+        assert handed.handover() == fresh.handover()
+        assert handed.handover() == _reference_handover(android.id, state.round, view)
         checked += 1
         rng = SplitMix64(engine.turn_seed(state, android.id))
         return engine.Decision(value=_action(state, android, rng), ticks=0)
