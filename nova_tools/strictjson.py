@@ -89,7 +89,7 @@ def loads(text: str, max_depth: int, *, whole_text: bool = False) -> object:
         value = DECODER.decode(text)
     except RecursionError:
         raise JsonLimit(f"it is nested more than {max_depth} levels deep") from None
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, JsonLimit):
         raise
     except ValueError:  # Python's limit on converting a long integer's digits
         raise JsonLimit(
