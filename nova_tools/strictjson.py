@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from math import isinf
 from typing import Any
 
@@ -88,6 +89,12 @@ def loads(text: str, max_depth: int, *, whole_text: bool = False) -> object:
         value = DECODER.decode(text)
     except RecursionError:
         raise JsonLimit(f"it is nested more than {max_depth} levels deep") from None
+    except (json.JSONDecodeError, JsonLimit):
+        raise
+    except ValueError:  # Python's limit on converting a long integer's digits
+        raise JsonLimit(
+            f"it holds a number of more than {sys.get_int_max_str_digits():,} digits"
+        ) from None
     if _unfit(value, max_depth):  # (the decoder refused any infinity: this is the depth)
         raise JsonLimit(f"it is nested more than {max_depth} levels deep")
     if whole_text and may_hold_surrogates(text) and (at := first_lone_surrogate(value)):

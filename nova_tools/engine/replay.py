@@ -196,6 +196,7 @@ class Replayer:
                     whole[1],
                     logged_notes or None,
                     known[1],
+                    logged,
                 )
                 if judged == (event.outcome, logged, event.result, event.code, event.reason) and (
                     state.round == event.round

@@ -200,8 +200,13 @@ def verdict(
     recording: str | None,
     logged_notes: dict[str, Any] | None = None,
     logged: dict[str, Any] | None = None,
+    as_logged: dict[str, Any] | None = None,
 ) -> Verdict:
-    """:func:`judge` without building the event: what a replay compares with the logged turn."""
+    """:func:`judge` without building the event: what a replay compares with the logged turn.
+
+    ``as_logged`` (a replay): the action as its log holds it, which ``logged`` (its dump) and
+    ``logged_notes`` were matched from; an accepted turn gives it back itself, not a copy made
+    again from them (that the replay would only compare with it)."""
     limits = state.rules.android
     try:
         # lengths in UTF-16 code units: what the script's own .length counts
@@ -228,6 +233,12 @@ def verdict(
         )
         charge_failed_turn(state, android)
         return (Outcome.REFUSED, refused, None, refusal.code, refusal.reason)
+    if as_logged is not None:
+        if memory is not None:
+            android.memory = memory
+        if recording is not None:
+            android.recording = recording
+        return (Outcome.ACCEPTED, as_logged, details or None, None, None)
     logged = (
         dict(logged)
         if logged is not None
