@@ -116,7 +116,8 @@ class ViewCache:
         self.board: Board | None = None
         self.board_changes = 0
         self.width: object = None
-        self.revealed_from: tuple[tuple[str, frozenset[int] | None], ...] | None = None
+        # (the players, their visible sets) the map below was made from
+        self.revealed_from: tuple[tuple[str, ...], tuple[frozenset[int] | None, ...]] | None = None
         self.revealed: dict[int, list[str]] = {}
         # (tiles, whole, the acting android's tile, the player's visible tiles) -> what is in view
         self.sights: dict[tuple[int, bool, int | None, frozenset[int]], _Sight] = {}
@@ -157,7 +158,8 @@ def _revealed_by(state: GameState) -> dict[int, list[str]]:
     cache = _cache(state)
     # the visible sets are frozensets, replaced (not changed) when visibility is recomputed:
     # comparing the key is an identity check per player when nothing changed
-    key = tuple((player, state.visible.get(player)) for player in state.players)
+    players = tuple(state.players)
+    key = (players, tuple(map(state.visible.get, players)))
     if cache.revealed_from == key:
         return cache.revealed
     seen: dict[int, list[str]] = {}
@@ -167,8 +169,8 @@ def _revealed_by(state: GameState) -> dict[int, list[str]]:
     if cache.revealed_from is None:
         cache.tiles.clear()
     else:
-        texts, before = cache.tiles, dict(cache.revealed_from)
-        for player, visible in key:
+        texts, before = cache.tiles, dict(zip(*cache.revealed_from, strict=True))
+        for player, visible in zip(*key, strict=True):
             was = before.pop(player, None)
             if was is not visible:
                 for index in frozenset(visible or ()) ^ frozenset(was or ()):
@@ -310,17 +312,19 @@ def world_texts(
     cache = _cache(state)
     included, width = sight.members, state.width
     acting_id = acting.id if acting is not None else None
-    androids = [
-        _android_text(cache, a, a.id == acting_id)
-        for a in state.androids.values()
-        if a.y * width + a.x in included
-    ]
-    buildings = [
-        _building_text(state, cache, b)
-        for b in state.buildings.values()
-        if b.y * width + b.x in included
-    ]
-    messages = [_message_text(cache, m) for m in state.messages if m.y * width + m.x in included]
+    # plain loops: a comprehension is a call of its own, and this runs every turn
+    androids = []
+    for a in state.androids.values():
+        if a.y * width + a.x in included:
+            androids.append(_android_text(cache, a, a.id == acting_id))
+    buildings = []
+    for b in state.buildings.values():
+        if b.y * width + b.x in included:
+            buildings.append(_building_text(state, cache, b))
+    messages = []
+    for m in state.messages:
+        if m.y * width + m.x in included:
+            messages.append(_message_text(cache, m))
     return {
         # ints: their JSON is their decimal text (the encoder's own int.__repr__)
         "round": int.__repr__(state.round),
@@ -410,7 +414,7 @@ def _message_text(cache: ViewCache, message: Message) -> str:
 
 
 def _scripts_text(state: GameState, cache: ViewCache, player: str) -> str:
-    theirs = tuple(s for s in state.scripts.values() if s.owner == player)
+    theirs = tuple([s for s in state.scripts.values() if s.owner == player])
     kept = cache.scripts.get(player)
     if kept is not None and kept[0] == theirs:  # scripts are values (frozen)
         return kept[1]
