@@ -65,16 +65,10 @@ COMMON_SHAPES = tuple(_ALWAYS | a | b for a in (0, _SOMETIMES[0]) for b in (0, _
 
 
 class Handover(NamedTuple):
-    """What the host hands setupTurn: its text, in parts (their concatenation is the text; a
-    world key's text stays one part, so the host can keep its encoding while it is unchanged),
-    and the numbers written into the prelude's N."""
+    """What the host hands setupTurn: its text, and the numbers written into the prelude's N."""
 
-    parts: tuple[str, ...]
+    text: str
     numbers: tuple[int, ...]
-
-    @property
-    def text(self) -> str:
-        return "".join(self.parts)
 
 
 @dataclass(frozen=True)
@@ -143,7 +137,7 @@ class TurnGlobals:
         numbers = [BY_NUMBERS, utf16_length(self.android_id), turn, NO_WORLD, 0]
         if world is None:
             numbers += _NO_VALUES
-            return Handover((self.android_id,), tuple(numbers))
+            return Handover(self.android_id, tuple(numbers))
         if tuple(world) != WORLD_KEYS:
             return self._by_head()
         shape = empties = 0
@@ -166,7 +160,7 @@ class TurnGlobals:
                 return self._by_head()
             bit <<= 1
         numbers[3], numbers[4] = shape, empties
-        return Handover(tuple(parts), tuple(numbers))
+        return Handover("".join(parts), tuple(numbers))
 
     def _by_head(self) -> Handover:
         large: list[str] = []
@@ -196,7 +190,7 @@ class TurnGlobals:
             + eager
             + "]]"
         )
-        return Handover((int.__repr__(utf16_length(head)) + ":" + head, *large), _BY_HEAD)
+        return Handover(int.__repr__(utf16_length(head)) + ":" + head + "".join(large), _BY_HEAD)
 
 
 # One encoder for every call (json.dumps with any option builds a new JSONEncoder each time),

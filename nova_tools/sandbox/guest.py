@@ -295,23 +295,17 @@ _BC_TAG_STRING = 7
 def encode_string(text: str, version: int) -> bytes:
     """``text`` as QuickJS's JS_ReadObject reads it back (``version``: Snapshot.object_version)."""
     try:
-        chars, wide, length = text.encode("latin-1"), False, len(text)
+        chars, wide, length = text.encode("latin-1"), 0, len(text)
     except UnicodeEncodeError:
-        chars, wide = text.encode("utf-16-le", "surrogatepass"), True
+        chars, wide = text.encode("utf-16-le", "surrogatepass"), 1
         length = len(chars) // 2
-    return string_header(length, wide, version) + chars
-
-
-def string_header(length: int, wide: bool, version: int) -> bytes:
-    """What JS_ReadObject reads before a string's ``length`` characters (one byte each, or two
-    where ``wide``): :func:`encode_string` is this header and the characters."""
     value = length << 1 | wide
     leb = bytearray()
     while value >= 0x80:
         leb.append(value & 0x7F | 0x80)
         value >>= 7
     leb.append(value)
-    return bytes((version, 0xFF, 0xFF, 0xFF, 0xFF, 0, _BC_TAG_STRING)) + leb
+    return bytes((version, 0xFF, 0xFF, 0xFF, 0xFF, 0, _BC_TAG_STRING)) + leb + chars
 
 
 # -- images -----------------------------------------------------------------------------------------

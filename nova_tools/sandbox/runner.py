@@ -66,7 +66,6 @@ from .guest import (
     encode_string,
     restore,
     seed_math_random,
-    string_header,
     tag,
     take_snapshot,
 )
@@ -95,7 +94,6 @@ MEMORY_SLACK = 16 * 1024 * 1024
 # 6, are worded alike).
 _EVALUATED, _EVAL_THREW, _TOO_MANY_JOBS, _REJECTED, _PENDING = 0, 1, 3, 4, 5
 _NUMBERS = struct.Struct(f"<{NUMBERS}i")  # the prelude's N, as the host writes it
-_KEPT_ENCODINGS = 32  # handover parts whose one-byte encoding a sandbox keeps
 
 
 class _Failed(Exception):
@@ -126,8 +124,6 @@ class Sandbox:
         # when its memory grew past the next image's (memory cannot shrink).
         self._guest: Guest | None = None
         self._snapshot = self._shared_snapshot()
-        # id of a handover part -> (the part, its one-byte encoding): _encoded
-        self._latin1: dict[int, tuple[str, bytes]] = {}
 
     def _shared_snapshot(self) -> Snapshot:
         # The snapshot is plain bytes and pointers, valid for any instance of the same module.
@@ -159,7 +155,7 @@ class Sandbox:
                     kind=TurnKind.ERROR,
                 )
             handover = globals.handover()
-            payload = self._encoded(handover.parts)
+            payload = encode_string(handover.text, self._snapshot.object_version)
             numbers = _NUMBERS.pack(*handover.numbers)
             ceiling = wasm_fuel_ceiling(budgets.fuel, len(code))
             started = time.thread_time()  # a system call (~2 µs): read once on a warm turn
@@ -193,28 +189,6 @@ class Sandbox:
                 watchdog.disarm(state)
                 if turn.trapped:
                     self._let_go()  # its state is whatever the trap left: start afresh
-
-    def _encoded(self, parts: tuple[str, ...]) -> bytes:
-        """The handover's text as JS_ReadObject reads it (guest.encode_string of the parts
-        joined), each part's one-byte encoding kept while the same text object comes again (a
-        world key's unchanged text: engine.world_texts hands the same one)."""
-        kept, version = self._latin1, self._snapshot.object_version
-        chunks = [b""]
-        length = 0
-        for part in parts:
-            found = kept.get(id(part))
-            if found is None or found[0] is not part:
-                try:
-                    found = (part, part.encode("latin-1"))
-                except UnicodeEncodeError:  # two bytes a character: the whole text is wide
-                    return encode_string("".join(parts), version)
-                if len(kept) >= _KEPT_ENCODINGS:
-                    kept.clear()
-                kept[id(part)] = found
-            chunks.append(found[1])
-            length += len(part)
-        chunks[0] = string_header(length, False, version)
-        return b"".join(chunks)
 
     def memory_bytes(self) -> int:
         """The linear memory this sandbox holds between turns (0 when it holds no instance)."""
