@@ -22,6 +22,7 @@ from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-
 from operator import attrgetter
 from typing import Any
 
+from ..limits import NOTES
 from .materials import ordered
 from .state import Android, Board, Building, GameState, Message, Script, ordered_dict
 
@@ -362,9 +363,7 @@ def _tiles_text(
 
 # What an android's or a building's JSON is made of (with the types of its numbers: 100 == 100.0
 # == True, but their JSON differs, and a hand-edited file can bring an int), read at C speed.
-_ANDROID_FIELDS = attrgetter(
-    "x", "y", "battery", "health", "active", "memory", "recording", "owner", "script"
-)
+_ANDROID_FIELDS = attrgetter("x", "y", "battery", "health", "active", *NOTES, "owner", "script")
 _BUILDING_FIELDS = attrgetter(
     "x", "y", "health", "complete", "initial", "remaining_ticks", "type", "owner"
 )
