@@ -1,16 +1,18 @@
 /* The native anchor of bench/native_bench.py: the sandbox's own turn steps in QuickJS-NG built
  * natively (from the C sources of the PyPI sdist quickjs-ng, built by the bench into a cache).
  *
- *   native_quickjs PRELUDE.js GAME.json BUNDLE.mjs PAYLOAD.txt RUNS MEMORY
+ *   native_quickjs PRELUDE.js GAME.json BUNDLE.mjs PAYLOAD.txt NUMBERS.txt RUNS MEMORY
  *     -> {"turnUs", "turnCpuUs", "readUs", "afreshUs", "afreshCpuUs", "ticks", "envelope"}
  *
  * Set up once, as the sandbox's images are: a runtime with the sandbox's memory limit and JS
  * stack, the prelude evaluated (its four drivers kept), the game installed (installGame), the
  * bundle compiled to bytecode. Every turn then reads the bytecode (JS_ReadObject, timed apart as
  * `readUs`: the sandbox's bundle image saves it) and times what the sandbox runs each turn:
- * setupTurn(payload), evaluating the module and draining its jobs, reading the namespace, run(ns)
- * and the envelope's UTF-8. The garbage of a turn is collected after it, untimed (a sandbox turn
- * never collects: its image is restored). `afreshUs` is a whole turn built from nothing (new
+ * writing the turn's numbers into the prelude's N (NUMBERS.txt: globals.Handover's, as the sandbox
+ * writes them), setupTurn(payload), evaluating the module and draining its jobs, reading the
+ * namespace, run(ns) and the envelope's UTF-8. The garbage of a turn is collected after it, and
+ * the prelude's world objects made again (renew), untimed: a sandbox turn does neither, its image
+ * is restored. `afreshUs` is a whole turn built from nothing (new
  * runtime, prelude, installGame, read, the steps): what the sandbox's images save.
  */
 #include <stdio.h>
@@ -62,7 +64,8 @@ static void fail(JSContext *ctx, const char *what) {
 typedef struct {
   JSRuntime *rt;
   JSContext *ctx;
-  JSValue setup_turn, run;
+  JSValue setup_turn, run, renew, numbers;
+  uint8_t *number_bytes; /* N's memory */
 } World;
 
 static void world_open(World *w, const char *prelude, size_t prelude_len, const char *game,
@@ -76,6 +79,13 @@ static void world_open(World *w, const char *prelude, size_t prelude_len, const 
   JSValue install = JS_GetPropertyUint32(w->ctx, drivers, 0);
   w->setup_turn = JS_GetPropertyUint32(w->ctx, drivers, 1);
   w->run = JS_GetPropertyUint32(w->ctx, drivers, 2);
+  w->renew = JS_GetPropertyUint32(w->ctx, drivers, 6);
+  w->numbers = JS_GetPropertyUint32(w->ctx, drivers, 7);
+  size_t offset, length, per, size;
+  JSValue buffer = JS_GetTypedArrayBuffer(w->ctx, w->numbers, &offset, &length, &per);
+  if (JS_IsException(buffer)) fail(w->ctx, "the prelude's N");
+  w->number_bytes = JS_GetArrayBuffer(w->ctx, &size, buffer) + offset;
+  JS_FreeValue(w->ctx, buffer);
   JSValue text = JS_NewStringLen(w->ctx, game, game_len);
   JSValue done = JS_Call(w->ctx, install, JS_UNDEFINED, 1, &text);
   if (JS_IsException(done)) fail(w->ctx, "installGame");
@@ -89,6 +99,8 @@ static void world_open(World *w, const char *prelude, size_t prelude_len, const 
 static void world_close(World *w) {
   JS_FreeValue(w->ctx, w->setup_turn);
   JS_FreeValue(w->ctx, w->run);
+  JS_FreeValue(w->ctx, w->renew);
+  JS_FreeValue(w->ctx, w->numbers);
   JS_FreeContext(w->ctx);
   JS_FreeRuntime(w->rt);
 }
@@ -100,8 +112,10 @@ static JSValue read_module(World *w, const uint8_t *code, size_t len) {
 }
 
 /* The sandbox's per-turn steps (runner.py _Turn._steps), on a module already read. */
-static char *turn_steps(World *w, JSValue module, const char *payload, size_t payload_len) {
+static char *turn_steps(World *w, JSValue module, const char *payload, size_t payload_len,
+                        const int32_t *numbers, size_t number_count) {
   JSContext *ctx = w->ctx;
+  memcpy(w->number_bytes, numbers, number_count * sizeof *numbers);
   JSValue text = JS_NewStringLen(ctx, payload, payload_len);
   JSValue set = JS_Call(ctx, w->setup_turn, JS_UNDEFINED, 1, &text);
   if (JS_IsException(set)) fail(ctx, "setupTurn");
@@ -153,17 +167,25 @@ static void put_json_string(const char *s) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 7) {
-    fprintf(stderr, "usage: %s PRELUDE GAME BUNDLE PAYLOAD RUNS MEMORY\n", argv[0]);
+  if (argc != 8) {
+    fprintf(stderr, "usage: %s PRELUDE GAME BUNDLE PAYLOAD NUMBERS RUNS MEMORY\n", argv[0]);
     return 2;
   }
-  size_t prelude_len, game_len, bundle_len, payload_len;
+  size_t prelude_len, game_len, bundle_len, payload_len, numbers_len;
   char *prelude = slurp(argv[1], &prelude_len);
   char *game = slurp(argv[2], &game_len);
   char *bundle = slurp(argv[3], &bundle_len);
   char *payload = slurp(argv[4], &payload_len);
-  int runs = atoi(argv[5]);
-  size_t memory = (size_t)atoll(argv[6]);
+  char *numbers_text = slurp(argv[5], &numbers_len);
+  int32_t numbers[64];
+  size_t number_count = 0;
+  for (char *at = numbers_text, *end; number_count < 64; at = end) {
+    long value = strtol(at, &end, 10);
+    if (end == at) break;
+    numbers[number_count++] = (int32_t)value;
+  }
+  int runs = atoi(argv[6]);
+  size_t memory = (size_t)atoll(argv[7]);
   if (runs < 1) runs = 1;
 
   World w;
@@ -189,7 +211,7 @@ int main(int argc, char **argv) {
     JSValue module = read_module(&w, bytecode, code_len);
     double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_THREAD_CPUTIME_ID);
     ticks = 0;
-    char *out = turn_steps(&w, module, payload, payload_len);
+    char *out = turn_steps(&w, module, payload, payload_len, numbers, number_count);
     double t1 = now(CLOCK_MONOTONIC), c1 = now(CLOCK_THREAD_CPUTIME_ID);
     turn_ticks = ticks;
     if (i >= 0) {
@@ -199,6 +221,9 @@ int main(int argc, char **argv) {
     }
     free(envelope);
     envelope = out;
+    JSValue renewed = JS_Call(w.ctx, w.renew, JS_UNDEFINED, 0, NULL);
+    if (JS_IsException(renewed)) fail(w.ctx, "renew");
+    JS_FreeValue(w.ctx, renewed);
     JS_RunGC(w.rt);
   }
   world_close(&w);
@@ -212,7 +237,7 @@ int main(int argc, char **argv) {
     World f;
     world_open(&f, prelude, prelude_len, game, game_len, memory);
     JSValue module = read_module(&f, bytecode, code_len);
-    free(turn_steps(&f, module, payload, payload_len));
+    free(turn_steps(&f, module, payload, payload_len, numbers, number_count));
     world_close(&f);
     afresh[i] = now(CLOCK_MONOTONIC) - t0;
     afresh_cpu[i] = now(CLOCK_THREAD_CPUTIME_ID) - c0;

@@ -1,11 +1,19 @@
 """Reading a long game: ``store.load``'s events per second, and ``nova play``'s memory in a pipe.
 
     .venv/bin/python -m bench replay [--repeats N] [--long-rounds N]
+    .venv/bin/python -m bench.replay_bench --against OLD_TREE [--pairs N]   # the load only
 
 * **load** — ``store.load`` of a real 100-round starter-vs-starter game recorded at the start of
   the run (read, parse, check, replay: every turn judged again), in events per CPU-second,
   against ``json.loads`` of the same file measured back to back (the ratio is what the load
-  costs beyond merely reading the JSON). DESIGN target: 100,000 events/s.
+  costs beyond merely reading the JSON). DESIGN target: 100,000 events/s. The loads after the
+  first are what a process that reads games again and again pays (a server, the lab): the
+  rules and the actions' forms it has seen are kept; the first load of the process is printed
+  beside them.
+* **against** — the same load in two worker processes, this tree's and ``OLD_TREE``'s (a
+  checkout of an older commit, run by this interpreter), taking turns for ``--pairs`` rounds
+  of three loads each, so both see the same machine: each tree's median and the median of the
+  per-round ratios (new / old). How docs/benchmarks.md measures a change to the load.
 * **stream** — the peak resident memory of ``nova play`` writing a long game (3,000 rounds of
   the starter against itself) into a pipe, against the peak of ``nova play --round 0`` on it
   (``--round 0``: it loads and replays the whole file too, and draws one frame). Issue 27's target: under 100 MiB; it was
@@ -54,7 +62,9 @@ def _median(fn, repeats: int, clock=time.process_time) -> float:
 
 def measure_load(path: Path, repeats: int) -> dict:
     raw = path.read_bytes()
+    start = time.process_time()
     events = len(store.load(path).events)
+    first = time.process_time() - start
     load_cpu, parse_cpu = [], []
     for _ in range(repeats):  # interleaved, so both see the same machine
         load_cpu.append(_median(lambda: store.load(path), 3))
@@ -67,7 +77,78 @@ def measure_load(path: Path, repeats: int) -> dict:
         "load_wall_s": _median(lambda: store.load(path), repeats, time.perf_counter),
         "parse_cpu_s": parse_s,
         "events_per_cpu_s": events / load_s,
+        "first_load_cpu_s": first,
     }
+
+
+# One worker of --against: loads the game k times for each k it reads, answers the median CPU s.
+WORKER = (
+    "import statistics, sys, time\n"
+    "from nova_tools import store\n"
+    "path = sys.argv[1]\n"
+    "print(len(store.load(path).events), flush=True)\n"
+    "for _ in range(10): store.load(path)\n"
+    "for line in sys.stdin:\n"
+    "    times = []\n"
+    "    for _ in range(int(line)):\n"
+    "        start = time.process_time(); store.load(path); times.append(time.process_time() - start)\n"
+    "    print(statistics.median(times), flush=True)\n"
+)
+
+
+def measure_against(path: Path, old_tree: Path, pairs: int) -> dict:
+    """store.load of ``path`` in this tree and in ``old_tree``, workers taking turns."""
+    trees = {"old": old_tree.resolve(), "new": Path(__file__).resolve().parents[1]}
+    workers = {
+        name: subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(path)],
+            cwd=tree,
+            env={**os.environ, "PYTHONPATH": str(tree)},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for name, tree in trees.items()
+    }
+    events = {name: int(w.stdout.readline()) for name, w in workers.items()}
+    times: dict[str, list[float]] = {name: [] for name in trees}
+    for i in range(pairs):
+        for name in ("old", "new") if i % 2 == 0 else ("new", "old"):
+            workers[name].stdin.write("3\n")
+            workers[name].stdin.flush()
+            times[name].append(float(workers[name].stdout.readline()))
+    for worker in workers.values():
+        worker.stdin.close()
+        worker.wait()
+    if events["old"] != events["new"]:
+        raise SystemExit(f"the trees read {events['old']} and {events['new']} events")
+    ratios = [new / old for old, new in zip(times["old"], times["new"], strict=True)]
+    return {
+        "events": events["new"],
+        "pairs": pairs,
+        "old_cpu_s": statistics.median(times["old"]),
+        "new_cpu_s": statistics.median(times["new"]),
+        "ratio": statistics.median(ratios),
+        "ratio_quartiles": statistics.quantiles(ratios, n=4)[::2],
+    }
+
+
+def report_against(result: dict, old_tree: Path) -> str:
+    old, new = result["old_cpu_s"], result["new_cpu_s"]
+    low, high = result["ratio_quartiles"]
+    met = "OK" if result["events"] / new >= REPLAY_TARGET else "BELOW TARGET"
+    return "\n".join(
+        [
+            f"load average {os.getloadavg()[0]:.1f}",
+            f"  store.load of a 100-round starter game ({result['events']:,} events), "
+            f"{result['pairs']} alternations of 3 loads, CPU medians:",
+            f"    {old_tree}: {old * 1000:.2f} ms ({result['events'] / old:,.0f} events/s)",
+            f"    this tree: {new * 1000:.2f} ms ({result['events'] / new:,.0f} events/s)   "
+            f"target >= {REPLAY_TARGET:,}  {met}",
+            f"    this tree / {old_tree.name}: {result['ratio']:.3f} (median of the alternations; "
+            f"quartiles {low:.3f}-{high:.3f})",
+        ]
+    )
 
 
 def peak_mib(args: list[str]) -> float:
@@ -102,6 +183,7 @@ def report(load: dict, stream: dict) -> str:
             f"CPU   target >= {REPLAY_TARGET:,}  {met}",
             f"    baseline json.loads of the file {load['parse_cpu_s'] * 1000:.1f} ms CPU: the load "
             f"is {load['load_cpu_s'] / load['parse_cpu_s']:.1f}x reading the JSON",
+            f"    the process's first load (nothing kept yet) {load['first_load_cpu_s'] * 1000:.1f} ms CPU",
             f"  nova play of a {stream['rounds']:,}-round game into a pipe: peak "
             f"{stream['play_peak_mib']:.0f} MiB ({stream['play_wall_s']:.1f} s wall)   target < "
             f"{STREAM_TARGET_MIB} MiB  {fits}",
@@ -116,9 +198,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench replay")
     parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--long-rounds", type=int, default=3000)
+    parser.add_argument("--against", type=Path, help="an older checkout: alternate loads with it")
+    parser.add_argument("--pairs", type=int, default=60)
     args = parser.parse_args(
         argv if argv is not None else sys.argv[1:] if __name__ == "__main__" else []
     )
+    if args.against is not None:
+        with tempfile.TemporaryDirectory() as tmp:
+            short = record_starter_game(Path(tmp), 100)
+            result = measure_against(short, args.against, args.pairs)
+            print(report_against(result, args.against), flush=True)
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "short").mkdir()
         (Path(tmp) / "long").mkdir()

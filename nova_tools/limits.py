@@ -30,8 +30,14 @@ MAX_ROUNDS: Final = 100_000
 NOTES: Final = ("memory", "recording")
 """The action fields in which an android keeps its notes (never shown to other players)."""
 
-NOTE_KEYS: Final = frozenset(k for n in NOTES for k in (n, n + "Edits"))
-"""Every key a logged action may carry a note in (the note, or its edits against the last)."""
+NOTE_EDITS: Final = {n: n + "Edits" for n in NOTES}
+"""Each note's key for its edits against the last, in a logged action (``memoryEdits``)."""
+
+NOTE_ORDER: Final = tuple(k for n in NOTES for k in (n, NOTE_EDITS[n]))
+"""Every key a logged action may carry a note in (the note, or its edits), in a fixed order."""
+
+NOTE_KEYS: Final = frozenset(NOTE_ORDER)
+"""The same keys, as a set."""
 
 Disclosure = Literal["full", "recording"]
 """What a peer match keeps of the other side: the whole game, or only the scores and your own

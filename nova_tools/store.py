@@ -142,11 +142,16 @@ def _decode(path: Path, raw: bytes) -> object:
     where = _describe(path)
     try:
         text = raw.decode("utf-8")
-        data = strictjson.loads(text, MAX_DEPTH)
+        data = strictjson.loads(text, MAX_DEPTH, whole_text=True)
     except UnicodeDecodeError:
         raise GameFileError(f"{where} is not a Nova game file (it is not UTF-8 text)") from None
     except strictjson.JsonLimit as error:
         raise GameFileError(f"{where} is not a readable Nova game file ({error})") from None
+    except strictjson.LoneSurrogate as error:
+        # no UTF-8 text can hold one; only a \ud800-style escape written by hand can
+        raise GameFileError(
+            f"{where} is damaged: {error.at[:80]} holds a lone UTF-16 surrogate escape, which no text can hold"
+        ) from None
     except json.JSONDecodeError as error:
         # every game file this code writes ends with the close of the event list
         truncated = error.pos >= len(raw.rstrip()) - 1 or not raw.rstrip().endswith(b"]}")
@@ -154,14 +159,6 @@ def _decode(path: Path, raw: bytes) -> object:
         raise GameFileError(
             f"{where} is not a readable Nova game file ({hint}: {error.msg} at line {error.lineno}, column {error.colno})"
         ) from None
-    if (
-        strictjson.may_hold_surrogates(text)
-        and (at := strictjson.first_lone_surrogate(data)) is not None
-    ):
-        # no UTF-8 text can hold one; only a \ud800-style escape written by hand can
-        raise GameFileError(
-            f"{where} is damaged: {at[:80]} holds a lone UTF-16 surrogate escape, which no text can hold"
-        )
     return data
 
 
@@ -182,7 +179,7 @@ def _game_from(path: Path, data: object, *, replay: bool = False) -> Game:
     try:
         # A recording made before rules were data has no "rules": it was played under the
         # shipped defaults, and opens under them (rulebook, "Rules and Recordings").
-        rules = resolve(data.get("rules", {}), f"{where} (stored rules)", stored=True)
+        rules = _stored_rules(data.get("rules", {}), where)
         seed = int(data["seed"])
         initial = data["initial"]
         scripts = {sid: StoredScript.from_json(s) for sid, s in data["scripts"].items()}
@@ -220,6 +217,30 @@ def _game_from(path: Path, data: object, *, replay: bool = False) -> Game:
         match,
         run,
     )
+
+
+def _stored_rules(stored: object, where: str) -> Rules:
+    """A game file's rules, resolved as they are (rulebook, "Rules and Recordings").
+
+    A process that reads games again and again (a server, the lab, a benchmark) resolves the
+    same rules once: validating them was a twentieth of opening a game file, and a Rules is
+    frozen, so one serves every game with the same rules. The key is the decoded rules' own
+    JSON (true, 1 and 1.0 differ; a file's keys are strings)."""
+    try:
+        key = _RULES_KEY.encode(stored)
+    except (TypeError, ValueError, RecursionError):  # not the JSON a file decodes to
+        return resolve(stored, f"{where} (stored rules)", stored=True)
+    rules = _STORED_RULES.get(key)
+    if rules is None:
+        rules = resolve(stored, f"{where} (stored rules)", stored=True)
+        if len(_STORED_RULES) >= 32:
+            _STORED_RULES.clear()
+        _STORED_RULES[key] = rules
+    return rules
+
+
+_STORED_RULES: dict[str, Rules] = {}
+_RULES_KEY = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False)
 
 
 REPLAY_FORMAT = "nova-replay"  # a player-facing replay (`nova replay export`, api/reports.py)

@@ -22,7 +22,11 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+from math import isinf
 from typing import Any
+
+from pydantic_core import from_json
 
 REPLACEMENT = "\ufffd"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -31,6 +35,15 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD]")
 
 class JsonLimit(ValueError):
     """The text is JSON but not one we accept: too deep, or a number JSON cannot carry."""
+
+
+class LoneSurrogate(ValueError):
+    """A decoded string holds a lone UTF-16 surrogate (only a ``\\ud800``-style escape can make
+    one, and no UTF-8 text can hold it); ``at`` is where (see :func:`first_lone_surrogate`)."""
+
+    def __init__(self, at: str) -> None:
+        super().__init__(f"{at} holds a lone UTF-16 surrogate")
+        self.at = at
 
 
 def _refuse_constant(name: str) -> object:
@@ -47,48 +60,100 @@ def _finite_float(literal: str) -> float:
 DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
-def loads(text: str, max_depth: int) -> object:
+def loads(text: str, max_depth: int, *, whole_text: bool = False) -> object:
     """Decode ``text``; :class:`JsonLimit` if it nests deeper than ``max_depth`` or holds a
-    non-finite number; ``json.JSONDecodeError`` if it is not JSON at all.
+    non-finite number; ``json.JSONDecodeError`` if it is not JSON at all; with ``whole_text``,
+    :class:`LoneSurrogate` if a string in it holds a lone surrogate (after the other checks).
 
-    The decoder's own recursion limit depends on the host, so it never decides alone: a text it
-    cannot decode is far deeper than any ``max_depth`` used here, and a text it decodes is
-    measured afterwards. Either way the verdict is the value's own depth.
+    pydantic_core's parser (``from_json``, a pydantic dependency already) reads a text a third
+    faster than the json module, and gives the same value whenever it reads one and that value
+    passes :func:`_unfit`: every text it refuses (a lone surrogate escape, a number too long,
+    anything not JSON) and every value it makes that the json module would not (an overflowing
+    number read as infinity, a nesting past ``max_depth``) is decoded again by the json module,
+    which gives the verdict and the message, exactly as before. A text pydantic_core reads holds
+    no lone surrogate (it refuses every such escape), so only the json module's values are
+    searched for one.
+
+    The json module's own recursion limit depends on the host, so it never decides alone: a
+    text it cannot decode is far deeper than any ``max_depth`` used here, and a text it decodes
+    is measured afterwards. Either way the verdict is the value's own depth.
     """
+    try:
+        value = from_json(text, allow_inf_nan=False)
+    except (ValueError, TypeError):  # TypeError: a str holding a lone surrogate itself
+        pass
+    else:
+        if not _unfit(value, max_depth):
+            return value
     try:
         value = DECODER.decode(text)
     except RecursionError:
         raise JsonLimit(f"it is nested more than {max_depth} levels deep") from None
-    if depth_over(value, max_depth):
+    except (json.JSONDecodeError, JsonLimit):
+        raise
+    except ValueError:  # Python's limit on converting a long integer's digits
+        raise JsonLimit(
+            f"it holds a number of more than {sys.get_int_max_str_digits():,} digits"
+        ) from None
+    if _unfit(value, max_depth):  # (the decoder refused any infinity: this is the depth)
         raise JsonLimit(f"it is nested more than {max_depth} levels deep")
+    if whole_text and may_hold_surrogates(text) and (at := first_lone_surrogate(value)):
+        raise LoneSurrogate(at)
     return value
 
 
-def depth_over(value: object, limit: int) -> bool:
-    """Whether arrays and objects nest more than ``limit`` levels deep in a decoded value.
+def _unfit(value: object, limit: int) -> bool:
+    """Whether arrays and objects nest more than ``limit`` levels deep in a decoded value, or it
+    holds an infinite float (what pydantic_core's parser makes of 1e400).
 
-    >>> depth_over({"a": [1, {"b": "[[[["}]}, 2), depth_over({"a": [1, {"b": "[[[["}]}, 3)
+    >>> _unfit({"a": [1, {"b": "[[[["}]}, 2), _unfit({"a": [1, {"b": "[[[["}]}, 3)
     (True, False)
+    >>> _unfit([1.5, {"a": [2.5]}], 3), _unfit([1.5, {"a": [float("inf")]}], 3)
+    (False, True)
     """
     # One comprehension a level, no call per container: a game file holds tens of thousands of
     # them, and opening one measures its depth on every load. A decoded value holds exactly dicts
-    # and lists (the decoder makes no subclass), so a set of the two types is asked, not
-    # isinstance: half the time of the walk.
-    containers = _CONTAINERS
-    level: list[Any] = [value] if type(value) in containers else []
-    for _ in range(limit):
-        if not level:
-            return False
-        level = [
-            child
-            for item in level  # only dicts and lists get here
-            for child in (item.values() if type(item) is dict else item)
-            if type(child) in containers
-        ]
-    return bool(level)
+    # and lists (the decoders make no subclass), so a set of the types is asked, not isinstance:
+    # half the time of the walk. Floats are kept with the containers of the level below, and
+    # looked at there (a game file has a few hundred).
+    walked = _WALKED
+    level: list[Any] = [value] if type(value) in walked else []
+    try:
+        for _ in range(limit):
+            if not level:
+                return False
+            level = [
+                child
+                for item in level  # only dicts, lists and floats get here
+                for child in (
+                    item.values()
+                    if type(item) is dict
+                    else item
+                    if type(item) is list
+                    else _finite(item)
+                )
+                if type(child) in walked
+            ]
+        for item in level:  # the level past the limit: any array or object there is too deep
+            if type(item) is not float or _finite(item):
+                return True
+    except _Infinite:
+        return True
+    return False
 
 
-_CONTAINERS = frozenset({dict, list})
+_WALKED = frozenset({dict, list, float})
+
+
+class _Infinite(Exception):
+    pass
+
+
+def _finite(number: float) -> tuple[()]:
+    """Nothing below a float (the walk's children of it), once it is known finite."""
+    if isinf(number):
+        raise _Infinite
+    return ()
 
 
 def well_formed(text: str) -> str:

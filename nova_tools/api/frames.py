@@ -14,9 +14,10 @@ from pathlib import Path
 from .. import engine, store
 from ..engine.events import Event, RoundEnded, RoundStarted, Turn
 from ..engine.state import GameState
+from ..engine.view import tile_json
 from .convert import android_state, building_state, score_lines, visible_tile
 from .errors import ApiError
-from .results import EventLine, Frame, FrameScore, Position
+from .results import EventLine, Frame, FrameScore
 from .wording import describe_event
 
 
@@ -61,15 +62,8 @@ def moments(game: store.Game, *, per_turn: bool = False) -> Iterator[Moment]:
 
 def frame_of(moment: Moment) -> Frame:
     state = moment.state
-    width = state.width
     tiles = tuple(
-        visible_tile(
-            {
-                "position": Position(x=index % width, y=index // width),
-                "composition": tile.composition,
-                "scattered": tile.scattered,
-            }
-        )
+        visible_tile(tile_json(state, index))  # the views' projection (engine/view.py)
         for index, tile in enumerate(state.tiles)
         if tile.composition or tile.scattered
     )
@@ -78,7 +72,7 @@ def frame_of(moment: Moment) -> Frame:
     return Frame(
         round=moment.round,
         turn=moment.turn,
-        width=width,
+        width=state.width,
         height=state.height,
         tiles=tiles,
         androids=tuple(android_state(a) for a in state.androids.values()),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..rules import COMPOSITION, MATERIALS, Rules
 from .prng import SplitMix64, derive
-from .state import GameState, Tile, reindex
+from .state import Board, GameState, Tile, reindex
 from .symmetry import group_size, images
 
 
@@ -22,9 +22,11 @@ def generate(rules: Rules, seed: int) -> GameState:
     world = rules.world
     gen = world.generation
     width, height, symmetry = world.width, world.height, world.symmetry
-    tiles = [Tile() for _ in range(width * height)]
+    # built as plain bags, then made the board's tiles
+    compositions: list[dict[str, int]] = [{} for _ in range(width * height)]
+    scattered: list[dict[str, int]] = [{} for _ in range(width * height)]
     rng = SplitMix64(derive(seed, "generation", "composition"))
-    for index in range(len(tiles)):
+    for index in range(len(compositions)):
         twins = [
             ty * width + tx
             for tx, ty in images(index % width, index // width, width, height, symmetry)
@@ -37,15 +39,15 @@ def generate(rules: Rules, seed: int) -> GameState:
                 amount = rng.between(roll.min, roll.max)
                 if amount:
                     for twin in twins:
-                        tiles[twin].composition[kind] = amount
+                        compositions[twin][kind] = amount
     rng = SplitMix64(derive(seed, "generation", "pods"))
     group = group_size(width, height, symmetry)
     for _ in range(
         (gen.pods.count + group // 2) // group
     ):  # the nearest multiple of the group, halves up
-        index = rng.below(len(tiles))
+        index = rng.below(len(scattered))
         landing = [
-            tiles[ty * width + tx]
+            scattered[ty * width + tx]
             for tx, ty in images(index % width, index // width, width, height, symmetry)
         ]
         for material in MATERIALS:
@@ -54,8 +56,9 @@ def generate(rules: Rules, seed: int) -> GameState:
                 continue
             units = rng.between(roll.min, roll.max)
             if units:
-                for tile in landing:
-                    tile.scattered[material] = tile.scattered.get(material, 0) + units
+                for bag in landing:
+                    bag[material] = bag.get(material, 0) + units
+    tiles = Board(map(Tile, compositions, scattered))
     state = GameState(rules=rules, seed=seed, width=width, height=height, tiles=tiles)
     reindex(state)
     return state

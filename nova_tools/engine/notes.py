@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ..limits import NOTE_EDITS
 from ..limits import NOTE_KEYS as NOTE_KEYS
 from ..limits import NOTES as NOTES
 from .events import AndroidLaunched, Event, Turn
@@ -91,7 +92,7 @@ def compact(name: str, old: str, new: str) -> dict[str, Any]:
         if _size(rolled) < _size(edits):
             edits = rolled
     if _size(edits) + _WORTH <= len(new):
-        return {name + "Edits": edits}
+        return {NOTE_EDITS[name]: edits}
     return {name: new}
 
 
@@ -100,10 +101,20 @@ def expand(old: str, logged: dict[str, Any], name: str) -> str | None:
     if name in logged:
         whole: str = logged[name]
         return whole
-    edits = logged.get(name + "Edits")
+    edits = logged.get(NOTE_EDITS[name])
     if edits is None:
         return None
-    # a replay expands every turn's notes: no list made per edit, the note's length read once
+    # a replay expands every turn's notes: no list made per edit, the note's length read once,
+    # and the usual single edit spliced without a list at all
+    if type(edits) is list and len(edits) == 1:
+        start, end, text = edits[0]
+        if (
+            isinstance(start, int)
+            and isinstance(end, int)
+            and isinstance(text, str)
+            and 0 <= start <= end <= len(old)
+        ):
+            return old[:start] + text + old[end:]
     parts: list[str] = []
     add, at, size = parts.append, 0, len(old)
     for edit in edits:

@@ -196,6 +196,7 @@ class Replayer:
                     whole[1],
                     logged_notes or None,
                     known[1],
+                    logged,
                 )
                 if judged == (event.outcome, logged, event.result, event.code, event.reason) and (
                     state.round == event.round
@@ -258,6 +259,14 @@ def _form(logged: dict[str, Any], notes: dict[str, Any] | None = None) -> _Form 
     return tuple(key)
 
 
+def _unordered(form: _Form) -> frozenset[tuple[str, type, object]]:
+    """A form's fields whatever their order, an object's inside too (its tuple of fields)."""
+    return frozenset(
+        (name, kind, frozenset(value) if isinstance(value, tuple) else value)
+        for name, kind, value in form
+    )
+
+
 def _known_action(logged: object, notes: dict[str, Any]) -> tuple[AnyAction, dict[str, Any]] | None:
     """The parsed action and its dump for a logged action in a form this engine writes, or None
     (not such a form: the caller parses it the usual way, and judges it as before). The logged
@@ -276,7 +285,9 @@ def _known_action(logged: object, notes: dict[str, Any]) -> tuple[AnyAction, dic
             return None
         dump = action.model_dump(by_alias=True, exclude_none=True, exclude=set(NOTES), mode="json")
         made = _form(dump)
-        if made is None or sorted(made) != sorted(key):
+        # the same fields, whatever their order (an object's inside too: a dump lists
+        # resources in the model's order, a file in name order)
+        if made is None or _unordered(made) != _unordered(key):
             return None
         if len(_KNOWN) >= _KNOWN_LIMIT:
             _KNOWN.clear()

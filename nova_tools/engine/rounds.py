@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..limits import NOTES
+from ..rules import BUILDING_TYPES, MATERIALS, Rules
 from . import materials as mat
 from .actions import HANDLERS, _settle
 from .events import Event, Hazard, Production, RoundEnded, RoundStarted, Turn
@@ -53,22 +54,31 @@ def turn_order(state: GameState) -> list[str]:
     Players take turns one android at a time; the player who leads rotates by seat each round, so
     over any run of rounds every seat leads equally often.
     """
-    # Called once a round by the replay too, so kept to plain loops: no generator, no lambda.
+    # Called once a round by the replay too, so kept to plain loops: no generator, no lambda,
+    # no comprehension (each is a function call of its own in this Python: a third of the time).
     seated = sorted(state.players.values(), key=_SEAT)
     if not seated:
         return []
-    by_owner: dict[str, list[str]] = {p.id: [] for p in seated}
+    by_owner: dict[str, list[str]] = {}
+    for player in seated:
+        by_owner[player.id] = []
     get = by_owner.get
     for android in state.androids.values():  # launch order
         if android.active:
             queue = get(android.owner)
             if queue is not None:
                 queue.append(android.id)
-    queues = [by_owner[p.id] for p in seated]
+    queues = list(by_owner.values())  # in seat order
     lead = (state.round - 1) % len(queues)
-    queues = queues[lead:] + queues[:lead]
-    depth = max([len(q) for q in queues])
-    return [q[i] for i in range(depth) for q in queues if i < len(q)]
+    if lead:
+        queues = queues[lead:] + queues[:lead]
+    order: list[str] = []
+    add = order.append
+    for i in range(max(map(len, queues))):
+        for queue in queues:
+            if i < len(queue):
+                add(queue[i])
+    return order
 
 
 _SEAT = attrgetter("seat")
@@ -190,8 +200,13 @@ def verdict(
     recording: str | None,
     logged_notes: dict[str, Any] | None = None,
     logged: dict[str, Any] | None = None,
+    as_logged: dict[str, Any] | None = None,
 ) -> Verdict:
-    """:func:`judge` without building the event: what a replay compares with the logged turn."""
+    """:func:`judge` without building the event: what a replay compares with the logged turn.
+
+    ``as_logged`` (a replay): the action as its log holds it, which ``logged`` (its dump) and
+    ``logged_notes`` were matched from; an accepted turn gives it back itself, not a copy made
+    again from them (that the replay would only compare with it)."""
     limits = state.rules.android
     try:
         # lengths in UTF-16 code units: what the script's own .length counts
@@ -218,6 +233,12 @@ def verdict(
         )
         charge_failed_turn(state, android)
         return (Outcome.REFUSED, refused, None, refusal.code, refusal.reason)
+    if as_logged is not None:
+        if memory is not None:
+            android.memory = memory
+        if recording is not None:
+            android.recording = recording
+        return (Outcome.ACCEPTED, as_logged, details or None, None, None)
     logged = (
         dict(logged)
         if logged is not None
@@ -226,46 +247,82 @@ def verdict(
     # The notes are logged as changes (see notes.py): most turns rewrite the same memory, or the
     # same recording with a line added, and both can be kilobytes.
     # (a replay hands in the notes as logged, already checked to rebuild these very notes)
+    if logged_notes is not None:
+        logged.update(logged_notes)
+    else:
+        if memory is not None:
+            logged.update(compact("memory", android.memory, memory))
+        if recording is not None:
+            logged.update(compact("recording", android.recording, recording))
     if memory is not None:
-        logged.update(compact("memory", android.memory, memory) if logged_notes is None else {})
         android.memory = memory
     if recording is not None:
-        logged.update(
-            compact("recording", android.recording, recording) if logged_notes is None else {}
-        )
         android.recording = recording
-    if logged_notes:
-        logged.update(logged_notes)
     return (Outcome.ACCEPTED, logged, details or None, None, None)
+
+
+# What one building type does at a round end: its extractions as (source, material, amount), its
+# conversions as (inputs, outputs) bags, and whether the extractions name their materials in the
+# fixed material order (then what they extract is a bag in that order as it is made); None for a
+# type that does neither.
+_Plan = tuple[tuple[tuple[str, str, int], ...], tuple[tuple[mat.Bag, mat.Bag], ...], bool] | None
+_PLANS: dict[int, tuple[Rules, dict[str, _Plan]]] = {}  # by id of the Rules they were read from
+
+
+def _production_plans(rules: Rules) -> dict[str, _Plan]:
+    """Each building type's round-end plan, read from the rules once per Rules object (a round
+    end read them off the models for every building, a tenth of a replay)."""
+    held = _PLANS.get(id(rules))
+    if held is not None and held[0] is rules:
+        return held[1]
+    plans: dict[str, _Plan] = {}
+    for kind in BUILDING_TYPES:
+        building_rules = rules.building(kind)
+        order = [MATERIALS.index(e.material) for e in building_rules.extraction]
+        plans[kind] = (
+            (
+                tuple((e.source, e.material, e.amount) for e in building_rules.extraction),
+                tuple((mat.bag(c.inputs), mat.bag(c.outputs)) for c in building_rules.conversion),
+                order == sorted(order),
+            )
+            if building_rules.extraction or building_rules.conversion
+            else None
+        )
+    if len(_PLANS) >= 64:  # many rules in one process (tests): start afresh
+        _PLANS.clear()
+    _PLANS[id(rules)] = (rules, plans)
+    return plans
 
 
 def _round_end_buildings(state: GameState) -> list[Production]:
     """Extraction, then each building's conversions; returns what each building made of it (only
     buildings where something happened)."""
     produced = []
-    rules = state.rules
+    plans = _production_plans(state.rules)
+    tiles, width = state.tiles, state.width
     for building in state.buildings.values():
         if not building.complete:
             continue
-        building_rules = rules.building(building.type)
-        if not (building_rules.extraction or building_rules.conversion):
+        plan = plans[building.type]
+        if plan is None:
             continue
+        extraction, conversion, in_order = plan
+        storage = building.storage
         extracted: mat.Bag = {}
-        if building_rules.extraction:
-            ground = state.tile(building.x, building.y).composition
-            for entry in building_rules.extraction:  # what mat.add does, without a bag each
-                units = min(entry.amount, ground.get(entry.source, 0))
+        if extraction:
+            ground = tiles[building.y * width + building.x].composition
+            for source, material, amount in extraction:  # what mat.add does, without a bag each
+                units = min(amount, ground.get(source, 0))
                 if units > 0:
-                    extracted[entry.material] = extracted.get(entry.material, 0) + units
-            mat.add(building.storage, extracted)
+                    extracted[material] = extracted.get(material, 0) + units
+            for material, units in extracted.items():  # mat.add (every units here is > 0)
+                storage[material] = storage.get(material, 0) + units
         used: mat.Bag = {}
         made: mat.Bag = {}
-        for recipe in building_rules.conversion:
-            needs = mat.bag(recipe.inputs)
-            if needs and mat.covers(building.storage, needs):
-                outputs = mat.bag(recipe.outputs)
-                mat.take(building.storage, needs)
-                mat.add(building.storage, outputs)
+        for needs, outputs in conversion:  # the plan's bags are read, never changed
+            if needs and mat.covers(storage, needs):
+                mat.take(storage, needs)
+                mat.add(storage, outputs)
                 mat.add(used, needs)
                 mat.add(made, outputs)
         if extracted or made:
@@ -274,7 +331,7 @@ def _round_end_buildings(state: GameState) -> list[Production]:
                     building.id,
                     building.type,
                     building.owner,
-                    mat.ordered(extracted) if extracted else None,
+                    (extracted if in_order else mat.ordered(extracted)) if extracted else None,
                     mat.ordered(used) if made else None,
                     mat.ordered(made) if made else None,
                 )

@@ -19,7 +19,7 @@ from typing import Any
 from ..rules import MATERIALS, Rules
 from . import materials as mat
 from . import players
-from .state import Building, GameState, Tile, reindex
+from .state import Board, Building, GameState, Tile, reindex
 
 
 class Scenario:
@@ -44,18 +44,19 @@ class Scenario:
             seed=seed,
             width=width,
             height=height,
-            tiles=[Tile() for _ in range(width * height)],
+            tiles=Board([Tile()] * (width * height)),  # tiles are values: one shared
             round=round,
         )
 
     def tile(
         self, x: int, y: int, *, scattered: dict[str, Any] | None = None, **composition: int
     ) -> Tile:
-        tile = self.state.tile(x, y)
-        tile.composition = {k: v for k, v in composition.items() if v}
-        if scattered is not None:
-            tile.scattered = mat.bag(scattered)
-        return tile
+        return self.state.put_tile(
+            x,
+            y,
+            composition={k: v for k, v in composition.items() if v},
+            scattered=None if scattered is None else mat.bag(scattered),
+        )
 
     def player(self, player: str, *, charger_at: tuple[int, int]) -> str:
         players.join(self.state, player, at=charger_at)

@@ -8,17 +8,91 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import Rules
-from .materials import Bag, ordered
+from .materials import EMPTY, Bag, FrozenBag, ordered
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Tile:
-    composition: Bag = field(default_factory=dict)  # ore, water, acid, radiation
-    scattered: Bag = field(default_factory=dict)
+    """One tile's ground (ore, water, acid, radiation) and the loose material on it: a value. A
+    tile never changes: a changed tile is a new one put on the board (:meth:`GameState.put_tile`),
+    the one place the board changes, which logs it (:class:`Board`)."""
+
+    composition: Mapping[str, int] = EMPTY  # a FrozenBag
+    scattered: Mapping[str, int] = EMPTY
+
+    def __post_init__(self) -> None:
+        # a dict given (a test, a scenario) is frozen; one already frozen is taken as it is
+        if type(self.composition) is not FrozenBag:
+            object.__setattr__(self, "composition", _frozen(self.composition))
+        if type(self.scattered) is not FrozenBag:
+            object.__setattr__(self, "scattered", _frozen(self.scattered))
+
+    def __copy__(self) -> Tile:
+        return self
+
+    def __deepcopy__(self, _memo: object) -> Tile:
+        return self
+
+
+def _frozen(bag: Mapping[str, int]) -> FrozenBag:
+    return FrozenBag(bag) if bag else EMPTY
+
+
+class Board(list[Tile]):
+    """A state's tiles, row-major (index = y * width + x): the one place a tile changes.
+
+    A tile is replaced whole (``board[index] = tile``, :meth:`GameState.put_tile`); tiles and their
+    bags cannot change in place, and the board never grows, shrinks or reorders. ``changes``
+    counts the replacements, and :meth:`since` says which tiles were replaced after a count was
+    read, so a view made then re-encodes only those (engine/view.py)."""
+
+    __slots__ = ("changes", "_log", "_log_from")
+
+    def __init__(self, tiles: Iterable[Tile] = (), changes: int = 0) -> None:
+        super().__init__(tiles)
+        self.changes = changes
+        self._log: list[int] = []  # the index of each replacement since the count _log_from
+        self._log_from = changes
+
+    def __setitem__(self, index: int, tile: Tile) -> None:  # type: ignore[override]
+        if type(index) is not int or type(tile) is not Tile:
+            raise TypeError("a board's tile is replaced one at a time, by a Tile")
+        if index < 0:
+            index += len(self)
+        list.__setitem__(self, index, tile)
+        self.changes += 1
+        log = self._log
+        log.append(index)
+        if len(log) > max(64, len(self)):  # bounded: older views then compare every tile
+            del log[: len(log) // 2]
+            self._log_from = self.changes - len(log)
+
+    def since(self, changes: int) -> list[int] | None:
+        """The indices of the tiles replaced after the count was ``changes`` (in order, repeats
+        kept), or None when the board no longer knows (the count is older than its log)."""
+        if changes < self._log_from or changes > self.changes:
+            return None
+        return self._log[changes - self._log_from :]
+
+    def _fixed(self, *_args: object, **_kwargs: object) -> Any:
+        raise TypeError("a board's tiles are replaced one at a time, never added, removed or moved")
+
+    __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _fixed
+    __iadd__ = __imul__ = _fixed
+
+    def __reduce__(self) -> tuple[type[Board], tuple[list[Tile], int]]:
+        return Board, (list(self), self.changes)
+
+    def __copy__(self) -> Board:
+        return Board(self, self.changes)
+
+    def __deepcopy__(self, _memo: object) -> Board:
+        return Board(self, self.changes)  # tiles are values: shared
 
 
 @dataclass(slots=True)
@@ -57,14 +131,14 @@ class Player:
     seat: int
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Script:
     id: str
     owner: str
     name: str
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Message:
     round: int
     android: str
@@ -80,7 +154,7 @@ class GameState:
     seed: int
     width: int
     height: int
-    tiles: list[Tile]  # row-major: index = y * width + x
+    tiles: Board  # row-major: index = y * width + x (a list given is made a Board)
     round: int = 0
     players: dict[str, Player] = field(default_factory=dict)  # join (seat) order
     scripts: dict[str, Script] = field(default_factory=dict)
@@ -96,8 +170,31 @@ class GameState:
     # what the world views keep between turns (view.ViewCache; checked before every use)
     views: Any = field(default=None, compare=False, repr=False)
 
+    def __post_init__(self) -> None:
+        if type(self.tiles) is not Board:
+            self.tiles = Board(self.tiles)
+
     def tile(self, x: int, y: int) -> Tile:
         return self.tiles[y * self.width + x]
+
+    def put_tile(
+        self,
+        x: int,
+        y: int,
+        *,
+        composition: Mapping[str, int] | None = None,
+        scattered: Mapping[str, int] | None = None,
+    ) -> Tile:
+        """Change the tile at (x, y): its composition, its scattered material or both (the bag
+        given replaces the tile's). Returns the new tile."""
+        index = y * self.width + x
+        old = self.tiles[index]
+        tile = Tile(
+            old.composition if composition is None else composition,
+            old.scattered if scattered is None else scattered,
+        )
+        self.tiles[index] = tile
+        return tile
 
     def on_map(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
@@ -168,7 +265,7 @@ def _records(state: GameState) -> dict[str, Any]:
 _COMPOSITION_ORDER = ("ore", "water", "acid", "radiation")
 
 
-def ordered_dict(composition: Bag) -> Bag:
+def ordered_dict(composition: Mapping[str, int]) -> Bag:
     return {k: composition[k] for k in _COMPOSITION_ORDER if composition.get(k)}
 
 
@@ -179,7 +276,7 @@ def from_json(data: dict[str, Any], rules: Rules) -> GameState:
         seed=data["seed"],
         width=data["width"],
         height=data["height"],
-        tiles=[Tile(dict(c), dict(s)) for c, s in data["tiles"]],
+        tiles=Board([Tile(_frozen(c), _frozen(s)) for c, s in data["tiles"]]),
         round=data["round"],
         counters=dict(data["counters"]),
     )

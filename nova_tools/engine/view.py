@@ -2,28 +2,50 @@
 
 Its shape is :class:`nova_tools.engine.wire.World`; a test validates real views against it.
 
-Two forms of the same view: :func:`world_view` (a dict, for the api, the lab and replays) and
-:func:`world_texts` (each top-level key's JSON text, for the sandbox: byte for byte
-``encode(world_view(...)[key])``). The texts cost what changed: each tile's fragment is kept with
-the composition, scattered materials and ``revealedBy`` it was made from (the state's
-:class:`ViewCache`) and re-encoded only when one of them differs; who sees which tile and the
-sorted list of tiles in view are kept until visibility changes.
+Two forms of the same view, made of the same projections (:func:`tile_json`, :func:`android_json`,
+:func:`building_json`, which the api's replay frames use too): :func:`world_view` (a dict, for the
+api, ``get_world`` and replays) and :func:`world_texts` (each top-level key's JSON text, for the
+sandbox: byte for byte ``encode(world_view(...)[key])``). The texts cost what changed: each tile's,
+android's, building's, broadcast's and script list's JSON text is kept (the state's
+:class:`ViewCache`) with what it was made from and encoded again only when that changed. Tiles
+are values and the board logs every tile it replaces (``state.Board``), so a sight's whole tiles
+text is reused while the board replaced none of its tiles and the same players see them, and
+only the replaced tiles are encoded when it did; who sees which tile and the sorted list of
+tiles in view are kept until visibility changes.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from operator import attrgetter
 from typing import Any
 
+from ..limits import NOTES
 from .materials import ordered
-from .state import Android, Building, GameState, ordered_dict
+from .state import Android, Board, Building, GameState, Message, Script, ordered_dict
 
 REDACTED = "[Redacted]"
-_composition, _scattered = attrgetter("composition"), attrgetter("scattered")
 
-# The one JSON encoding of a view's values (the sandbox hands these texts to scripts).
-encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+# The one JSON encoding of a view's values (the sandbox hands these texts to scripts): what
+# json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode writes, through one C
+# encoder made once (that method makes one per call, a third of a small value's time).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_C_ENCODER = (
+    None
+    if c_make_encoder is None
+    else c_make_encoder(
+        None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, True
+    )
+)
+
+
+def encode(value: object) -> str:
+    """``value`` as JSON text (no circular check: a view's values are trees)."""
+    if _C_ENCODER is None:
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
 
 
 def _position(x: int, y: int) -> dict[str, Any]:
@@ -66,19 +88,45 @@ def building_json(state: GameState, building: Building) -> dict[str, Any]:
 class ViewCache:
     """What the views of one state keep between turns (derived: never part of the game's form).
 
-    Every entry holds what it was made from and is checked against the state before it is used,
-    so a change the engine makes anywhere (or a test makes by hand) is never served stale.
+    Every entry is dropped or checked when what it was made from changes, so a change the engine
+    makes anywhere is never served stale: a tile's text when the board replaces the tile (tiles
+    are values: state.Board is the one place one changes, and logs it) or when who sees it
+    changes; an android's or building's text holds the fields its JSON reads and is checked
+    against them.
     """
 
-    __slots__ = ("fragments", "revealed_from", "revealed", "sights")
+    __slots__ = (
+        "rules",
+        "tiles",
+        "board",
+        "board_changes",
+        "width",
+        "revealed_from",
+        "revealed",
+        "sights",
+        "androids",
+        "buildings",
+        "messages",
+        "scripts",
+    )
 
-    def __init__(self) -> None:
-        # tile index -> (composition, scattered, revealedBy, the tile's JSON text)
-        self.fragments: dict[int, tuple[dict[str, Any], dict[str, Any], list[str] | None, str]] = {}
-        self.revealed_from: tuple[tuple[str, frozenset[int] | None], ...] | None = None
+    def __init__(self, rules: object) -> None:
+        self.rules = rules  # what buildings' "owed" was computed with
+        # tile index -> its JSON text, for the board, its count of changes and the width here
+        self.tiles: dict[int, str] = {}
+        self.board: Board | None = None
+        self.board_changes = 0
+        self.width: object = None
+        # (the players, their visible sets) the map below was made from
+        self.revealed_from: tuple[tuple[str, ...], tuple[frozenset[int] | None, ...]] | None = None
         self.revealed: dict[int, list[str]] = {}
         # (tiles, whole, the acting android's tile, the player's visible tiles) -> what is in view
         self.sights: dict[tuple[int, bool, int | None, frozenset[int]], _Sight] = {}
+        # android id -> [what its JSON was made from, its public text, its private text]
+        self.androids: dict[str, list[Any]] = {}
+        self.buildings: dict[str, tuple[tuple[Any, ...], str]] = {}  # id -> (made from, text)
+        self.messages: dict[int, tuple[Message, str]] = {}  # id(message) -> (message, text)
+        self.scripts: dict[str, tuple[tuple[Script, ...], str]] = {}  # player -> (theirs, text)
 
 
 # Views kept per state: the players' and androids' distinct sights of a round or two.
@@ -86,40 +134,70 @@ SIGHTS = 64
 
 
 class _Sight:
-    """The tiles one view includes (sorted, and as a set) and the last tiles text made of them:
-    (revealed, compositions, scattered, text), the first three being what it was made from."""
+    """The tiles one view includes (sorted, and as a set) and the last tiles text made of them,
+    with what it was made from: (the board, its count of changes, who saw which tile, text)."""
 
     __slots__ = ("order", "members", "text")
 
-    def __init__(self, order: list[int], members: set[int] | frozenset[int]) -> None:
+    def __init__(self, order: list[int], members: Collection[int]) -> None:
         self.order = order
         self.members = members
-        self.text: (
-            tuple[dict[int, list[str]], list[dict[str, Any]], list[dict[str, Any]], str] | None
-        ) = None
+        self.text: tuple[Board, int, dict[int, list[str]], str] | None = None
 
 
 def _cache(state: GameState) -> ViewCache:
     cache = state.views
-    if cache is None:
-        cache = state.views = ViewCache()
+    if cache is None or cache.rules is not state.rules:
+        cache = state.views = ViewCache(state.rules)
     kept: ViewCache = cache
     return kept
 
 
 def _revealed_by(state: GameState) -> dict[int, list[str]]:
+    """Who sees each tile (players in join order). When that changes, the kept texts of the
+    tiles whose list changed are dropped: those a player began or stopped seeing."""
     cache = _cache(state)
     # the visible sets are frozensets, replaced (not changed) when visibility is recomputed:
     # comparing the key is an identity check per player when nothing changed
-    key = tuple((player, state.visible.get(player)) for player in state.players)
+    players = tuple(state.players)
+    key = (players, tuple(map(state.visible.get, players)))
     if cache.revealed_from == key:
         return cache.revealed
     seen: dict[int, list[str]] = {}
     for player in state.players:  # join order, so the list order is stable
         for index in state.visible.get(player, ()):
             seen.setdefault(index, []).append(player)
+    if cache.revealed_from is None:
+        cache.tiles.clear()
+    else:
+        texts, before = cache.tiles, dict(zip(*cache.revealed_from, strict=True))
+        for player, visible in zip(*key, strict=True):
+            was = before.pop(player, None)
+            if was is not visible:
+                for index in frozenset(visible or ()) ^ frozenset(was or ()):
+                    texts.pop(index, None)
+        for was in before.values():  # a player no longer in the game
+            for index in was or ():
+                texts.pop(index, None)
     cache.revealed_from, cache.revealed = key, seen
     return seen
+
+
+def _tile_texts(state: GameState, cache: ViewCache) -> dict[int, str]:
+    """The kept tile texts, without those of the tiles the board replaced since they were made."""
+    board, texts = state.tiles, cache.tiles
+    if cache.board is not board or cache.width != state.width:
+        texts.clear()
+        cache.board, cache.width = board, state.width
+    elif cache.board_changes != board.changes:
+        replaced = board.since(cache.board_changes)
+        if replaced is None:
+            texts.clear()
+        else:
+            for index in replaced:
+                texts.pop(index, None)
+    cache.board_changes = board.changes
+    return texts
 
 
 def _included(state: GameState, player: str, acting: Android | None, whole: bool) -> _Sight:
@@ -129,34 +207,58 @@ def _included(state: GameState, player: str, acting: Android | None, whole: bool
     if not isinstance(visible, frozenset):  # a set put there by hand: keys must be hashable
         visible = frozenset(visible)
     own = acting.y * width + acting.x if acting is not None else None
+    if whole or own in visible:
+        own = None  # the acting android's tile adds nothing: one sight wherever it stands
     sights = _cache(state).sights
     key = (len(state.tiles), whole, own, visible)  # a frozenset keeps its hash: a cheap lookup
     sight = sights.get(key)
     if sight is None:
-        included = set(range(len(state.tiles))) if whole else set(visible)
-        if own is not None:
+        if whole:
+            sight = _Sight(list(range(len(state.tiles))), range(len(state.tiles)))
+        elif own is None:
+            sight = _Sight(sorted(visible), visible)
+        else:
+            included = set(visible)
             included.add(own)
+            sight = _Sight(sorted(included), included)
         if len(sights) >= SIGHTS:
             sights.clear()
-        members = visible if not whole and (own is None or own in visible) else included
-        sight = sights[key] = _Sight(sorted(included), members)
+        sights[key] = sight
     return sight
 
 
-def _tile_json(state: GameState, index: int, revealed: dict[int, list[str]]) -> dict[str, Any]:
+def _message_json(message: Message) -> dict[str, Any]:
+    return {
+        "round": message.round,
+        "androidId": message.android,
+        "ownerId": message.owner,
+        "position": _position(message.x, message.y),
+        "content": message.content,
+    }
+
+
+def _script_json(script: Script) -> dict[str, Any]:
+    return {"id": script.id, "name": script.name}
+
+
+def tile_json(
+    state: GameState, index: int, revealed: dict[int, list[str]] | None = None
+) -> dict[str, Any]:
+    """The tile at ``index`` as a view shows it; ``revealed`` (who sees which tile) adds its
+    ``revealedBy`` (None: a frame of the whole world, which has none)."""
     tile = state.tiles[index]
     entry: dict[str, Any] = {
         "position": _position(index % state.width, index // state.width),
         "composition": ordered_dict(tile.composition),
         "scattered": ordered(tile.scattered),
     }
-    if index in revealed:
+    if revealed is not None and index in revealed:
         entry["revealedBy"] = list(revealed[index])
     return entry
 
 
 def _rest(
-    state: GameState, player: str, acting: Android | None, included: set[int] | frozenset[int]
+    state: GameState, player: str, acting: Android | None, included: Collection[int]
 ) -> dict[str, Any]:
     width = state.width
     acting_id = acting.id if acting is not None else None
@@ -171,20 +273,8 @@ def _rest(
             for b in state.buildings.values()
             if b.y * width + b.x in included
         ],
-        "messages": [
-            {
-                "round": m.round,
-                "androidId": m.android,
-                "ownerId": m.owner,
-                "position": _position(m.x, m.y),
-                "content": m.content,
-            }
-            for m in state.messages
-            if m.y * width + m.x in included
-        ],
-        "scripts": [
-            {"id": s.id, "name": s.name} for s in state.scripts.values() if s.owner == player
-        ],
+        "messages": [_message_json(m) for m in state.messages if m.y * width + m.x in included],
+        "scripts": [_script_json(s) for s in state.scripts.values() if s.owner == player],
     }
 
 
@@ -207,7 +297,7 @@ def world_view(
         "round": state.round,
         "width": state.width,
         "height": state.height,
-        "tiles": [_tile_json(state, index, revealed) for index in order],
+        "tiles": [tile_json(state, index, revealed) for index in order],
         **_rest(state, player, acting, included),
     }
 
@@ -216,56 +306,117 @@ def world_texts(
     state: GameState, player: str, acting: Android | None = None, *, whole: bool = False
 ) -> dict[str, str]:
     """``{key: encode(value)}`` for every key of :func:`world_view` (same arguments), in its
-    order: what the sandbox hands a script. Tiles whose fragment is kept are not re-encoded."""
+    order: what the sandbox hands a script. Only what changed since a kept text was made is
+    encoded again: a tile the board replaced, an android or building whose fields changed."""
     sight = _included(state, player, acting, whole)
     revealed = _revealed_by(state)
     cache = _cache(state)
-    out = {
+    included, width = sight.members, state.width
+    acting_id = acting.id if acting is not None else None
+    # plain loops: a comprehension is a call of its own, and this runs every turn
+    androids = []
+    for a in state.androids.values():
+        if a.y * width + a.x in included:
+            androids.append(_android_text(cache, a, a.id == acting_id))
+    buildings = []
+    for b in state.buildings.values():
+        if b.y * width + b.x in included:
+            buildings.append(_building_text(state, cache, b))
+    messages = []
+    for m in state.messages:
+        if m.y * width + m.x in included:
+            messages.append(_message_text(cache, m))
+    return {
         # ints: their JSON is their decimal text (the encoder's own int.__repr__)
         "round": int.__repr__(state.round),
         "width": int.__repr__(state.width),
         "height": int.__repr__(state.height),
         "tiles": _tiles_text(state, cache, sight, revealed),
+        "androids": "[" + ",".join(androids) + "]",
+        "buildings": "[" + ",".join(buildings) + "]",
+        "messages": "[" + ",".join(messages) + "]",
+        "scripts": _scripts_text(state, cache, player),
     }
-    for key, value in _rest(state, player, acting, sight.members).items():
-        out[key] = encode(value) if value else "[]"  # every other key holds a list
-    return out
 
 
 def _tiles_text(
     state: GameState, cache: ViewCache, sight: _Sight, revealed: dict[int, list[str]]
 ) -> str:
-    """The JSON text of the tiles at ``order``: the last one again when the same tiles are in
-    view, seen by the same players, and none of them changed (two list comparisons); else joined
-    from the tiles' fragments, each re-encoded only if its tile changed."""
-    tiles, order, last = state.tiles, sight.order, sight.text
-    if last is not None and last[0] is revealed:
-        picked = list(map(tiles.__getitem__, order))  # C-level loops: ~25 ns a tile
-        if list(map(_composition, picked)) == last[1] and list(map(_scattered, picked)) == last[2]:
+    """The JSON text of the tiles in view: the last one again while the board replaced none of
+    them and the same players see them; else joined from the tiles' kept texts, encoding only
+    those of tiles replaced or newly seen (or seen by other players) since."""
+    board, last, members = state.tiles, sight.text, sight.members
+    if last is not None and last[0] is board and last[2] is revealed:
+        if last[1] == board.changes:
             return last[3]
-    fragments = cache.fragments
-    texts = []
-    for index in order:
-        tile = tiles[index]
-        seen = revealed.get(index)
-        kept = fragments.get(index)
-        if (
-            kept is None
-            or kept[0] != tile.composition
-            or kept[1] != tile.scattered
-            or kept[2] != seen
-        ):
-            text = encode(_tile_json(state, index, revealed))
-            fragments[index] = (dict(tile.composition), dict(tile.scattered), seen, text)
-            texts.append(text)
-        else:
-            texts.append(kept[3])
-    text = "[" + ",".join(texts) + "]"
-    # the fragments hold copies of what they were made from: compared, not the tiles' own dicts
-    sight.text = (
-        revealed,
-        [fragments[i][0] for i in order],
-        [fragments[i][1] for i in order],
-        text,
+        replaced = board.since(last[1])
+        if replaced is not None and not any(index in members for index in replaced):
+            sight.text = (board, board.changes, revealed, last[3])
+            return last[3]
+    texts = _tile_texts(state, cache)
+    for index in members - texts.keys():
+        texts[index] = encode(tile_json(state, index, revealed))
+    text = "[" + ",".join(map(texts.__getitem__, sight.order)) + "]"
+    sight.text = (board, board.changes, revealed, text)
+    return text
+
+
+# What an android's or a building's JSON is made of (with the types of its numbers: 100 == 100.0
+# == True, but their JSON differs, and a hand-edited file can bring an int), read at C speed.
+_ANDROID_FIELDS = attrgetter("x", "y", "battery", "health", "active", *NOTES, "owner", "script")
+_BUILDING_FIELDS = attrgetter(
+    "x", "y", "health", "complete", "initial", "remaining_ticks", "type", "owner"
+)
+
+
+def _android_text(cache: ViewCache, android: Android, private: bool) -> str:
+    made = (
+        _ANDROID_FIELDS(android),
+        type(android.battery),
+        type(android.health),
+        type(android.active),
+        repr(android.cargo),
     )
+    kept = cache.androids.get(android.id)
+    if kept is None or kept[0] != made:
+        kept = cache.androids[android.id] = [made, None, None]
+    slot = 2 if private else 1
+    text: str | None = kept[slot]
+    if text is None:
+        text = kept[slot] = encode(android_json(android, private=private))
+    return text
+
+
+def _building_text(state: GameState, cache: ViewCache, building: Building) -> str:
+    made = (
+        _BUILDING_FIELDS(building),
+        type(building.health),
+        type(building.remaining_ticks),
+        repr(building.invested),
+        repr(building.storage),
+    )
+    kept = cache.buildings.get(building.id)
+    if kept is not None and kept[0] == made:
+        return kept[1]
+    text = encode(building_json(state, building))
+    cache.buildings[building.id] = (made, text)
+    return text
+
+
+def _message_text(cache: ViewCache, message: Message) -> str:
+    kept = cache.messages.get(id(message))
+    if kept is not None and kept[0] is message:  # messages are values (frozen)
+        return kept[1]
+    text = encode(_message_json(message))
+    cache.messages[id(message)] = (message, text)
+    return text
+
+
+def _scripts_text(state: GameState, cache: ViewCache, player: str) -> str:
+    theirs = tuple([s for s in state.scripts.values() if s.owner == player])
+    kept = cache.scripts.get(player)
+    if kept is not None and kept[0] == theirs:  # scripts are values (frozen)
+        return kept[1]
+    text = encode([_script_json(s) for s in theirs])
+    cache.scripts[player] = (theirs, text)
     return text

@@ -98,4 +98,12 @@ def recompute(state: GameState) -> None:
             sight = rules.building(building.type).sight
             if sight is not None:
                 parts[building.owner].append(covered(sight, building.x, building.y, width, height))
-    state.visible = {pid: frozenset().union(*tiles) for pid, tiles in parts.items()}
+    # a player whose sight did not change keeps the same set: views made with it stay valid
+    # (engine/view.py compares it by identity first)
+    before = state.visible
+    visible = {}
+    for pid, sights in parts.items():
+        seen = frozenset().union(*sights)
+        kept = before.get(pid)
+        visible[pid] = kept if type(kept) is frozenset and kept == seen else seen
+    state.visible = visible

@@ -228,7 +228,8 @@ class ScriptRunner:
         between the engine's view and the sandbox's globals, in this one place."""
         from ..sandbox import TurnGlobals
 
-        # each key's JSON text, as TurnGlobals.of would encode world_view's (kept per tile)
+        # each key's JSON text, as TurnGlobals.of would encode world_view's (kept per tile,
+        # android, building, broadcast and script list: engine/view.py)
         texts = engine.world_texts(state, android.owner, android)
         return TurnGlobals(self.game_globals, android.id, state.round, texts)
 

@@ -7,6 +7,7 @@ error rather than a shape silently inherited from the default. Every problem nam
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -73,30 +74,37 @@ def merge(
     if not isinstance(override, dict):
         return override
     result = dict(defaults)
-    fields = fields_by_alias(model)
+    plan = _merge_plan(model)
     for key, value in override.items():
-        name = fields.get(key)
-        if name is None:
+        how = plan.get(key)
+        if how is None:
             result[key] = value
             continue
-        annotation = model.model_fields[name].annotation
-        sub = model_in(annotation)
-        if (
-            sub is not None
-            and issubclass(sub, Group)
-            and isinstance(value, dict)
-            and isinstance(defaults.get(key), dict)
-        ):
-            result[key] = merge(sub, defaults[key], value, path + (key,))
-        elif (
-            dict_value_model(annotation) is not None
-            and isinstance(value, dict)
-            and isinstance(defaults.get(key), dict)
-        ):
+        group, keyed = how
+        if group is not None and isinstance(value, dict) and isinstance(defaults.get(key), dict):
+            result[key] = merge(group, defaults[key], value, path + (key,))
+        elif keyed and isinstance(value, dict) and isinstance(defaults.get(key), dict):
             result[key] = {**defaults[key], **value}  # keyed entries: each entry given whole
         else:
             result[key] = value
     return result
+
+
+@cache
+def _merge_plan(model: type[BaseModel]) -> dict[str, tuple[type[Group] | None, bool]]:
+    """How :func:`merge` treats each JSON key of a model: the group it holds (merged key by key;
+    None if it holds none) and whether it holds keyed entries (``dict[K, Model]``). Read from the
+    model's fields once: every game file's load merges its stored rules (a tenth of opening one
+    went into asking the annotations again)."""
+    plan: dict[str, tuple[type[Group] | None, bool]] = {}
+    for key, name in fields_by_alias(model).items():
+        annotation = model.model_fields[name].annotation
+        sub = model_in(annotation)
+        plan[key] = (
+            sub if sub is not None and issubclass(sub, Group) else None,
+            dict_value_model(annotation) is not None,
+        )
+    return plan
 
 
 def _leaf_at(path: JsonPath) -> type[Leaf] | None:

@@ -95,8 +95,25 @@ class Materials(Leaf):
 
     def items(self) -> list[tuple[str, int]]:
         """The non-zero amounts as (material id, units), in the fixed material order."""
-        data = self.model_dump(by_alias=True)
-        return [(m, data[m]) for m in MATERIALS if data[m]]
+        # read field by field, not through a dump (a third of the time), in a loop (a
+        # comprehension is a call of its own in this Python): a round end and every
+        # construction turn ask a cost for its bag
+        held: list[tuple[str, int]] = []
+        for material, name in _MATERIAL_FIELDS:
+            units = getattr(self, name)
+            if units:
+                held.append((material, units))
+        return held
+
+
+def material_fields(model: type[BaseModel]) -> tuple[tuple[Material, str], ...]:
+    """(material id, field name) for each material, in the fixed material order, of a model with
+    one field per material named by its id (its alias): read the model's fields, not a dump."""
+    name_of = {field.alias or name: name for name, field in model.model_fields.items()}
+    return tuple((m, name_of[m]) for m in MATERIALS)
+
+
+_MATERIAL_FIELDS = material_fields(Materials)
 
 
 class Sight(Leaf):

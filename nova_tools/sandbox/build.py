@@ -95,7 +95,16 @@ def wasm_fuel_ceiling(ticks: int, source_bytes: int) -> int:
 #    the first tick) instead of from wherever the image's interrupt counter was left: a turn's
 #    ticks no longer move when the prelude or the images change. Wasm-fuel and memory cut-off
 #    points moved slightly; ticks by at most one.
-SANDBOX_REVISION = "9"
+# 10: the turn handed over by numbers the host writes into the prelude's memory (androidId's
+#    length, turn, which world keys are lazy and their lengths, the eager integers) instead of a
+#    JSON head the guest parsed, into world objects made in the snapshot with the usual keys'
+#    accessors in place (globals.Handover, prelude's setupTurn); a world other than the usual
+#    one is still handed over by a JSON head. What a script sees is unchanged (the same keys,
+#    values, order and property kinds). Setup's polls are no longer the turn's, as its fuel never
+#    was: a turn's ticks count its own polls (and its evaluated top level's) only, so they may
+#    differ by one from revision 9's where a poll count straddles a multiple of 10,000, and a
+#    change to setup can no longer move them. Wasm-fuel and memory cut-off points moved slightly.
+SANDBOX_REVISION = "10"
 
 SANDBOX_BUILD: dict[str, str] = {
     "wasmtime": WASMTIME_VERSION,

@@ -12,7 +12,11 @@ turn costs what the script does with them, not what they weigh:
   sandbox process) into the memory image the game's turns start from (runner.py, images.py);
 - ``world`` is handed over as one string holding each top-level key's JSON text, and each key is
   parsed when the script first reads it (the prelude's ``lazy``): a script that never reads
-  ``world.tiles`` never pays for them, however big the board. A read key becomes a plain data
+  ``world.tiles`` never pays for them, however big the board. The rest of the turn (androidId's
+  length, ``turn``, which keys are lazy and where their texts are, the small integer keys) is a
+  few numbers the host writes into the prelude's memory (:class:`Handover`), so setting up a
+  turn parses nothing; a world other than the usual one (``engine.view.WORLD_KEYS``) comes with
+  a JSON head instead. A read key becomes a plain data
   property; before its first read it is an accessor (visible only to
   ``Object.getOwnPropertyDescriptor``). Parsing a key on first read is charged to the script's
   wasm fuel and heap, as its own ``JSON.parse`` would be; ticks are not affected (parsing polls
@@ -28,13 +32,43 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..engine.view import WORLD_KEYS, encode
 from ..limits import utf16_length
 
 # A world key whose JSON text is at most this long (`round`, `width`, `height`) is parsed with the
-# turn's other small values; a lazy key costs a closure and an accessor.
+# turn's other small values; a lazy key costs an accessor.
 EAGER_CHARS = 24
+
+# The turn's numbers (the prelude's N, written by the host before setupTurn; the prelude says
+# what each holds): their count, where per-key values start, and the mark the prelude fills them
+# with in the snapshot, by which guest.py finds them (int32s, little-endian).
+NUMBER_KEYS = ("format", "idLength", "turn", "shape", "empties")
+VALUES = len(NUMBER_KEYS)
+NUMBERS = VALUES + len(WORLD_KEYS)
+MARK_STEP, MARK_BASE = -1640531535, 1313821249  # Math.imul(i + 1, STEP) ^ BASE
+MARK = tuple(((((i + 1) * MARK_STEP + 2**31) % 2**32 - 2**31) ^ MARK_BASE) for i in range(NUMBERS))
+BY_NUMBERS, BY_HEAD = 1, 0
+NO_WORLD = -1
+_NO_VALUES = [0] * len(WORLD_KEYS)
+_BY_HEAD = (BY_HEAD,) + (0,) * (NUMBERS - 1)
+_INT32 = 2**31
+
+# The usual world's shapes (bit i: WORLD_KEYS[i] is lazy) the prelude makes an object for in the
+# snapshot, so a turn of one of them only fills it in: tiles, androids and scripts are lazy in a
+# game's every turn; buildings and broadcasts are when some are in view.
+_BITS = tuple(1 << i for i in range(len(WORLD_KEYS)))
+_ALWAYS = sum(_BITS[WORLD_KEYS.index(key)] for key in ("tiles", "androids", "scripts"))
+_SOMETIMES = (_BITS[WORLD_KEYS.index("buildings")], _BITS[WORLD_KEYS.index("messages")])
+COMMON_SHAPES = tuple(_ALWAYS | a | b for a in (0, _SOMETIMES[0]) for b in (0, _SOMETIMES[1]))
+
+
+class Handover(NamedTuple):
+    """What the host hands setupTurn: its text, and the numbers written into the prelude's N."""
+
+    text: str
+    numbers: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -89,14 +123,52 @@ class TurnGlobals:
         turn = cls(game, values.get("androidId"), values.get("turn"), None)  # type: ignore[arg-type]
         return turn if world is None else cls.of(game, turn.android_id, turn.turn, world)
 
-    def payload(self) -> str:
-        """The text the prelude's ``setupTurn`` reads (its format is documented there)."""
+    def handover(self) -> Handover:
+        """What the prelude's ``setupTurn`` reads (its formats are documented there): by numbers
+        where every value can be (androidId a string, turn an int32, no world or the usual one
+        whose eager keys are int32s or empty lists), else by a JSON head."""
+        world, turn = self.world, self.turn
+        if (
+            type(self.android_id) is not str
+            or type(turn) is not int
+            or not -_INT32 <= turn < _INT32
+        ):
+            return self._by_head()
+        numbers = [BY_NUMBERS, utf16_length(self.android_id), turn, NO_WORLD, 0]
+        if world is None:
+            numbers += _NO_VALUES
+            return Handover(self.android_id, tuple(numbers))
+        if tuple(world) != WORLD_KEYS:
+            return self._by_head()
+        shape = empties = 0
+        bit = 1
+        parts = [self.android_id]
+        for text in world.values():
+            if len(text) > EAGER_CHARS:
+                shape |= bit
+                numbers.append(len(text) if text.isascii() else utf16_length(text))
+                parts.append(text)
+            elif text == "[]":
+                empties |= bit
+                numbers.append(0)
+            elif text.isascii() and text.isdigit() and (text[0] != "0" or text == "0"):
+                value = int(text)  # at most 24 digits
+                if value >= _INT32:
+                    return self._by_head()
+                numbers.append(value)
+            else:
+                return self._by_head()
+            bit <<= 1
+        numbers[3], numbers[4] = shape, empties
+        return Handover("".join(parts), tuple(numbers))
+
+    def _by_head(self) -> Handover:
+        large: list[str] = []
         if self.world is None:
-            keys, eager, texts = "null", "", ""
+            keys, eager = "null", ""
         else:
             pairs: list[str] = []
             small: list[str] = []
-            large: list[str] = []
             for key, text in self.world.items():
                 name = _KEY_JSON.get(key) or _dumps(key)
                 if len(text) <= EAGER_CHARS:
@@ -106,7 +178,7 @@ class TurnGlobals:
                     pairs.append(name + "," + int.__repr__(utf16_length(text)))
                     large.append(text)
             # what _dumps([key, length, ...]) writes, without its per-item dispatch
-            keys, eager, texts = "[" + ",".join(pairs) + "]", ",".join(small), "".join(large)
+            keys, eager = "[" + ",".join(pairs) + "]", ",".join(small)
         head = (
             "["
             + _dumps(self.android_id)
@@ -118,7 +190,7 @@ class TurnGlobals:
             + eager
             + "]]"
         )
-        return int.__repr__(utf16_length(head)) + ":" + head + texts
+        return Handover(int.__repr__(utf16_length(head)) + ":" + head + "".join(large), _BY_HEAD)
 
 
 # One encoder for every call (json.dumps with any option builds a new JSONEncoder each time),

@@ -32,6 +32,7 @@ from wasmtime._extern import wrap_extern
 from wasmtime._func import maybe_raise_last_exn
 
 from .determinism import xorshift64star
+from .globals import MARK
 from .wasi import TurnState
 from .zeroing import Clearing, chunks_of
 
@@ -439,6 +440,7 @@ class Snapshot:
     context: int
     random_state: int  # address of QuickJS's Math.random state, reseeded every turn
     interrupt_counter: int  # address of the context's poll countdown, full at every turn's start
+    numbers: int  # address of the prelude's N, the turn's numbers (globals.Handover)
     scratch: int  # a malloc'd block for arguments, out-parameters and small turn payloads
     object_version: int  # the version byte of QuickJS's binary object format (encode_string)
     undefined: int  # handles (pointers into the snapshot) of values the host uses
@@ -473,6 +475,7 @@ def take_snapshot(guest: Guest, prelude: str) -> Snapshot:
     random_state = _find_random_state(guest)
     interrupt_counter = _find_interrupt_counter(guest)
     drivers = _eval(guest, prelude)
+    numbers = _find_numbers(guest)
     handles = [
         guest.call("qjs_get_prop_string", drivers, guest.alloc(str(i).encode() + b"\0"))
         for i in range(6)
@@ -488,6 +491,7 @@ def take_snapshot(guest: Guest, prelude: str) -> Snapshot:
         context=guest.call("qjs_get_context_ptr"),
         random_state=random_state,
         interrupt_counter=interrupt_counter,
+        numbers=numbers,
         scratch=scratch,
         object_version=version,
         undefined=undefined,
@@ -555,6 +559,17 @@ def _find_random_state(guest: Guest) -> int:
         if guest.call("qjs_get_float64", _eval(guest, "Math.random()")) == xorshift64star(probe)[1]:
             return found[0]
     raise RuntimeError("cannot find QuickJS's Math.random state: is quickjs.wasm the pinned build?")
+
+
+def _find_numbers(guest: Guest) -> int:
+    """The address of the prelude's ``N`` (an Int32Array's memory, which never moves): the one
+    place linear memory holds the mark the prelude filled it with (globals.MARK)."""
+    mark = struct.pack(f"<{len(MARK)}i", *MARK)
+    memory = guest.read(0, guest.memory.data_len(guest.store))
+    at = memory.find(mark)
+    if at < 0 or memory.find(mark, at + 1) >= 0:
+        raise RuntimeError("cannot find the prelude's turn numbers: is the prelude this build's?")
+    return at
 
 
 INTERRUPT_COUNTER_INIT = 10_000  # QuickJS's JS_INTERRUPT_COUNTER_INIT: polls per tick

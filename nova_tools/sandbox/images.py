@@ -81,6 +81,7 @@ class BundleImage:
     namespace: int = 0
     top_fuel: int = 0
     top_ticks: int = 0
+    countdown: bytes = FULL_COUNTDOWN  # the poll countdown as the top level left it
 
     @property
     def evaluated(self) -> bool:
@@ -264,6 +265,7 @@ def evaluate_top_level(
             namespace=namespace,
             top_fuel=top_fuel,
             top_ticks=top_ticks,
+            countdown=countdown,
         ),
         None,
     )

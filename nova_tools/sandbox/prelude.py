@@ -1,11 +1,13 @@
 """The JavaScript the sandbox runs before any script: the turn driver, and console.
 
 It is evaluated once, when the QuickJS snapshot is taken, so every turn starts from the state it
-leaves behind. It returns six functions that the host keeps handles to; they are not reachable
-from ``globalThis``, and they captured the built-ins they use before any script could patch them:
+leaves behind. It returns seven functions and an array that the host keeps handles to; they are
+not reachable from ``globalThis``, and they captured the built-ins they use before any script
+could patch them:
 
 ``installGame(json)`` installs ``rules`` and ``finalTurn`` (once per game, into its snapshot).
-``setupTurn(text)``  installs ``androidId``, ``turn`` and ``world`` (globals.py encodes ``text``).
+``setupTurn(text)``  installs ``androidId``, ``turn`` and ``world`` from ``text`` and the turn's
+                    numbers the host wrote into ``N`` (globals.Handover makes both).
 ``run(ns)``         calls the module's default export and returns its output: a JSON head
                     ``{"ok": true, "droppedLogs": n, "logs": [...]}`` directly followed by the
                     returned value's JSON, or, for a turn that ended without an action, a head
@@ -17,6 +19,8 @@ from ``globalThis``, and they captured the built-ins they use before any script 
                     "stack", "name", "message", "what", "line", "column", "stack", "logs"}``
                     (``line``/``column``: where it was thrown in the bundle; ``stack``: the
                     error's stack text, clipped); the host words it.
+``renew()``         makes the usual world's objects again (the native bench, which restores no
+                    image between turns); ``N``, the turn's numbers (an Int32Array).
 
 ``console.log`` (and info/warn/error/debug) collect lines into the head's ``logs``.
 
@@ -31,6 +35,7 @@ from __future__ import annotations
 import json
 
 from ..engine.view import WORLD_KEYS
+from .globals import COMMON_SHAPES, MARK_BASE, MARK_STEP, NUMBERS, VALUES
 
 # The module's file name, as it appears in QuickJS stack traces.
 SCRIPT_FILENAME = "android.js"
@@ -140,7 +145,10 @@ _SOURCE = r"""
   // setupTurn; restoring the image gives every turn them afresh. Any other key gets its own.
   const KEYS = %(lazy_keys)s;
   let turnText, turnWorld, unread = 0;
+  // own elements from the start: a write never looks along the prototype chain (where a script's
+  // top level, in the image, could have put a setter) nor turns the array sparse
   const starts = [], ends = [], values = [], slots = { __proto__: null }, accessors = [];
+  for (let i = 0; i < KEYS.length; i++) { starts[i] = -1; ends[i] = 0; values[i] = undefined; }
   const EAGER = { __proto__: null, value: undefined, writable: true, enumerable: true, configurable: true };
   const settle = (obj, key, value) => {
     EAGER.value = value;
@@ -198,10 +206,48 @@ _SOURCE = r"""
       },
     });
   }
-  // s = <length of head> ":" head world-texts...; head = [androidId, turn, world keys], where the
-  // world keys are [key, length] pairs (length -1: the value is head[3]'s next item), or null
-  // when there is no world.
-  function setupTurn(s) {
+  // The turn's numbers, written by the host into this array's memory before setupTurn (found by
+  // the mark written here: guest.py): N[0] says how the turn is handed over (1: by these numbers,
+  // 0: by a JSON head in the text). With numbers, the text is androidId followed by the lazy
+  // world keys' texts, and N holds androidId's length, turn, the world's shape (-1: no world; else
+  // bit i set when KEYS[i] is lazy), which eager keys are an empty list, and per key its text's
+  // length (lazy) or value (an eager integer). No number is parsed.
+  const N = new Int32Array(%(numbers)d);
+  for (let i = 0; i < N.length; i++) N[i] = Math.imul(i + 1, %(mark_step)d) ^ %(mark_base)d;
+  // The usual world (exactly the keys KEYS, in order) is one of the objects made here, in the
+  // snapshot: one per common shape, its lazy keys already the shared accessors and its eager ones
+  // data properties, so a turn only fills it in (restoring the image gives every turn them
+  // unfilled). A shape not made here, or one already handed out in this state (no image restored
+  // since: the native bench, which calls renew between turns instead), is made for the turn.
+  const SHAPES = %(shapes)s;
+  const worlds = { __proto__: null }, handed = { __proto__: null };
+  function blank(shape) {
+    const w = {};
+    for (let i = 0; i < KEYS.length; i++)
+      if (shape & (1 << i)) defineProperty(w, KEYS[i], accessors[i]);
+      else settle(w, KEYS[i], undefined);
+    return w;
+  }
+  function renew() {
+    for (let i = 0; i < SHAPES.length; i++) { worlds[SHAPES[i]] = blank(SHAPES[i]); handed[SHAPES[i]] = false; }
+  }
+  renew();
+  function usual(shape, empties, s, at) {
+    let world = worlds[shape];
+    if (world === undefined || handed[shape]) world = blank(shape);
+    else handed[shape] = true;
+    turnWorld = world;
+    turnText = s;
+    let l = 0;
+%(fill)s
+    unread = l;
+    if (l === 0) turnText = undefined;
+    return world;
+  }
+  // s = <length of head> ":" head world-texts...; head = [androidId, turn, world keys, eager],
+  // where the world keys are [key, length] pairs (length -1: the value is eager's next item), or
+  // null when there is no world.
+  function fromHead(s) {
     const colon = indexOf(s, ":");
     const start = colon + 1, end = start + +slice(s, 0, colon);
     const head = parse(slice(s, start, end));
@@ -224,6 +270,14 @@ _SOURCE = r"""
     g.androidId = head[0];
     g.world = world;
     g.turn = head[1];
+  }
+  function setupTurn(s) {
+    if (N[0] !== 1) return fromHead(s);
+    const idEnd = N[1], shape = N[3];
+    const world = shape < 0 ? undefined : usual(shape, N[4], s, idEnd);
+    g.androidId = slice(s, 0, idEnd);
+    g.world = world;
+    g.turn = N[2];
   }
 
   // Evaluating the module once (images.py): its top level runs into the script's image, before
@@ -324,7 +378,7 @@ _SOURCE = r"""
     return envelope(details(e));
   }
 
-  return [installGame, setupTurn, run, describe, armTopLevel, disarmTopLevel];
+  return [installGame, setupTurn, run, describe, armTopLevel, disarmTopLevel, renew, N];
 })()
 """
 PRELUDE = _SOURCE % {
@@ -336,4 +390,14 @@ PRELUDE = _SOURCE % {
     "max_stack": MAX_STACK_CHARS,
     "file": '"' + SCRIPT_FILENAME + '"',
     "lazy_keys": json.dumps(list(WORLD_KEYS)),
+    "numbers": NUMBERS,
+    "mark_step": MARK_STEP,
+    "mark_base": MARK_BASE,
+    "shapes": json.dumps(list(COMMON_SHAPES)),
+    "fill": "\n".join(
+        f"    if (shape & {1 << i}) {{ starts[{i}] = at; at += N[{VALUES + i}];"
+        f" ends[{i}] = at; l++; }}"
+        f" else world.{key} = empties & {1 << i} ? [] : N[{VALUES + i}];"
+        for i, key in enumerate(WORLD_KEYS)
+    ),
 }

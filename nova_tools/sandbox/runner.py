@@ -52,7 +52,7 @@ from .bytecode import (
     heap_was_exhausted,
 )
 from .determinism import ByteStream, math_random_state
-from .globals import GameGlobals, TurnGlobals
+from .globals import NUMBERS, GameGlobals, TurnGlobals
 from .guest import (
     FULL_COUNTDOWN,
     PAGE,
@@ -93,6 +93,7 @@ MEMORY_SLACK = 16 * 1024 * 1024
 # What nova_evaluate found (wasm/nova_quickjs.c; a job throwing and the namespace throwing, 2 and
 # 6, are worded alike).
 _EVALUATED, _EVAL_THREW, _TOO_MANY_JOBS, _REJECTED, _PENDING = 0, 1, 3, 4, 5
+_NUMBERS = struct.Struct(f"<{NUMBERS}i")  # the prelude's N, as the host writes it
 
 
 class _Failed(Exception):
@@ -153,7 +154,9 @@ class Sandbox:
                     ticks=0,
                     kind=TurnKind.ERROR,
                 )
-            payload = encode_string(globals.payload(), self._snapshot.object_version)
+            handover = globals.handover()
+            payload = encode_string(handover.text, self._snapshot.object_version)
+            numbers = _NUMBERS.pack(*handover.numbers)
             ceiling = wasm_fuel_ceiling(budgets.fuel, len(code))
             started = time.thread_time()  # a system call (~2 µs): read once on a warm turn
             self._built = False
@@ -177,7 +180,7 @@ class Sandbox:
             turn = _Turn(guest, self._snapshot, image, state, budgets, ceiling)
             watchdog.arm(state, timeout_ms, now=clock)
             try:
-                result = turn.run(compiled, loaded, payload, seed)
+                result = turn.run(compiled, loaded, payload, numbers, seed)
                 if result.kind is not TurnKind.TIMEOUT and watchdog.overran(state):
                     # built-in work that reached no tick after the deadline (watchdog.py)
                     result = turn.timed_out()
@@ -370,10 +373,15 @@ class _Turn:
         self.ticks: int | None = None
 
     def run(
-        self, compiled: Compiled, loaded: BundleImage | None, payload: bytes, seed: int
+        self,
+        compiled: Compiled,
+        loaded: BundleImage | None,
+        payload: bytes,
+        numbers: bytes,
+        seed: int,
     ) -> TurnResult:
         try:
-            return self._steps(compiled, loaded, payload, seed)
+            return self._steps(compiled, loaded, payload, numbers, seed)
         except _Failed as failed:
             return failed.result
         except wasmtime.Trap as trap:
@@ -385,18 +393,18 @@ class _Turn:
             raise
 
     def _steps(
-        self, compiled: Compiled, loaded: BundleImage | None, payload: bytes, seed: int
+        self,
+        compiled: Compiled,
+        loaded: BundleImage | None,
+        payload: bytes,
+        numbers: bytes,
+        seed: int,
     ) -> TurnResult:
         g, snap = self.guest, self.snap
         ctx, scratch = snap.context, snap.scratch
         seed_math_random(g, snap, math_random_state(seed))
-        if loaded is not None and loaded.evaluated:
-            # the top level ran first, from a full poll countdown: its ticks, and the countdown
-            # as it left it, are in the image (images.evaluate_top_level)
-            self.state.ticks = loaded.top_ticks
-        else:  # every turn's polls count from a full countdown: 10,000 polls to the first tick
-            g.write(snap.interrupt_counter, FULL_COUNTDOWN)
-
+        g.write(snap.interrupt_counter, FULL_COUNTDOWN)  # setup's polls are far from a tick
+        g.write(snap.numbers, numbers)
         if len(payload) <= SCRATCH_BYTES - SCRATCH_PAYLOAD:
             at = scratch + SCRATCH_PAYLOAD
             g.write(at, payload)
@@ -409,6 +417,15 @@ class _Turn:
             if failure.kind is TurnKind.MEMORY:
                 return failure
             raise ValueError(f"the turn's globals could not be installed: {failure.error}")
+        # Setup is the host's work: neither its fuel nor its polls are the turn's.
+        if loaded is not None and loaded.evaluated:
+            # the top level ran first, from a full poll countdown: its ticks, and the countdown
+            # as it left it, are the image's (images.evaluate_top_level)
+            self.state.ticks = loaded.top_ticks
+            g.write(snap.interrupt_counter, loaded.countdown)
+        else:  # every turn's polls count from a full countdown: 10,000 polls to the first tick
+            self.state.ticks = 0
+            g.write(snap.interrupt_counter, FULL_COUNTDOWN)
 
         if compiled.trap is not None:  # the compile was cut short (the watchdog, the wasm stack)
             g.store.set_fuel(max(0, self.script_fuel - compiled.fuel))

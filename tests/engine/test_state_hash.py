@@ -9,7 +9,7 @@ import pytest
 from determinism_game import decide
 
 from nova_tools.engine import add_script, generate, join, launch, play_round, state_hash, to_json
-from nova_tools.engine.state import canonical
+from nova_tools.engine.state import Tile, canonical
 from nova_tools.rules import resolve
 
 
@@ -50,14 +50,18 @@ def test_every_change_to_a_tile_changes_the_hash_and_a_zero_entry_does_not() -> 
     state = _played(16, 16, 2, 3)
     before = state_hash(state)
     tile = state.tiles[37]
-    tile.scattered["metal"] = tile.scattered.get("metal", 0) + 1
+    more = {**tile.scattered, "metal": tile.scattered.get("metal", 0) + 1}
+    state.tiles[37] = Tile(tile.composition, more)
     changed = state_hash(state)
     assert changed != before and changed == _by_definition(state)
-    tile.scattered["metal"] -= 1
-    if not tile.scattered["metal"]:
-        tile.composition["ore"] = tile.composition.get("ore", 0)  # a zero entry is no material
+    state.tiles[37] = Tile(
+        # a zero entry is no material
+        {**tile.composition, "ore": tile.composition.get("ore", 0)},
+        {**more, "metal": more["metal"] - 1},
+    )
     assert state_hash(state) == before == _by_definition(state)
-    state.tiles[-1].composition["acid"] = state.tiles[-1].composition.get("acid", 0) + 2
+    last = state.tiles[-1]
+    state.tiles[-1] = Tile({**last.composition, "acid": last.composition.get("acid", 0) + 2})
     assert state_hash(state) not in (before, changed)
     assert state_hash(state) == _by_definition(state)
 
@@ -67,6 +71,6 @@ def test_numbers_read_as_floats_are_hashed_as_written() -> None:
     # 1.0 beside another tile's 1: equal in Python, different in JSON
     state = _played(12, 12, 4, 2)
     state.width = 12.0
-    state.tiles[0].composition, state.tiles[1].composition = {"ore": 1}, {"ore": 1.0}
-    state.tiles[2].scattered, state.tiles[3].scattered = {"metal": 2}, {"metal": 2.0}
+    state.tiles[0], state.tiles[1] = Tile({"ore": 1}), Tile({"ore": 1.0})
+    state.tiles[2], state.tiles[3] = Tile(scattered={"metal": 2}), Tile(scattered={"metal": 2.0})
     assert state_hash(state) == _by_definition(state)

@@ -1,9 +1,10 @@
 """The world a game hands a script is byte for byte the encoded world view, every turn.
 
 ``ScriptRunner.globals`` hands the sandbox ``engine.world_texts`` (each key's JSON text, with
-tile fragments kept between turns and re-encoded only when a tile changed); this checks it
-against ``TurnGlobals.of(world_view(...))`` built from nothing, for every android turn of random
-games: acid cleaned, materials collected and dropped, buildings started and salvaged, androids
+each tile's, android's, building's and broadcast's JSON kept between turns and encoded again only
+when it changed); this checks it, and the handover made of it (text and numbers), against
+``TurnGlobals.of(world_view(...))`` built from nothing and a plain reference, for every android
+turn of random games: acid cleaned, materials collected and dropped, buildings started and salvaged, androids
 launched and destroyed, broadcasts in other scripts than Latin, whole-board and short sight.
 """
 
@@ -15,7 +16,7 @@ import pytest
 
 from nova_tools import engine
 from nova_tools.engine.prng import SplitMix64
-from nova_tools.engine.state import Android
+from nova_tools.engine.state import Android, Tile
 from nova_tools.engine.view import encode
 from nova_tools.play import ScriptRunner
 from nova_tools.rules import BUILDING_TYPES, resolve
@@ -24,22 +25,29 @@ from nova_tools.sandbox import TurnGlobals
 DIRECTIONS = ("north", "south", "east", "west")
 
 
-def _reference_payload(android_id: str, turn: int, view: dict) -> str:
-    """setupTurn's text for ``view``, written the plain way (json.dumps of each part), as the
-    sandbox has received it since revision 3: TurnGlobals.payload must give these exact bytes."""
+def _reference_handover(android_id: str, turn: int, view: dict) -> tuple[str, tuple[int, ...]]:
+    """setupTurn's text and numbers for a game's ``view``, written the plain way (json.dumps of
+    each key; its length in UTF-16 units where it is lazy, more than 24 characters; its value
+    where it is an eager integer, a flag where an empty list), as the sandbox has received it since
+    revision 10: TurnGlobals.handover must give exactly these."""
     dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-    pairs: list[object] = []
-    small, large = [], []
-    for key, value in view.items():
+    units = lambda text: len(text.encode("utf-16-le", "surrogatepass")) // 2  # noqa: E731
+    shape = empties = 0
+    values: list[int] = []
+    large = []
+    for i, value in enumerate(view.values()):
         text = dumps(value)
-        if len(text) <= 24:
-            pairs += (key, -1)
-            small.append(text)
-        else:
-            pairs += (key, len(text.encode("utf-16-le", "surrogatepass")) // 2)
+        if len(text) > 24:
+            shape |= 1 << i
+            values.append(units(text))
             large.append(text)
-    head = dumps([android_id, turn, pairs, "EAGER"]).replace('"EAGER"', "[" + ",".join(small) + "]")
-    return str(len(head.encode("utf-16-le", "surrogatepass")) // 2) + ":" + head + "".join(large)
+        elif value == []:
+            empties |= 1 << i
+            values.append(0)
+        else:
+            assert type(value) is int
+            values.append(value)
+    return android_id + "".join(large), (1, units(android_id), turn, shape, empties, *values)
 
 
 def _action(state: engine.GameState, android: Android, rng: SplitMix64) -> dict:
@@ -101,8 +109,11 @@ def test_the_handed_world_is_the_encoded_view_every_turn(seed: int, size: int, s
         state.views = kept
         fresh = TurnGlobals.of(runner.game_globals, android.id, state.round, view)
         assert dict(handed.world) == {key: encode(value) for key, value in view.items()}
-        assert handed.payload() == fresh.payload()
-        assert handed.payload() == _reference_payload(android.id, state.round, view)
+        handover = handed.handover()
+        assert handover == fresh.handover()
+        assert (handover.text, handover.numbers) == _reference_handover(
+            android.id, state.round, view
+        )
         checked += 1
         rng = SplitMix64(engine.turn_seed(state, android.id))
         return engine.Decision(value=_action(state, android, rng), ticks=0)
@@ -110,8 +121,9 @@ def test_the_handed_world_is_the_encoded_view_every_turn(seed: int, size: int, s
     for _ in range(40):
         engine.play_round(state, decide)
         # a change made outside an action (a scenario, a test) is seen too
-        tile = state.tiles[state.round % len(state.tiles)]
-        tile.scattered["metal"] = tile.scattered.get("metal", 0) + 1
+        x, y = state.round % size, state.round // size % size
+        metal = state.tile(x, y).scattered.get("metal", 0) + 1
+        state.put_tile(x, y, scattered={**state.tile(x, y).scattered, "metal": metal})
     assert checked > 80
 
 
@@ -154,12 +166,18 @@ def test_a_tile_changed_between_two_turns_of_one_android_is_handed_over_changed(
     first = check()
     assert check() == first  # nothing changed: the same text
     changes = [
-        lambda: state.tiles[7].scattered.__setitem__("metal", 3),
-        lambda: state.tiles[7].scattered.__setitem__("metal", 4),
-        lambda: state.tiles[0].composition.__setitem__("acid", 2),
-        lambda: state.tiles[0].composition.pop("acid"),
-        lambda: setattr(state.tiles[29], "scattered", {"electronics": 1}),
+        lambda: state.put_tile(1, 1, scattered={"metal": 3}),
+        lambda: state.put_tile(1, 1, scattered={"metal": 4}),
+        lambda: state.put_tile(0, 0, composition={"acid": 2}),
+        lambda: state.put_tile(0, 0, composition={}),
+        lambda: state.tiles.__setitem__(29, Tile(scattered={"electronics": 1})),
         lambda: state.visible.__setitem__("amber", frozenset({1, 2})),
+        # an android's or building's fields, in place: 100 == 100.0, but their JSON differs
+        lambda: setattr(android, "battery", int(android.battery)),
+        lambda: setattr(android, "battery", float(android.battery)),
+        lambda: android.cargo.__setitem__("metal", 1),
+        lambda: setattr(android, "memory", "ü"),
+        lambda: next(iter(state.buildings.values())).storage.__setitem__("metal", 2),
     ]
     texts = {first}
     for change in changes:
@@ -167,3 +185,4 @@ def test_a_tile_changed_between_two_turns_of_one_android_is_handed_over_changed(
         texts.add(check())
         check()
     assert len(texts) >= 6
+    assert '"battery":100.0' in runner.globals(state, android).world["androids"]

@@ -47,14 +47,14 @@ PINNED_FOR = {
     "quickjsWasm": "2c6e54ecc9ab89675436c4ce0576fb6cb76b70633799c112c26d4d7d2e32f62f",
     "wasmFuelPerTick": "25000000",
     "wasmFuelPerSourceByte": "1500",
-    "sandbox": "9",
+    "sandbox": "10",
 }
 # name -> (wasm fuel of compiling the bundle, wasm fuel of the whole turn, compile included)
 FUEL = {
-    "wait": (66686, 141429),
-    "normal bot": (365337, 4701868),
-    "normal bot + 30 KB of dead code": (33125937, 41231533),
-    "1e6 empty iterations": (98590, 409164937),
+    "wait": (66887, 138731),
+    "normal bot": (365156, 4686550),
+    "normal bot + 30 KB of dead code": (33163432, 40823651),
+    "1e6 empty iterations": (98677, 409164983),
 }
 # --- end of pinned --------------------------------------------------------------------------------
 

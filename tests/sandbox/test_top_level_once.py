@@ -211,17 +211,25 @@ def test_the_envelope_is_the_same_json_as_from_a_top_level_run_every_turn(run: R
 
 def test_every_turn_counts_its_polls_from_a_full_countdown(sandbox: Sandbox) -> None:
     # A loop iteration polls twice: a turn of just under 10,000 polls spends no tick, one just
-    # over spends one, whatever ran in the images or the turns before (revision 9).
-    def ticks(n: int, top: str = "") -> list[int]:
+    # over spends one, whatever ran in the images or the turns before (revision 9), and however
+    # the globals were handed over (setup's polls are not the turn's: revision 10).
+    def ticks(n: int, top: str = "", **world: object) -> list[int]:
         source = top + body(f"for (let i = 0; i < {n}; i++) {{}}\nreturn 1;")
-        return [sandbox.run_turn(source, globals_json(), Budgets(), s).ticks for s in (1, 2)]
+        turn = globals_json(**({"world": world} if world else {}))
+        return [sandbox.run_turn(source, turn, Budgets(), s).ticks for s in (1, 2)]
 
-    # The turn's own polls besides the loop (setupTurn, run, the call): 70 at this build, so the
-    # first tick falls between 4,965 and 4,966 iterations (a pinned figure: re-pin with a reason)
-    assert ticks(4965) == [0, 0] and ticks(4966) == [1, 1]
-    assert ticks(4965 + 5000) == [1, 1] and ticks(4966 + 5000) == [2, 2]
-    assert ticks(4965, "const me = androidId;\n") == [0, 0]  # run every turn: the same count
-    assert ticks(4950, "let t = 0;\nfor (let i = 0; i < 20; i++) t++;\n") == [1, 1]  # in the image
+    # The turn's own polls besides the loop (the call, run and its envelope): 28 at this build,
+    # so the first tick falls between 4,986 and 4,987 iterations (a pinned figure: re-pin with a
+    # reason)
+    assert ticks(4986) == [0, 0] and ticks(4987) == [1, 1]
+    assert ticks(4986 + 5000) == [1, 1] and ticks(4987 + 5000) == [2, 2]
+    assert ticks(4986, "const me = androidId;\n") == [0, 0]  # run every turn: the same count
+    # no world, or one of many keys: setup polls more or less, the turn's count does not move
+    assert ticks(4986, **{f"k{i}": [i] * 30 for i in range(40)}) == [0, 0]
+    assert ticks(4987, **{f"k{i}": i for i in range(40)}) == [1, 1]
+    # the top level's polls in the image are the turn's: 20 iterations, so 20 fewer for the turn
+    top = "let t = 0;\nfor (let i = 0; i < 20; i++) t++;\n"
+    assert ticks(4966, top) == [0, 0] and ticks(4967, top) == [1, 1]
 
 
 SHARED_ACCESSORS = """

@@ -114,7 +114,7 @@ def test_a_world_of_any_size_reaches_the_script_whole_around_the_hand_over_buffe
     limit = SCRATCH_BYTES - SCRATCH_PAYLOAD
     version = sandbox._snapshot.object_version
     padded = {
-        len(encode_string(_turn({**WORLD, "pad": "p" * n}).payload(), version)) - limit: n
+        len(encode_string(_turn({**WORLD, "pad": "p" * n}).handover().text, version)) - limit: n
         for n in range(limit - 11_100, limit - 10_900)
     }
     sizes = (-1, 0, 1, SCRATCH_PAYLOAD, 2 * SCRATCH_PAYLOAD, 2 * SCRATCH_PAYLOAD + 1)

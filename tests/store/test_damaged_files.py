@@ -63,6 +63,15 @@ def test_json_nested_past_any_game_file_is_one_sentence(tmp_path: Path) -> None:
     )
 
 
+def test_a_number_of_thousands_of_digits_is_one_sentence(tmp_path: Path) -> None:
+    # Python refuses to convert an integer of more than 4,300 digits: a traceback before
+    path = tmp_path / "g.json"
+    assert (
+        load_error(path, b'{"format": "nova-game", "seed": ' + b"9" * 5000 + b"}")
+        == f"{path} is not a readable Nova game file (it holds a number of more than 4,300 digits)"
+    )
+
+
 def test_a_lone_surrogate_escape_is_named_where_it_stands(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     message = load_error(path, b'{"format": "nova-game", "name": "ab\\ud800cd"}')

@@ -4,6 +4,7 @@ file, and a lock that serialises writers. No script runs: the games are built wi
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import threading
@@ -53,6 +54,32 @@ def test_a_saved_game_loads_to_the_same_state_and_the_same_bytes(tmp_path: Path)
     assert len(lines) == len(game.events) + 2 and lines[-1] == "]}"
 
 
+def test_the_events_a_file_is_read_into_are_frozen_values_of_their_types(tmp_path: Path) -> None:
+    game = a_game(tmp_path / "g.json")
+    ended = engine.event_from_json(
+        {
+            "destroyed": [],
+            "production": [{"building": "building-3", "buildingType": "extractor", "owner": "ann"}],
+            "round": 4,
+            "type": "round.ended",
+        }
+    )
+    store.save(game)
+    loaded = store.load(game.path).events + [ended, *(ended.production or ())]
+    assert {type(e).__name__ for e in loaded} >= {
+        "Turn",
+        "RoundStarted",
+        "RoundEnded",
+        "Production",
+    }
+    for value in loaded:
+        built = type(value)(**{f.name: getattr(value, f.name) for f in dataclasses.fields(value)})
+        assert value == built and type(value) is type(built) and repr(value) == repr(built)
+        for field in dataclasses.fields(value):
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                setattr(value, field.name, None)
+
+
 def test_the_same_game_is_the_same_file_byte_for_byte(tmp_path: Path) -> None:
     first, second = a_game(tmp_path / "a.json"), a_game(tmp_path / "b.json")
     store.save(first)
@@ -99,6 +126,11 @@ def test_the_same_game_is_the_same_file_byte_for_byte(tmp_path: Path) -> None:
             lambda raw: raw.replace(b'"seed":5,', b'"note":"\\ud83d x","seed":5,'),
             "holds a lone UTF-16 surrogate escape",
         ),
+        # a number no float holds: one JSON reader makes it infinity, the file is refused all the same
+        (
+            lambda raw: raw.replace(b'"seed":5,', b'"note":[2.5,-1e400],"seed":5,'),
+            "is not a readable Nova game file (it holds -1e400, a number too large for JSON)",
+        ),
     ],
     ids=[
         "truncated",
@@ -110,6 +142,7 @@ def test_the_same_game_is_the_same_file_byte_for_byte(tmp_path: Path) -> None:
         "log-does-not-replay",
         "65-deep",
         "lone-surrogate",
+        "infinite-number",
     ],
 )
 def test_a_broken_file_is_one_sentence_and_is_left_alone(
