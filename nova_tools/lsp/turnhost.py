@@ -9,9 +9,10 @@ the server imports its own, and then waits for the server's requests. A dry-run 
 warm-up is over waits in the pipe and is played right after it, the same way.
 
 A request is one turn of an entry file, the open buffers read instead of their files
-(``overlay``), against a game or a fresh world (:func:`play`), the upload's
-type check beside the sandboxed turn. The answer is the verdict as ``nova dry-run --json`` gives
-it, or the :class:`~nova_tools.toolchain.diagnostics.CompileError` it raised, or what any other
+(``overlay``), against a game or a fresh world (:func:`play`), the upload's type check beside
+the sandboxed turn. The answer is the verdict (the api's :class:`~nova_tools.api.results.DryRun`,
+what ``nova dry-run --json`` prints), or the
+:class:`~nova_tools.toolchain.diagnostics.CompileError` it raised, or what any other
 error said. Requests and answers are pickled (both ends are this package), one frame each: an
 8-byte length, then the bytes. The host ends when its input ends (the server stopped or died);
 if it dies itself, the dry-run under way says so and the next one starts a new host.
@@ -29,7 +30,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..api.results import DryRun
 
 log = logging.getLogger(__name__)
 
@@ -115,8 +119,8 @@ class TurnHost:
     def pid(self) -> int | None:
         return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
 
-    def turn(self, request: TurnRequest) -> dict:
-        """The verdict's JSON; raises the CompileError of a script that does not compile,
+    def turn(self, request: TurnRequest) -> DryRun:
+        """The verdict; raises the CompileError of a script that does not compile,
         :class:`TurnRefused` for the user's other mistakes, :class:`TurnFailed` for the rest."""
         with self._lock:
             self.start()
@@ -124,6 +128,9 @@ class TurnHost:
             assert proc is not None and proc.stdin is not None and proc.stdout is not None
             try:
                 _write(proc.stdin, request)
+                # the verdict's module, imported while the host plays (the first time only)
+                from ..api import results  # noqa: F401
+
                 kind, value = _read(proc.stdout)
             except (EOFError, OSError):
                 code = proc.wait()
@@ -172,7 +179,7 @@ def shared() -> TurnHost:
 # --- the host's end -----------------------------------------------------------------------------------
 
 
-def play(request: TurnRequest) -> dict:
+def play(request: TurnRequest) -> DryRun:
     """One turn of ``request.entry`` as the toolchain resolves its imports, the overlay read
     instead of those files, with the upload's type check beside it; the errors an upload would
     report first (syntax, imports), then type errors, then the turn's own."""
@@ -182,9 +189,7 @@ def play(request: TurnRequest) -> dict:
     game = Path(request.game) if request.game is not None else None
     return compile_overlapped(
         Path(request.entry),
-        lambda compiled: api.dry_run(
-            compiled=compiled, game=game, android_id=request.android_id
-        ).to_json(),
+        lambda compiled: api.dry_run(compiled=compiled, game=game, android_id=request.android_id),
         {Path(path): text for path, text in request.overlay.items()},
     )
 

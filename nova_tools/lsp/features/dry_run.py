@@ -17,8 +17,9 @@ dry-run takes the longer of the two rather than their sum; a type error still ma
 "not possible", as it makes an upload fail. The turn is played in a process of its own
 (:mod:`..turnhost`), launched before the server imports anything else: the game's imports and
 the sandbox's first turn (its warm-up) run there on the other core while this process imports
-the protocol's, and this one never imports the game to answer a dry-run. Its verdict comes back
-as ``nova dry-run --json`` gives it, and is read here in that shape.
+the protocol's. Its verdict comes back as the api's :class:`~nova_tools.api.results.DryRun`, the
+shape ``nova dry-run --json`` prints, whose module this process imports while the host plays the
+first turn.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -44,6 +45,9 @@ from ..context import Command, Document, DocumentKind, Feature
 from ..settings import resolve_path
 from ..textpos import LineIndex
 from ..tsserver import path_to_uri, uri_to_path
+
+if TYPE_CHECKING:  # imported by the turn host's answer (turnhost.TurnHost.turn), not at start
+    from ...api.results import DryRun
 
 log = logging.getLogger(__name__)
 
@@ -62,15 +66,10 @@ def overlay_of(buffers: dict[Path, str]) -> dict[Path, str]:
 # --- results --------------------------------------------------------------------------------------
 
 
-#: A dry-run's verdict, as ``nova dry-run --json`` gives it (``androidId``, ``accepted``,
-#: ``outcome``, ``code``, ``reason``, ``penalty``, ``memorySize``, ``stack``...).
-Verdict = dict[str, Any]
-
-
 @dataclass(frozen=True)
 class LastRun:
     version: int  # the document version it ran on
-    result: Verdict
+    result: DryRun
 
 
 def describe_action(action: object) -> str:
@@ -84,15 +83,15 @@ def describe_action(action: object) -> str:
     return f"{action.get('type', '?')}{' ' + detail if detail else ''}"
 
 
-def summary(result: Verdict) -> str:
+def summary(result: DryRun) -> str:
     """One paragraph a player can act on."""
-    who = f"Dry-run as {result['androidId']} (round {result['round']})"
-    memory, recording, logs = result["memorySize"], result["recordingSize"], result["logs"]
+    who = f"Dry-run as {result.android_id} (round {result.round})"
+    memory, recording, logs = result.memory_size, result.recording_size, result.logs
     sizes = [
         "memory unchanged" if memory is None else f"memory {memory} characters",
         "recording unchanged" if recording is None else f"recording {recording} characters",
     ]
-    ticks = result["ticks"]
+    ticks = result.ticks
     spent = f"{ticks} tick{'s' if ticks != 1 else ''} spent, {', '.join(sizes)}"
     if logs:
         spent += (
@@ -100,31 +99,31 @@ def summary(result: Verdict) -> str:
             + " | ".join(logs[:5])
             + (f" (+{len(logs) - 5} more)" if len(logs) > 5 else "")
         )
-    action, code = describe_action(result["action"]), result["code"]
-    if result["accepted"]:
+    action, code = describe_action(result.action), result.code
+    if result.accepted:
         return f"{who}: {action} would be accepted. {spent}."
-    cost = f"A failed turn costs the android {result['penalty']:g} health (rules.android.failedTurnHealthPenalty)."
-    if result["outcome"] == "refused":
-        return f"{who}: {action} would be refused ({code}): {result['reason']}. {cost} {spent}."
-    return f"{who}: the turn would fail ({result['outcome']}{', ' + code if code else ''}): {result['reason']}. {cost} {spent}."
+    cost = f"A failed turn costs the android {result.penalty:g} health (rules.android.failedTurnHealthPenalty)."
+    if result.outcome == "refused":
+        return f"{who}: {action} would be refused ({code}): {result.reason}. {cost} {spent}."
+    return f"{who}: the turn would fail ({result.outcome}{', ' + code if code else ''}): {result.reason}. {cost} {spent}."
 
 
-def refusal_diagnostic(text: str, result: Verdict) -> types.Diagnostic | None:
-    if result["accepted"]:
+def refusal_diagnostic(text: str, result: DryRun) -> types.Diagnostic | None:
+    if result.accepted:
         return None
     span = export_default_span(text) or (0, 0)
-    code = result["code"]
-    what = "refused" if result["outcome"] == "refused" else f"a failed turn ({result['outcome']})"
+    code = result.code
+    what = "refused" if result.outcome == "refused" else f"a failed turn ({result.outcome})"
     return types.Diagnostic(
         range=LineIndex(text).range(*span),
         message=(
-            f"Dry-run: {describe_action(result['action'])} would be {what}"
-            f"{' (' + code + ')' if code else ''}: {result['reason']}. "
-            f"A failed turn costs {result['penalty']:g} health."
+            f"Dry-run: {describe_action(result.action)} would be {what}"
+            f"{' (' + code + ')' if code else ''}: {result.reason}. "
+            f"A failed turn costs {result.penalty:g} health."
         ),
         severity=types.DiagnosticSeverity.Warning,
         source="nova dry-run",
-        code=code or result["outcome"],
+        code=code or result.outcome,
     )
 
 
@@ -155,15 +154,15 @@ def _range_at(text: str, line: int, column: int) -> types.Range:
     return types.Range(start=index.position(offset), end=index.position(max(end, offset + 1)))
 
 
-def place_diagnostic(text: str, result: Verdict) -> types.Diagnostic:
+def place_diagnostic(text: str, result: DryRun) -> types.Diagnostic:
     """The failure of ``result`` at its place (its stack's first entry) in ``text``, the file
     there."""
-    place, code, outcome = result["stack"][0], result["code"], result["outcome"]
+    place, code, outcome = result.stack[0], result.code, result.outcome
     return types.Diagnostic(
-        range=_range_at(text, place["line"], place["column"]),
+        range=_range_at(text, place.line, place.column),
         message=(
-            f"Dry-run: the turn would fail here ({outcome}{', ' + code if code else ''}): {result['reason']}. "
-            f"A failed turn costs {result['penalty']:g} health."
+            f"Dry-run: the turn would fail here ({outcome}{', ' + code if code else ''}): {result.reason}. "
+            f"A failed turn costs {result.penalty:g} health."
         ),
         severity=types.DiagnosticSeverity.Error,
         source="nova dry-run",
@@ -231,11 +230,9 @@ class DryRunFeature(Feature):
         last = self.last.get(document.uri)
         if last is not None:
             verdict = (
-                "accepted"
-                if last.result["accepted"]
-                else (last.result["code"] or last.result["outcome"])
+                "accepted" if last.result.accepted else (last.result.code or last.result.outcome)
             )
-            title += f" (last: {describe_action(last.result['action'])} — {verdict})"
+            title += f" (last: {describe_action(last.result.action)} — {verdict})"
         command = types.Command(title=title, command=COMMAND, arguments=[document.uri])
         return [types.CodeLens(range=LineIndex(document.text).range(*span), command=command)]
 
@@ -320,8 +317,8 @@ class DryRunFeature(Feature):
             return self._failed(f"Dry-run failed unexpectedly ({type(error).__name__}: {error}).")
         self.last[uri] = LastRun(document.version or 0, result)
         where, failed_in = None, None
-        if result["stack"]:  # named from the entry's folder, as in the bundle's source map
-            failed_in = (path.parent / result["stack"][0]["file"]).resolve()
+        if result.stack:  # named from the entry's folder, as in the bundle's source map
+            failed_in = (path.parent / result.stack[0].file).resolve()
             if (text := self._text_of(failed_in, overlay)) is not None:
                 where = FailurePlace(uri, text, place_diagnostic(text, result))
         await self._place(uri, where, failed_in)
@@ -329,10 +326,10 @@ class DryRunFeature(Feature):
         server.refresh_code_lenses()  # their title shows the last verdict
         text_summary = summary(result)
         server.show_message(
-            types.MessageType.Info if result["accepted"] else types.MessageType.Warning,
+            types.MessageType.Info if result.accepted else types.MessageType.Warning,
             text_summary,
         )
-        return {"ok": True, "message": text_summary, **result}
+        return {"ok": True, "message": text_summary, **result.to_json()}
 
     async def _refused(
         self, uri: str, path: Path, overlay: dict[Path, str], error: CompileError
