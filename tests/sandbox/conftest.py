@@ -6,7 +6,6 @@ Also makes the shared helpers (sandbox_cases.py) importable under pytest's impor
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,9 +16,7 @@ _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
-from sandbox_cases import globals_json  # noqa: E402
-
-Run = Callable[..., TurnResult]
+from sandbox_cases import Run, globals_json  # noqa: E402
 
 
 @pytest.fixture(scope="module")

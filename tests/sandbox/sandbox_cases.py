@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+
+from nova_tools.sandbox import TurnResult
+
+#: the ``run`` fixture of conftest.py: one turn with the test world (named here, not imported from
+#: conftest: under ``tests/`` every folder's conftest is a module named ``conftest``)
+Run = Callable[..., TurnResult]
 
 WORLD = {
     "width": 12,

@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import Run
-from sandbox_cases import body, globals_json
+from sandbox_cases import Run, body, globals_json
 
 from nova_tools.sandbox import Budgets, Sandbox, TurnKind
 from nova_tools.sandbox.bytecode import CACHE
